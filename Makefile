@@ -1,0 +1,41 @@
+# Two commands do all set-up: `make run` and `make test` (see README).
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+FILE   ?=
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: $(BIN)/python pyproject.toml
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
+	$(BIN)/pip install -q -e '.[test]'
+	# robots written by others, data only (its declared dependencies are the Pinocchio stack, installed above)
+	$(BIN)/pip install -q --no-deps example-robot-data
+	touch $@
+
+run: $(VENV)/.installed
+	$(BIN)/mime-gui $(FILE)
+
+# The GUI tests need an X server: run under xvfb-run when there is no display.
+test: $(VENV)/.installed-test
+	@if [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null; then \
+		xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m pytest $(PYTEST_ARGS); \
+	else \
+		$(BIN)/python -m pytest $(PYTEST_ARGS); \
+	fi
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check mime_gui tests benchmarks
+
+bench: $(VENV)/.installed-test
+	xvfb-run -a -s "-screen 0 1600x1000x24" sh -c 'for b in benchmarks/*.py; do $(BIN)/python $$b; done'
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -1,0 +1,3 @@
+from mime_gui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Headless subcommands of ``mime-gui``: each module offers ``add_arguments(parser, name)`` and ``run(args)``."""

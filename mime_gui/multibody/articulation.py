@@ -1,0 +1,221 @@
+"""The frozen arrays every algorithm and node reads.
+
+Bodies are in topological order with ``parent[i] < i``. Body 0 is the root link together with every link
+welded to it by fixed joints; it is fixed in the world. Each other body ``i`` is the child of exactly one
+movable joint, joint ``i - 1`` in q order, together with the links welded to it. So ``nq == nv == nbodies - 1``
+and joint ``j`` moves body ``j + 1``.
+
+Every link name stays addressable as a frame (``frame_names``): a frame is fixed to a body with an offset
+``body_X_frame``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from mime_gui.multibody.spatial import spatial_inertia
+
+REVOLUTE = 0
+PRISMATIC = 1
+
+
+def _frozen(a, dtype=float) -> np.ndarray:
+    a = np.array(a, dtype=dtype)
+    a.setflags(write=False)
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class Articulation:
+    name: str
+    body_names: tuple[str, ...]  # the link that carries each body's frame (body 0: the root link)
+    parent: np.ndarray  # (nbodies,) int, parent[0] == -1, parent[i] < i
+    joint_names: tuple[str, ...]  # (nq,) movable joints in q order; joint j moves body j + 1
+    joint_type: np.ndarray  # (nq,) REVOLUTE or PRISMATIC
+    continuous: np.ndarray  # (nq,) bool: revolute with no position limits
+    axis: np.ndarray  # (nq, 3) unit axis in the joint (= child body) frame
+    parent_X_joint: np.ndarray  # (nq, 4, 4) joint frame in the parent *body* frame at q = 0
+    mass_of_body: np.ndarray  # (nbodies,)
+    com: np.ndarray  # (nbodies, 3) centre of mass in the body frame
+    inertia_com: np.ndarray  # (nbodies, 3, 3) about the COM, body axes
+    spatial_inertia: np.ndarray  # (nbodies, 6, 6) [angular; linear] about the body origin
+    lower: np.ndarray  # (nq,) -inf for continuous joints
+    upper: np.ndarray  # (nq,) +inf for continuous joints
+    effort_limit: np.ndarray
+    velocity_limit: np.ndarray
+    damping: np.ndarray
+    friction: np.ndarray
+    armature: np.ndarray
+    frame_names: tuple[str, ...]
+    frame_body: np.ndarray  # (nframes,) int
+    body_X_frame: np.ndarray  # (nframes, 4, 4)
+    mimic_master: np.ndarray  # (nq,) index of the master joint, -1 when the joint is independent
+    mimic_multiplier: np.ndarray
+    mimic_offset: np.ndarray
+    root_name: str = ""
+    _index: dict = field(default=None, repr=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "_index", {
+            "frame": {n: i for i, n in enumerate(self.frame_names)},
+            "joint": {n: i for i, n in enumerate(self.joint_names)},
+            "body": {n: i for i, n in enumerate(self.body_names)},
+        })
+
+    # -- sizes -------------------------------------------------------------------------------------
+    @property
+    def nq(self) -> int:
+        return len(self.joint_names)
+
+    @property
+    def nv(self) -> int:
+        return len(self.joint_names)
+
+    @property
+    def nbodies(self) -> int:
+        return len(self.body_names)
+
+    @property
+    def nframes(self) -> int:
+        return len(self.frame_names)
+
+    @property
+    def is_mimic(self) -> np.ndarray:
+        return self.mimic_master >= 0
+
+    # -- names -------------------------------------------------------------------------------------
+    def frame_index(self, name: str) -> int:
+        try:
+            return self._index["frame"][name]
+        except KeyError:
+            raise KeyError(f"unknown frame {name!r} in {self.name!r}; frames: "
+                           f"{', '.join(self.frame_names[:12])}{' …' if self.nframes > 12 else ''}") from None
+
+    def joint_index(self, name: str) -> int:
+        try:
+            return self._index["joint"][name]
+        except KeyError:
+            raise KeyError(f"unknown joint {name!r} in {self.name!r}; movable joints: "
+                           f"{', '.join(self.joint_names)}") from None
+
+    def body_index(self, name: str) -> int:
+        """Body of a link name (or of any frame name)."""
+        if name in self._index["body"]:
+            return self._index["body"][name]
+        return int(self.frame_body[self.frame_index(name)])
+
+    def with_armature(self, armature) -> Articulation:
+        """A copy with ``armature`` (array of nq, or mapping joint name → value) replacing the current one."""
+        values = np.array(self.armature, dtype=float)
+        if isinstance(armature, dict):
+            for name, value in armature.items():
+                values[self.joint_index(name)] = float(value)
+        else:
+            values = np.asarray(armature, dtype=float).reshape(self.nq)
+        return replace(self, armature=_frozen(values))
+
+
+def compile_tree(tree, armature: dict[str, float] | None = None) -> Articulation:
+    """Build the Articulation of a :class:`MultibodyTree` (see the module docstring for the layout)."""
+    order = tree.link_order()
+    body_of_link: dict[str, int] = {}
+    body_X_link: dict[str, np.ndarray] = {}
+    body_names: list[str] = []
+    parent: list[int] = []
+    joints = []
+    parent_X_joint = []
+    for link in order:
+        joint = tree.parent_joint(link)
+        if joint is None:
+            body_of_link[link] = 0
+            body_X_link[link] = np.eye(4)
+            body_names.append(link)
+            parent.append(-1)
+        elif joint.movable:
+            b = len(body_names)
+            body_of_link[link] = b
+            body_X_link[link] = np.eye(4)
+            body_names.append(link)
+            parent.append(body_of_link[joint.parent])
+            joints.append(joint)
+            parent_X_joint.append(body_X_link[joint.parent] @ joint.parent_X_joint)
+        else:
+            body_of_link[link] = body_of_link[joint.parent]
+            body_X_link[link] = body_X_link[joint.parent] @ joint.parent_X_joint
+
+    nb = len(body_names)
+    mass = np.zeros(nb)
+    first = np.zeros((nb, 3))
+    second = np.zeros((nb, 3, 3))  # sum of rotated COM inertias + m c c^T terms, about the body origin
+    for link in order:
+        inertial = tree.links[link].inertial
+        if inertial is None or inertial.mass == 0 and not np.any(inertial.inertia):
+            continue
+        b = body_of_link[link]
+        body_X_com = body_X_link[link] @ inertial.link_X_com
+        R, c = body_X_com[:3, :3], body_X_com[:3, 3]
+        m = inertial.mass
+        mass[b] += m
+        first[b] += m * c
+        # inertia about the body origin: R I R^T + m (|c|^2 E - c c^T)
+        second[b] += R @ inertial.inertia @ R.T + m * (c @ c * np.eye(3) - np.outer(c, c))
+    com = np.zeros((nb, 3))
+    inertia_com = np.zeros((nb, 3, 3))
+    spatial = np.zeros((nb, 6, 6))
+    for b in range(nb):
+        if mass[b] > 0:
+            com[b] = first[b] / mass[b]
+        c = com[b]
+        inertia_com[b] = second[b] - mass[b] * (c @ c * np.eye(3) - np.outer(c, c))
+        spatial[b] = spatial_inertia(mass[b], c, inertia_com[b])
+
+    names = [j.name for j in joints]
+    qindex = {n: i for i, n in enumerate(names)}
+    nq = len(joints)
+    arm = np.array([j.armature for j in joints], dtype=float).reshape(nq)
+    for name, value in (armature or {}).items():
+        if name not in qindex:
+            raise KeyError(f"unknown joint {name!r} for armature; movable joints: {', '.join(names)}")
+        arm[qindex[name]] = float(value)
+    mimic_master = np.full(nq, -1, dtype=int)
+    mimic_mult = np.ones(nq)
+    mimic_off = np.zeros(nq)
+    for i, j in enumerate(joints):
+        if j.mimic is not None:
+            mimic_master[i] = qindex[j.mimic.joint]
+            mimic_mult[i] = j.mimic.multiplier
+            mimic_off[i] = j.mimic.offset
+
+    def limit(j, attr, default):
+        return getattr(j.limit, attr) if j.limit is not None else default
+
+    return Articulation(
+        name=tree.name,
+        body_names=tuple(body_names),
+        parent=_frozen(parent, int),
+        joint_names=tuple(names),
+        joint_type=_frozen([PRISMATIC if j.type == "prismatic" else REVOLUTE for j in joints], int).reshape(nq),
+        continuous=_frozen([j.type == "continuous" for j in joints], bool).reshape(nq),
+        axis=_frozen([j.axis for j in joints]).reshape(nq, 3),
+        parent_X_joint=_frozen(parent_X_joint).reshape(nq, 4, 4),
+        mass_of_body=_frozen(mass),
+        com=_frozen(com),
+        inertia_com=_frozen(inertia_com),
+        spatial_inertia=_frozen(spatial),
+        lower=_frozen([limit(j, "lower", -np.inf) for j in joints]).reshape(nq),
+        upper=_frozen([limit(j, "upper", np.inf) for j in joints]).reshape(nq),
+        effort_limit=_frozen([limit(j, "effort", np.inf) for j in joints]).reshape(nq),
+        velocity_limit=_frozen([limit(j, "velocity", np.inf) for j in joints]).reshape(nq),
+        damping=_frozen([j.damping for j in joints]).reshape(nq),
+        friction=_frozen([j.friction for j in joints]).reshape(nq),
+        armature=_frozen(arm),
+        frame_names=tuple(order),
+        frame_body=_frozen([body_of_link[n] for n in order], int),
+        body_X_frame=_frozen([body_X_link[n] for n in order]).reshape(len(order), 4, 4),
+        mimic_master=_frozen(mimic_master, int),
+        mimic_multiplier=_frozen(mimic_mult),
+        mimic_offset=_frozen(mimic_off),
+        root_name=tree.root,
+    )
