@@ -14,7 +14,7 @@ Conventions (written once, here):
 
 from mime_gui.multibody.articulation import PRISMATIC, REVOLUTE, Articulation
 from mime_gui.multibody.errors import Diagnostic, UrdfError
-from mime_gui.multibody.kinematics import body_poses, frame_poses
+from mime_gui.multibody.kinematics import body_poses, frame_angular_velocities, frame_poses
 from mime_gui.multibody.report import ReadReport
 from mime_gui.multibody.tree import MultibodyTree
 from mime_gui.multibody.urdf import read_urdf
@@ -28,6 +28,7 @@ __all__ = [
     "ReadReport",
     "UrdfError",
     "body_poses",
+    "frame_angular_velocities",
     "frame_poses",
     "read_urdf",
 ]

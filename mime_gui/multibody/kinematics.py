@@ -62,3 +62,18 @@ def frame_poses(art: Articulation, q, out: np.ndarray | None = None) -> np.ndarr
         out[...] = poses
         return out
     return poses
+
+
+def frame_angular_velocities(art: Articulation, q, v) -> np.ndarray:
+    """World angular velocity of every frame (that of its body), world axes: ``(..., nframes, 3)``."""
+    q = _check_q(art, q)
+    v = _check_q(art, v, "v")
+    bodies = body_poses(art, q)
+    rev = art.joint_type != PRISMATIC
+    # world axis of each joint: rotation of its child body times the axis in that frame
+    world_axis = np.einsum("...jab,jb->...ja", bodies[..., 1:, :3, :3], art.axis)
+    omega_joint = world_axis * (v * rev)[..., None]
+    omega = np.zeros((*q.shape[:-1], art.nbodies, 3))
+    for i in range(1, art.nbodies):
+        omega[..., i, :] = omega[..., art.parent[i], :] + omega_joint[..., i - 1, :]
+    return omega[..., art.frame_body, :]
