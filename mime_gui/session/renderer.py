@@ -1,0 +1,75 @@
+"""What the Session asks of a 3D view. The Qt/PyVista scene implements it; tests use :class:`FakeRenderer`.
+
+Items are addressed by ``(segment, kind, name)`` references, ``kind`` one of ``link``, ``joint``, ``frame``,
+``part``, ``magnet``. A pose update is one call per segment with the world poses of its frames, in the
+Articulation's ``frame_names`` order, and the view only assigns actor matrices (no rebuild).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+#: Display layers a view can toggle.
+LAYERS = ("visual", "collision", "frames", "frame_labels", "joint_axes", "com", "inertia", "grid", "parts")
+
+
+@dataclass(frozen=True)
+class ItemRef:
+    segment: str
+    kind: str
+    name: str
+
+    def path(self) -> str:
+        return f"{self.segment}.{self.name}" if self.segment else self.name
+
+
+class Renderer(Protocol):
+    def show_segments(self, segments: dict) -> None:
+        """Replace the scene: ``segments`` maps a segment name to its MultibodyTree (meshes load once)."""
+
+    def set_frame_poses(self, segment: str, world_X_frame: np.ndarray) -> None:
+        """Move the segment's actors: ``(nframes, 4, 4)`` in its Articulation's frame order."""
+
+    def set_layer_visible(self, layer: str, visible: bool) -> None: ...
+
+    def highlight(self, item: ItemRef | None) -> None: ...
+
+    def request_render(self) -> None:
+        """Ask for one render; many requests in one event-loop turn coalesce into one."""
+
+
+@dataclass
+class FakeRenderer:
+    """Records what the Session asked for, for headless tests."""
+
+    segments: dict = field(default_factory=dict)
+    poses: dict = field(default_factory=dict)
+    layers: dict = field(default_factory=dict)
+    highlighted: ItemRef | None = None
+    renders: int = 0
+    calls: list = field(default_factory=list)
+
+    def show_segments(self, segments: dict) -> None:
+        self.calls.append("show_segments")
+        self.segments = dict(segments)
+        self.poses.clear()
+
+    def set_frame_poses(self, segment: str, world_X_frame: np.ndarray) -> None:
+        self.calls.append("set_frame_poses")
+        self.poses[segment] = np.array(world_X_frame, copy=True)
+
+    def set_layer_visible(self, layer: str, visible: bool) -> None:
+        if layer not in LAYERS:
+            raise ValueError(f"unknown layer {layer!r}; layers: {', '.join(LAYERS)}")
+        self.calls.append("set_layer_visible")
+        self.layers[layer] = bool(visible)
+
+    def highlight(self, item: ItemRef | None) -> None:
+        self.calls.append("highlight")
+        self.highlighted = item
+
+    def request_render(self) -> None:
+        self.renders += 1
