@@ -1,0 +1,326 @@
+"""The headless application state: the open document, joint positions, selection and display layers.
+
+Widgets never change state themselves: they call a :class:`Session` method, the Session validates, updates
+its state, forwards what the 3D view needs to the attached :class:`~mime_gui.session.renderer.Renderer` and
+emits an event; the widgets refresh from the event. Nothing here imports Qt, pyvista or vtk.
+
+Events (each an :class:`~mime_gui.session.events.Event`):
+
+- ``document_changed(document)`` — a file was opened or reloaded (``document`` is a :class:`Document`);
+- ``poses_changed(segment)`` — the joint positions of ``segment`` changed;
+- ``selection_changed(item)`` — an :class:`ItemRef` or None;
+- ``layers_changed(layer, visible)``;
+- ``error(SessionError)`` — a refused file or command; the previous state stays.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from mime_gui.multibody import Articulation, MultibodyTree, UrdfError, frame_poses, read_urdf
+from mime_gui.session.events import Event
+from mime_gui.session.renderer import LAYERS, ItemRef, Renderer
+
+#: Layers shown when a document opens.
+DEFAULT_LAYERS = {
+    "visual": True, "collision": False, "frames": False, "frame_labels": False, "joint_axes": False,
+    "com": False, "inertia": False, "grid": True, "parts": True,
+}
+ITEM_KINDS = ("link", "joint", "frame", "part", "magnet")
+
+
+class SessionError(Exception):
+    """A refused file or command, with a stable ``code`` and its place (``file``, ``line``)."""
+
+    def __init__(self, code: str, message: str, file: str = "", line: int = 0):
+        self.code = code
+        self.message = message
+        self.file = file
+        self.line = line
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        """``error[CODE] FILE:LINE: message`` (the same shape as the command line prints)."""
+        where = f"{self.file}:{self.line}" if self.file and self.line else self.file
+        head = f"error[{self.code}]"
+        return f"{head} {where}: {self.message}" if where else f"{head} {self.message}"
+
+    @classmethod
+    def from_urdf(cls, err: UrdfError) -> SessionError:
+        return cls(err.code, err.diagnostic.message, err.file, err.line)
+
+
+@dataclass
+class Segment:
+    """One chain of the document: its editable tree, the compiled articulation and its joint positions."""
+
+    name: str
+    tree: MultibodyTree
+    articulation: Articulation
+    q: np.ndarray
+    world_X_frame: np.ndarray  # (nframes, 4, 4) at q
+    kind: str = "arm"  # 'arm' for a URDF; the rig model names its own segment kinds
+
+    def frame_pose(self, name: str) -> np.ndarray:
+        return self.world_X_frame[self.articulation.frame_index(name)]
+
+
+@dataclass
+class Document:
+    path: str
+    kind: str  # 'urdf' or 'rig'
+    segments: dict[str, Segment] = field(default_factory=dict)
+    source: object = None  # the rig model (Apparatus) for a rig document
+    built: object = None  # the BuiltRig for a rig document
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name
+
+    def reports(self) -> dict:
+        """Segment name → the ReadReport of its description."""
+        return {name: seg.tree.report for name, seg in self.segments.items()}
+
+
+def file_kind(path: str) -> str:
+    """'urdf' or 'rig' from a file name; raises a coded SessionError for anything else."""
+    lower = str(path).lower()
+    if lower.endswith(".rig.json"):
+        return "rig"
+    if lower.endswith((".urdf", ".xml")):
+        return "urdf"
+    raise SessionError("file.kind", "not a URDF (.urdf) or rig (.rig.json) file; open one of those",
+                       str(path))
+
+
+def initial_q(art: Articulation) -> np.ndarray:
+    """Zero, clipped into each joint's limits."""
+    return np.clip(np.zeros(art.nq), art.lower, art.upper)
+
+
+def _segment(name: str, tree: MultibodyTree, art: Articulation | None = None, kind: str = "arm") -> Segment:
+    art = art if art is not None else tree.compile()
+    q = initial_q(art)
+    return Segment(name, tree, art, q, frame_poses(art, q), kind)
+
+
+def load_urdf_document(path: str) -> Document:
+    try:
+        tree = read_urdf(path)
+        seg = _segment(tree.name or Path(path).stem, tree)
+    except UrdfError as err:
+        raise SessionError.from_urdf(err) from None
+    return Document(str(path), "urdf", {seg.name: seg})
+
+
+def load_rig_document(path: str) -> Document:
+    try:
+        from mime_gui import rig
+    except ImportError:  # the rig model is not part of this build
+        raise SessionError("rig.unavailable", "this build cannot open rig files yet", str(path)) from None
+    load = getattr(rig, "load", None)
+    if load is None:
+        raise SessionError("rig.unavailable", "this build cannot open rig files yet", str(path))
+    try:
+        apparatus = load(path)
+        built = apparatus.build()
+    except UrdfError as err:
+        raise SessionError.from_urdf(err) from None
+    except (ValueError, KeyError, OSError) as err:
+        code = getattr(err, "code", "rig.invalid")
+        raise SessionError(code, str(getattr(err, "message", err)), str(path)) from None
+    return Document(str(path), "rig", _rig_segments(built), source=apparatus, built=built)
+
+
+def _rig_segments(built) -> dict[str, Segment]:
+    """Segments of a BuiltRig: each one has a tree and a compiled articulation."""
+    segments: dict[str, Segment] = {}
+    for name, seg in dict(getattr(built, "segments", {})).items():
+        tree = getattr(seg, "tree", None)
+        art = getattr(seg, "articulation", None)
+        if tree is None:
+            continue
+        segments[name] = _segment(name, tree, art, getattr(seg, "kind", "arm"))
+    return segments
+
+
+class Session:
+    def __init__(self) -> None:
+        self.document: Document | None = None
+        self.selection: ItemRef | None = None
+        self.layers: dict[str, bool] = dict(DEFAULT_LAYERS)
+        self.renderer: Renderer | None = None
+        self.document_changed = Event("document_changed")
+        self.poses_changed = Event("poses_changed")
+        self.selection_changed = Event("selection_changed")
+        self.layers_changed = Event("layers_changed")
+        self.error = Event("error")
+
+    # -- renderer ----------------------------------------------------------------------------------
+    def attach_renderer(self, renderer: Renderer | None) -> None:
+        """Attach a view and bring it up to date (scene, poses, layers, highlight)."""
+        self.renderer = renderer
+        if renderer is None:
+            return
+        for layer, on in self.layers.items():
+            renderer.set_layer_visible(layer, on)
+        self._show_document()
+
+    def _show_document(self) -> None:
+        r = self.renderer
+        if r is None:
+            return
+        segments = self.document.segments if self.document else {}
+        r.show_segments({name: seg.tree for name, seg in segments.items()})
+        for name, seg in segments.items():
+            r.set_frame_poses(name, seg.world_X_frame)
+        r.highlight(self.selection)
+        r.request_render()
+
+    # -- document ----------------------------------------------------------------------------------
+    @property
+    def segments(self) -> dict[str, Segment]:
+        return self.document.segments if self.document else {}
+
+    @property
+    def path(self) -> str | None:
+        return self.document.path if self.document else None
+
+    @property
+    def kind(self) -> str | None:
+        return self.document.kind if self.document else None
+
+    def segment(self, name: str) -> Segment:
+        try:
+            return self.segments[name]
+        except KeyError:
+            raise SessionError("session.segment", f"no segment {name!r}; segments: "
+                               f"{', '.join(self.segments) or '(none)'}") from None
+
+    def open(self, path: str | os.PathLike) -> Document:
+        """Open a URDF or rig file. A refusal emits ``error``, raises SessionError and keeps the document."""
+        path = str(path)
+        try:
+            if not os.path.exists(path):
+                raise SessionError("file.not-found", "no such file; check the path", path)
+            if os.path.isdir(path):
+                raise SessionError("file.kind", "this is a folder; open a .urdf or .rig.json file", path)
+            kind = file_kind(path)
+            doc = load_urdf_document(path) if kind == "urdf" else load_rig_document(path)
+        except SessionError as err:
+            self.error.emit(err)
+            raise
+        self._set_document(doc)
+        return doc
+
+    def reload(self) -> Document | None:
+        """Read the current file again, keeping joint positions where the joints still exist."""
+        if self.document is None:
+            return None
+        old = self.document
+        doc = self.open(old.path)
+        for name, seg in doc.segments.items():
+            prev = old.segments.get(name)
+            if prev is None:
+                continue
+            before = dict(zip(prev.articulation.joint_names, prev.q, strict=True))
+            q = np.array([before.get(j, v) for j, v in zip(seg.articulation.joint_names, seg.q, strict=True)])
+            q = np.clip(q, seg.articulation.lower, seg.articulation.upper)
+            if not np.array_equal(q, seg.q):
+                self.set_joint_positions(name, q)
+        return doc
+
+    def _set_document(self, doc: Document) -> None:
+        self.document = doc
+        if self.selection is not None and not self.has_item(self.selection):
+            self.selection = None
+        self._show_document()
+        self.document_changed.emit(doc)
+        self.selection_changed.emit(self.selection)
+
+    def close(self) -> None:
+        self.document = None
+        self.selection = None
+        self._show_document()
+        self.document_changed.emit(None)
+        self.selection_changed.emit(None)
+
+    # -- joint positions ---------------------------------------------------------------------------
+    def joint_positions(self, segment: str) -> np.ndarray:
+        return self.segment(segment).q.copy()
+
+    def set_joint_positions(self, segment: str, q) -> None:
+        """Set the joint positions (nq values, or a mapping joint name → value) of a segment."""
+        seg = self.segment(segment)
+        art = seg.articulation
+        if isinstance(q, dict):
+            values = seg.q.copy()
+            for name, value in q.items():
+                try:
+                    values[art.joint_index(name)] = float(value)
+                except KeyError as err:
+                    raise self._fail("session.joint", str(err.args[0])) from None
+        else:
+            values = np.asarray(q, dtype=float)
+            if values.shape != (art.nq,):
+                raise self._fail("session.q-shape", f"segment {segment!r} has {art.nq} joints, "
+                                 f"got an array of shape {values.shape}")
+        if not np.all(np.isfinite(values)):
+            raise self._fail("session.q-non-finite", "joint positions must be finite")
+        seg.q = values
+        frame_poses(art, values, out=seg.world_X_frame)
+        if self.renderer is not None:
+            self.renderer.set_frame_poses(segment, seg.world_X_frame)
+            self.renderer.request_render()
+        self.poses_changed.emit(segment)
+
+    def _fail(self, code: str, message: str) -> SessionError:
+        err = SessionError(code, message)
+        self.error.emit(err)
+        return err
+
+    # -- selection ---------------------------------------------------------------------------------
+    def has_item(self, item: ItemRef) -> bool:
+        seg = self.segments.get(item.segment)
+        if seg is None:
+            return False
+        if item.kind == "link":
+            return item.name in seg.tree.links
+        if item.kind == "joint":
+            return item.name in seg.tree.joints
+        if item.kind == "frame":
+            return item.name in seg.articulation.frame_names
+        return item.kind in ITEM_KINDS
+
+    def select(self, item: ItemRef | None) -> None:
+        """Select an item (or clear with None); unknown items raise ``session.item``."""
+        if item is not None and not self.has_item(item):
+            raise self._fail("session.item", f"no {item.kind} {item.name!r} in segment {item.segment!r}")
+        if item == self.selection:
+            return
+        self.selection = item
+        if self.renderer is not None:
+            self.renderer.highlight(item)
+            self.renderer.request_render()
+        self.selection_changed.emit(item)
+
+    # -- layers ------------------------------------------------------------------------------------
+    def set_layer_visible(self, layer: str, visible: bool) -> None:
+        if layer not in LAYERS:
+            raise self._fail("session.layer", f"unknown layer {layer!r}; layers: {', '.join(LAYERS)}")
+        visible = bool(visible)
+        if self.layers.get(layer) == visible:
+            return
+        self.layers[layer] = visible
+        if self.renderer is not None:
+            self.renderer.set_layer_visible(layer, visible)
+            self.renderer.request_render()
+        self.layers_changed.emit(layer, visible)
+
+    # -- queries for the views ---------------------------------------------------------------------
+    def frame_world_pose(self, segment: str, frame: str) -> np.ndarray:
+        return self.segment(segment).frame_pose(frame).copy()
