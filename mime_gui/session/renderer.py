@@ -37,6 +37,9 @@ class Renderer(Protocol):
 
     def highlight(self, item: ItemRef | None) -> None: ...
 
+    # Optional: ``set_item_visible(item, visible)`` hides or shows one item's actors; the Session calls it
+    # when the renderer has it (the tree's context menu).
+
     def request_render(self) -> None:
         """Ask for one render; many requests in one event-loop turn coalesce into one."""
 
@@ -49,6 +52,7 @@ class FakeRenderer:
     poses: dict = field(default_factory=dict)
     layers: dict = field(default_factory=dict)
     highlighted: ItemRef | None = None
+    hidden: set = field(default_factory=set)
     renders: int = 0
     calls: list = field(default_factory=list)
 
@@ -56,6 +60,7 @@ class FakeRenderer:
         self.calls.append("show_segments")
         self.segments = dict(segments)
         self.poses.clear()
+        self.hidden.clear()
 
     def set_frame_poses(self, segment: str, world_X_frame: np.ndarray) -> None:
         self.calls.append("set_frame_poses")
@@ -70,6 +75,13 @@ class FakeRenderer:
     def highlight(self, item: ItemRef | None) -> None:
         self.calls.append("highlight")
         self.highlighted = item
+
+    def set_item_visible(self, item: ItemRef, visible: bool) -> None:
+        self.calls.append("set_item_visible")
+        if visible:
+            self.hidden.discard(item)
+        else:
+            self.hidden.add(item)
 
     def request_render(self) -> None:
         self.renders += 1

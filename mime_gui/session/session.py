@@ -10,6 +10,7 @@ Events (each an :class:`~mime_gui.session.events.Event`):
 - ``poses_changed(segment)`` — the joint positions of ``segment`` changed;
 - ``selection_changed(item)`` — an :class:`ItemRef` or None;
 - ``layers_changed(layer, visible)``;
+- ``visibility_changed(item, visible)`` — one item hidden or shown (tree context menu);
 - ``error(SessionError)`` — a refused file or command; the previous state stays.
 """
 
@@ -153,11 +154,13 @@ class Session:
         self.document: Document | None = None
         self.selection: ItemRef | None = None
         self.layers: dict[str, bool] = dict(DEFAULT_LAYERS)
+        self.hidden: set[ItemRef] = set()
         self.renderer: Renderer | None = None
         self.document_changed = Event("document_changed")
         self.poses_changed = Event("poses_changed")
         self.selection_changed = Event("selection_changed")
         self.layers_changed = Event("layers_changed")
+        self.visibility_changed = Event("visibility_changed")
         self.error = Event("error")
 
     # -- renderer ----------------------------------------------------------------------------------
@@ -178,6 +181,10 @@ class Session:
         r.show_segments({name: seg.tree for name, seg in segments.items()})
         for name, seg in segments.items():
             r.set_frame_poses(name, seg.world_X_frame)
+        set_item_visible = getattr(r, "set_item_visible", None)
+        if set_item_visible is not None:
+            for item in self.hidden:
+                set_item_visible(item, False)
         r.highlight(self.selection)
         r.request_render()
 
@@ -236,6 +243,7 @@ class Session:
 
     def _set_document(self, doc: Document) -> None:
         self.document = doc
+        self.hidden = {item for item in self.hidden if self.has_item(item)}
         if self.selection is not None and not self.has_item(self.selection):
             self.selection = None
         self._show_document()
@@ -245,6 +253,7 @@ class Session:
     def close(self) -> None:
         self.document = None
         self.selection = None
+        self.hidden.clear()
         self._show_document()
         self.document_changed.emit(None)
         self.selection_changed.emit(None)
@@ -307,6 +316,27 @@ class Session:
             self.renderer.highlight(item)
             self.renderer.request_render()
         self.selection_changed.emit(item)
+
+    # -- per-item visibility -----------------------------------------------------------------------
+    def is_item_visible(self, item: ItemRef) -> bool:
+        return item not in self.hidden
+
+    def set_item_visible(self, item: ItemRef, visible: bool) -> None:
+        """Hide or show one item; forwarded to renderers that offer ``set_item_visible(item, visible)``."""
+        if not self.has_item(item):
+            raise self._fail("session.item", f"no {item.kind} {item.name!r} in segment {item.segment!r}")
+        visible = bool(visible)
+        if (item not in self.hidden) == visible:
+            return
+        if visible:
+            self.hidden.discard(item)
+        else:
+            self.hidden.add(item)
+        set_item_visible = getattr(self.renderer, "set_item_visible", None)
+        if set_item_visible is not None:
+            set_item_visible(item, visible)
+            self.renderer.request_render()
+        self.visibility_changed.emit(item, visible)
 
     # -- layers ------------------------------------------------------------------------------------
     def set_layer_visible(self, layer: str, visible: bool) -> None:

@@ -28,7 +28,9 @@ CLOSED_CHAIN = """<?xml version="1.0"?>
 class Recorder:
     def __init__(self, session: Session):
         self.events: list[tuple] = []
-        for name in ("document_changed", "poses_changed", "selection_changed", "layers_changed", "error"):
+        names = ("document_changed", "poses_changed", "selection_changed", "layers_changed",
+                 "visibility_changed", "error")
+        for name in names:
             getattr(session, name).connect(lambda *args, _n=name: self.events.append((_n, *args)))
 
     def names(self) -> list[str]:
@@ -204,3 +206,21 @@ def test_session_imports_no_gui_modules():
             "print(bad); sys.exit(1 if bad else 0)")
     out = subprocess.run([sys.executable, "-c", code, str(DEMO)], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_item_visibility_forwards_and_survives_reload(session):
+    session.open(DEMO)
+    seg = next(iter(session.segments))
+    rec = Recorder(session)
+    item = ItemRef(seg, "link", "link_2")
+    session.set_item_visible(item, False)
+    session.set_item_visible(item, False)
+    assert not session.is_item_visible(item)
+    assert session.renderer.hidden == {item}
+    assert rec.events == [("visibility_changed", item, False)]
+    session.reload()
+    assert session.renderer.hidden == {item}
+    session.set_item_visible(item, True)
+    assert session.renderer.hidden == set() and session.is_item_visible(item)
+    with pytest.raises(SessionError):
+        session.set_item_visible(ItemRef(seg, "link", "nope"), False)
