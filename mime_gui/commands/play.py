@@ -1,0 +1,216 @@
+"""``mime-gui play FILE --commands CMD.(csv|npz) [--dt S] [--servo-tau S] --out OUT.npz``: headless playback.
+
+The file is loaded into a :class:`Playable` by :func:`load_playable`, which picks a loader from
+:data:`LOADERS` by the file name's ending. A URDF becomes one :class:`~mime_gui.nodes.KinematicArmNode` at the
+world origin. Other kinds of file (rig files) plug in by adding ``(suffix, loader)`` to :data:`LOADERS`; a
+loader takes the path and the parsed options and returns any object with the :class:`Playable` attributes and
+methods. Every refusal is printed as one line ``error[CODE] FILE:LINE: message`` on stderr, exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time as _time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from mime_gui.multibody.errors import Diagnostic
+from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
+from mime_gui.nodes.commands import RecordedCommands, Schedule
+
+#: runs of at least this many steps show a progress bar when stderr is a terminal
+PROGRESS_STEPS = 20_000
+CHUNK_STEPS = 2048
+
+
+class PlayError(ValueError):
+    """A refusal of the ``play`` command itself (``play.*``): bad options, an unsupported file, the output."""
+
+    def __init__(self, code: str, message: str, file: str = "", line: int = 0):
+        self.diagnostic = Diagnostic(code, message, file, line)
+        self.code = code
+        super().__init__(str(self.diagnostic))
+
+    def one_line(self) -> str:
+        where = self.diagnostic.where()
+        head = f"error[{self.code}]"
+        return f"{head} {where}: {self.diagnostic.message}" if where else f"{head} {self.diagnostic.message}"
+
+
+class Playable(Protocol):
+    """What ``play`` drives: names for the output and two steps, schedule the file, then play it."""
+
+    name: str
+    joint_names: tuple[str, ...]  # columns of the output's joint_positions
+    frame_names: tuple[str, ...]  # rows of the output's frame_poses / frame_angular_velocities
+    command_names: tuple[str, ...]  # what a command file may name
+
+    def schedule(self, recorded: RecordedCommands, dt: float | None) -> Schedule: ...
+
+    def play(self, schedule: Schedule, progress: Callable[[int, int], None] | None = None) -> Trajectory: ...
+
+
+@dataclass(frozen=True, eq=False)
+class ArmPlayable:
+    """One kinematic arm (a URDF) at the world origin."""
+
+    node: KinematicArmNode
+    name: str
+
+    @property
+    def joint_names(self) -> tuple[str, ...]:
+        return self.node.joint_names
+
+    @property
+    def frame_names(self) -> tuple[str, ...]:
+        return self.node.frame_names
+
+    @property
+    def command_names(self) -> tuple[str, ...]:
+        return self.node.command_names
+
+    def schedule(self, recorded: RecordedCommands, dt: float | None) -> Schedule:
+        return recorded.for_node(self.node, dt)
+
+    def play(self, schedule: Schedule, progress=None) -> Trajectory:
+        return self.node.play(schedule.commands, schedule.dt, schedule.initial_positions,
+                              chunk=CHUNK_STEPS, progress=progress)
+
+
+def load_urdf(path: Path, options: argparse.Namespace) -> ArmPlayable:
+    from mime_gui.multibody import read_urdf
+
+    art = read_urdf(path).compile()
+    tau = getattr(options, "servo_tau", None)
+    node = KinematicArmNode(art, servo_time_constant=0.0 if tau is None else tau)
+    return ArmPlayable(node, art.name)
+
+
+#: (file-name ending, loader) tried in order; a loader returns a :class:`Playable`
+LOADERS: list[tuple[str, Callable[[Path, argparse.Namespace], Playable]]] = [
+    (".urdf", load_urdf),
+]
+
+
+def load_playable(path, options: argparse.Namespace | None = None) -> Playable:
+    """The :class:`Playable` of ``path``, by the first loader in :data:`LOADERS` whose suffix ends its name."""
+    path = Path(path)
+    options = options if options is not None else argparse.Namespace(servo_tau=None)
+    lowered = path.name.lower()
+    for suffix, loader in LOADERS:
+        if lowered.endswith(suffix):
+            return loader(path, options)
+    kinds = ", ".join(s for s, _ in LOADERS)
+    raise PlayError("play.format", f"cannot play this kind of file; expected one of: {kinds}", str(path))
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
+    kinds = ", ".join(f"*{s}" for s, _ in LOADERS)
+    parser.add_argument("file", help=f"what to play ({kinds})")
+    parser.add_argument("--commands", required=True, metavar="CMD",
+                        help="recorded joint commands, .csv or .npz (see docs/command-files.md)")
+    parser.add_argument("--dt", type=float, default=None, metavar="S",
+                        help="step in seconds (default: the median spacing of the samples)")
+    parser.add_argument("--servo-tau", type=float, default=None, metavar="S",
+                        help="servo time constant in seconds (default 0: joints follow the command at once)")
+    parser.add_argument("--out", required=True, metavar="OUT.npz", help="where to write the trajectory")
+    parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    if args.dt is not None and not (math.isfinite(args.dt) and args.dt > 0):
+        raise PlayError("play.dt", f"--dt must be a positive number of seconds, got {args.dt}")
+    if args.servo_tau is not None and not (math.isfinite(args.servo_tau) and args.servo_tau >= 0):
+        raise PlayError("play.servo-tau", f"--servo-tau must be a number of seconds ≥ 0, got {args.servo_tau}")
+    if not str(args.out).lower().endswith(".npz"):
+        raise PlayError("play.out", "the output file must end in .npz", str(args.out))
+
+
+class _ProgressBar:
+    def __init__(self, stream, width: int = 40):
+        self.stream, self.width, self.shown = stream, width, -1
+
+    def __call__(self, done: int, total: int) -> None:
+        filled = self.width * done // max(total, 1)
+        if filled == self.shown:
+            return
+        self.shown = filled
+        self.stream.write(f"\r  [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} steps")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _write(out: Path, arrays: dict[str, np.ndarray]) -> None:
+    tmp = out.with_name(out.name + ".part.npz")
+    try:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+        os.replace(tmp, out)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise PlayError("play.io", f"cannot write the output ({exc.strerror or exc})", str(out)) from None
+
+
+def _clamped_summary(names, counts, steps: int) -> str:
+    total = int(np.sum(counts))
+    parts = ", ".join(f"{n}: {int(c)}" for n, c in zip(names, counts, strict=True) if c)
+    return f"{total} of {steps * len(names)}" + (f" ({parts})" if parts else "")
+
+
+def play(args: argparse.Namespace, out=None, err=None) -> int:
+    """The command's work; raises the coded errors :func:`run` prints."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    wall = _time.perf_counter()
+    _check_options(args)
+    playable = load_playable(args.file, args)
+    recorded = read_commands(args.commands)
+    schedule = playable.schedule(recorded, args.dt)
+    progress = _ProgressBar(err) if schedule.steps >= PROGRESS_STEPS and err.isatty() else None
+    started = _time.perf_counter()
+    trajectory = playable.play(schedule, progress)
+    playing = _time.perf_counter() - started
+    _write(Path(args.out), {
+        "time": trajectory.times(schedule.start),
+        "joint_names": np.array(playable.joint_names, dtype=str),
+        "joint_positions": trajectory.joint_positions,
+        "frame_names": np.array(playable.frame_names, dtype=str),
+        "frame_poses": trajectory.frame_poses,
+        "frame_angular_velocities": trajectory.frame_angular_velocities,
+        "command_names": np.array(schedule.command_names, dtype=str),
+        "dt": np.float64(schedule.dt),
+        "clamped": trajectory.clamped,
+    })
+    if not args.quiet:
+        steps, dt = schedule.steps, schedule.dt
+        print(f"played {args.file} ({playable.name}): {len(playable.command_names)} commanded joints, "
+              f"{len(playable.frame_names)} frames", file=out)
+        print(f"  commands: {args.commands}: {len(recorded.time)} samples of {len(recorded.joint_names)} "
+              f"joint(s)", file=out)
+        print(f"  steps: {steps} x {dt:g} s = {steps * dt:g} s, servo time constant "
+              f"{args.servo_tau or 0.0:g} s", file=out)
+        print(f"  clamped command values: {_clamped_summary(schedule.command_names, trajectory.clamped, steps)}",
+              file=out)
+        print(f"  wall time: {playing * 1e3:.1f} ms playing, {(_time.perf_counter() - wall) * 1e3:.1f} ms in all",
+              file=out)
+        print(f"  wrote {args.out}", file=out)
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play and report; a coded refusal prints ``error[CODE] FILE:LINE: message`` on stderr and returns 2."""
+    try:
+        return play(args)
+    except Exception as exc:  # every coded refusal offers one_line(); anything else is a bug and propagates
+        if not callable(getattr(exc, "one_line", None)):
+            raise
+        print(exc.one_line(), file=sys.stderr)
+        return 2

@@ -1,0 +1,323 @@
+"""Recorded joint commands: CSV and NPZ files (format in docs/command-files.md), resampled for a node.
+
+:func:`read_commands` reads and checks a file on its own; :meth:`RecordedCommands.schedule` checks the joint
+names against what a node (or a rig) can command and resamples with a zero-order hold: the command of step
+``n`` (from ``t0 + n·dt`` to ``t0 + (n + 1)·dt``) is the latest sample at or before ``t0 + n·dt``.
+
+Every refusal is a :class:`CommandFileError` with a stable code and the place (file and line; for NPZ files
+the array row in the message):
+
+=========================  ========================================================================
+``commands.io``            the file cannot be read
+``commands.format``        not a CSV/NPZ command file: wrong extension, not a number, missing array
+``commands.columns``       header without ``time`` first, duplicate columns, a row of the wrong length
+``commands.units``         an unknown unit marker, or degrees on a prismatic joint
+``commands.empty``         no samples
+``commands.non-finite``    NaN or infinity in a sample
+``commands.time-order``    times not strictly increasing
+``commands.unknown-joint`` a column names no commandable joint (unknown, fixed, or a mimic follower)
+``commands.dt``            the step cannot be chosen (one sample and no dt, a bad dt, too many steps)
+=========================  ========================================================================
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+import zipfile
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from mime_gui.multibody import PRISMATIC
+from mime_gui.multibody.errors import Diagnostic
+
+#: the most steps :meth:`RecordedCommands.schedule` makes unless told otherwise
+MAX_STEPS = 5_000_000
+
+_UNIT = re.compile(r"^(?P<name>.*?)\s*\[\s*(?P<unit>[^\]]*?)\s*\]$")
+_ANGLE_UNITS = {"rad": 1.0, "deg": math.pi / 180.0}
+_ALL_UNITS = {"rad", "deg", "m"}
+
+
+class CommandFileError(ValueError):
+    """A refused command file: a stable ``code`` (``commands.*``), the file, the 1-based line (0 when none)."""
+
+    def __init__(self, code: str, message: str, file: str = "", line: int = 0):
+        self.diagnostic = Diagnostic(code, message, file, line)
+        self.code = code
+        self.file = file
+        self.line = line
+        super().__init__(str(self.diagnostic))
+
+    def one_line(self) -> str:
+        """``error[CODE] FILE:LINE: message`` as the CLI prints it."""
+        where = self.diagnostic.where()
+        head = f"error[{self.code}]"
+        return f"{head} {where}: {self.diagnostic.message}" if where else f"{head} {self.diagnostic.message}"
+
+
+@dataclass(frozen=True, eq=False)
+class Schedule:
+    """Commands ready for a node: step ``n`` starts at ``start + n·dt`` with ``commands[n]`` held through it.
+
+    ``commands (N, len(command_names))`` in SI units; ``initial_positions`` the positions the play starts from
+    (the first sample of each recorded joint, the given initial value for the others); ``recorded`` the
+    commandable joints the file drives.
+    """
+
+    command_names: tuple[str, ...]
+    start: float
+    dt: float
+    commands: np.ndarray
+    initial_positions: np.ndarray
+    recorded: tuple[str, ...]
+
+    @property
+    def steps(self) -> int:
+        return len(self.commands)
+
+
+@dataclass(frozen=True, eq=False)
+class RecordedCommands:
+    """The samples of one file, converted to SI units (radians, metres).
+
+    ``time (S,)`` strictly increasing, ``joint_positions (S, k)`` for ``joint_names (k,)``; ``units`` the unit
+    marker of each column as written (``""`` when none); ``lines (S,)`` the 1-based line of each sample in a
+    CSV file (0 for NPZ); ``header_line`` the line of the CSV header (0 for NPZ).
+    """
+
+    path: str
+    time: np.ndarray
+    joint_names: tuple[str, ...]
+    joint_positions: np.ndarray
+    units: tuple[str, ...]
+    lines: np.ndarray
+    header_line: int = 0
+
+    def fail(self, code: str, message: str, line: int = 0) -> CommandFileError:
+        return CommandFileError(code, message, self.path, line)
+
+    def sample_spacing(self) -> float:
+        """The median spacing of the samples (the default step)."""
+        if len(self.time) < 2:
+            raise self.fail("commands.dt", "one sample only: the step cannot come from the sample spacing; "
+                            "give a step (--dt)", self.header_line)
+        return float(np.median(np.diff(self.time)))
+
+    def resample(self, dt: float | None = None, max_steps: int = MAX_STEPS) -> tuple[np.ndarray, np.ndarray, float]:
+        """Zero-order hold at ``dt`` (default :meth:`sample_spacing`) over ``[t0, t_last]``:
+        (step start times ``(N,)``, commands ``(N, k)``, dt)."""
+        dt = self.sample_spacing() if dt is None else float(dt)
+        if not (math.isfinite(dt) and dt > 0.0):
+            raise self.fail("commands.dt", f"the step must be a positive number of seconds, got {dt}")
+        span = float(self.time[-1] - self.time[0])
+        n = int(math.floor(span / dt + 1e-9)) + 1
+        if n > max_steps:
+            raise self.fail("commands.dt", f"a step of {dt:g} s over {span:g} s makes {n} steps (more than "
+                            f"{max_steps}); choose a larger step")
+        grid = self.time[0] + dt * np.arange(n)
+        index = np.searchsorted(self.time, grid + 1e-9 * dt, side="right") - 1
+        return grid, self.joint_positions[index], dt
+
+    def schedule(self, command_names, dt: float | None = None, initial_positions=None, *,
+                 not_commandable: Mapping[str, str] | None = None, linear: Collection[str] = (),
+                 max_steps: int = MAX_STEPS) -> Schedule:
+        """Map the file's columns onto ``command_names`` and resample.
+
+        ``not_commandable`` maps joint names that exist but take no command to the reason (shown in the
+        error); ``linear`` names prismatic joints (degrees are refused on them). Joints the file does not
+        name stay at ``initial_positions`` (default 0).
+        """
+        names = tuple(command_names)
+        index = {n: i for i, n in enumerate(names)}
+        not_commandable = dict(not_commandable or {})
+        columns = []
+        for c, name in enumerate(self.joint_names):
+            where = f"column {c + 2}" if self.header_line else f"joint_names[{c}]"
+            if name not in index:
+                why = not_commandable.get(name)
+                if why:
+                    message = f"{where}: joint {name!r} takes no command: {why}"
+                else:
+                    message = (f"{where}: unknown joint {name!r}; commandable joints: "
+                               f"{', '.join(names) or '(none)'}")
+                raise self.fail("commands.unknown-joint", message, self.header_line)
+            if self.units[c] == "deg" and name in linear:
+                raise self.fail("commands.units", f"{where}: joint {name!r} is prismatic; give it in metres, "
+                                "not degrees", self.header_line)
+            columns.append(index[name])
+        initial = np.zeros(len(names)) if initial_positions is None else np.array(initial_positions, float)
+        if initial.shape != (len(names),):
+            raise ValueError(f"initial_positions must have {len(names)} entries, got {initial.shape}")
+        grid, values, dt = self.resample(dt, max_steps)
+        commands = np.empty((len(grid), len(names)))
+        commands[:] = initial
+        commands[:, columns] = values
+        initial[columns] = self.joint_positions[0]
+        return Schedule(names, float(grid[0]), dt, commands, initial, self.joint_names)
+
+    def for_node(self, node, dt: float | None = None, initial_positions=None,
+                 max_steps: int = MAX_STEPS) -> Schedule:
+        """:meth:`schedule` for a :class:`~mime_gui.nodes.KinematicArmNode`."""
+        art = node.art
+        followers = {art.joint_names[f]: f"it follows {art.joint_names[art.mimic_master[f]]!r} (mimic); "
+                     f"command {art.joint_names[art.mimic_master[f]]!r}" for f in np.flatnonzero(art.is_mimic)}
+        linear = {n for n, t in zip(art.joint_names, art.joint_type, strict=True) if t == PRISMATIC}
+        return self.schedule(node.command_names, dt, initial_positions, not_commandable=followers,
+                             linear=linear, max_steps=max_steps)
+
+
+def read_commands(path) -> RecordedCommands:
+    """Read a ``.csv`` or ``.npz`` command file (docs/command-files.md); raises :class:`CommandFileError`."""
+    path = Path(path)
+    file = str(path)
+    suffix = path.suffix.lower()
+    if suffix not in (".csv", ".npz"):
+        raise CommandFileError("commands.format", f"expected a .csv or .npz command file, got {suffix or 'no'} "
+                               "extension", file)
+    if not path.is_file():
+        why = "no such file" if not path.exists() else "not a regular file"
+        raise CommandFileError("commands.io", f"cannot read the file ({why}); check the path", file)
+    return _read_csv(path, file) if suffix == ".csv" else _read_npz(path, file)
+
+
+def _column(cell: str, file: str, line: int, c: int) -> tuple[str, str]:
+    m = _UNIT.match(cell)
+    name, unit = (m["name"].strip(), m["unit"].lower()) if m else (cell, "")
+    if unit and unit not in _ALL_UNITS:
+        raise CommandFileError("commands.units", f"column {c + 1}: unknown unit [{unit}] in {cell!r}; use "
+                               "[rad], [deg] or [m]", file, line)
+    if not name:
+        raise CommandFileError("commands.columns", f"column {c + 1} has no joint name", file, line)
+    return name, unit
+
+
+def _columns(cells: list[str], file: str, line: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    first, first_unit = _column(cells[0], file, line, 0)
+    if first.lower() != "time" or first_unit not in ("", "s"):
+        raise CommandFileError("commands.columns", f"the first column must be 'time' (seconds), got "
+                               f"{cells[0]!r}", file, line)
+    if len(cells) < 2:
+        raise CommandFileError("commands.columns", "no joint columns after 'time'", file, line)
+    names, units = [], []
+    for c, cell in enumerate(cells[1:], start=1):
+        name, unit = _column(cell, file, line, c)
+        if name in names:
+            raise CommandFileError("commands.columns", f"column {c + 1}: joint {name!r} appears twice", file, line)
+        names.append(name)
+        units.append(unit)
+    return tuple(names), tuple(units)
+
+
+def _scale(units: tuple[str, ...]) -> np.ndarray:
+    return np.array([_ANGLE_UNITS.get(u, 1.0) for u in units])
+
+
+def _read_csv(path: Path, file: str) -> RecordedCommands:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise CommandFileError("commands.io", f"cannot read the file ({exc.strerror or exc})", file) from None
+    except UnicodeDecodeError as exc:
+        raise CommandFileError("commands.format", f"not UTF-8 text (byte {exc.start}); a command file is CSV "
+                               "text", file) from None
+    header = None
+    header_line = 0
+    rows: list[list[float]] = []
+    lines: list[int] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            cells = [c.strip() for c in next(csv.reader([stripped]))]
+        except csv.Error as exc:
+            raise CommandFileError("commands.format", f"not a CSV line ({exc})", file, number) from None
+        if header is None:
+            header, header_line = _columns(cells, file, number), number
+            width = len(header[0]) + 1
+            continue
+        if len(cells) != width:
+            raise CommandFileError("commands.columns", f"{len(cells)} values for {width} columns (time and "
+                                   f"{width - 1} joints)", file, number)
+        row = []
+        for c, cell in enumerate(cells):
+            try:
+                value = float(cell)
+            except ValueError:
+                what = "time" if c == 0 else f"joint {header[0][c - 1]!r}"
+                raise CommandFileError("commands.format", f"column {c + 1} ({what}): {cell!r} is not a number",
+                                       file, number) from None
+            if not math.isfinite(value):
+                what = "time" if c == 0 else f"joint {header[0][c - 1]!r}"
+                raise CommandFileError("commands.non-finite", f"column {c + 1} ({what}) is {cell}", file, number)
+            row.append(value)
+        if rows and row[0] <= rows[-1][0]:
+            raise CommandFileError("commands.time-order", f"time {cells[0]} s is not after the previous sample's "
+                                   f"{rows[-1][0]:g} s (line {lines[-1]}); times must increase", file, number)
+        rows.append(row)
+        lines.append(number)
+    if header is None:
+        raise CommandFileError("commands.empty", "no header and no samples; expected 'time,<joint names>' then "
+                               "one line per sample", file)
+    if not rows:
+        raise CommandFileError("commands.empty", "a header and no samples", file, header_line)
+    data = np.array(rows)
+    names, units = header
+    return RecordedCommands(file, _frozen(data[:, 0]), names, _frozen(data[:, 1:] * _scale(units)), units,
+                            _frozen(np.array(lines, dtype=int)), header_line)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+def _read_npz(path: Path, file: str) -> RecordedCommands:
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            missing = [k for k in ("time", "joint_positions", "joint_names") if k not in archive.files]
+            if missing:
+                raise CommandFileError("commands.format", f"missing array(s) {', '.join(missing)}; an NPZ command "
+                                       "file holds time (T,), joint_positions (T, k), joint_names (k,)", file)
+            time = archive["time"]
+            values = archive["joint_positions"]
+            raw_names = archive["joint_names"]
+    except CommandFileError:
+        raise
+    except OSError as exc:
+        raise CommandFileError("commands.io", f"cannot read the file ({exc.strerror or exc})", file) from None
+    except (ValueError, zipfile.BadZipFile, EOFError) as exc:
+        raise CommandFileError("commands.format", f"not a readable NPZ archive of plain arrays ({exc})",
+                               file) from None
+    if raw_names.dtype.kind not in "US" or raw_names.ndim != 1:
+        raise CommandFileError("commands.format", f"joint_names must be a 1-D array of strings, got "
+                               f"{raw_names.dtype} {raw_names.shape}", file)
+    if time.dtype.kind not in "fiu" or values.dtype.kind not in "fiu":
+        raise CommandFileError("commands.format", "time and joint_positions must be numeric arrays", file)
+    cells = [n.decode() if isinstance(n, bytes) else str(n) for n in raw_names]
+    names, units = _columns(["time", *cells], file, 0)
+    if time.ndim != 1 or values.ndim != 2 or values.shape != (len(time), len(names)):
+        raise CommandFileError("commands.columns", f"joint_positions {values.shape} must be (len(time), "
+                               f"len(joint_names)) = ({time.shape[0] if time.ndim else '?'}, {len(names)}); "
+                               f"time must be 1-D, got {time.shape}", file)
+    if len(time) == 0:
+        raise CommandFileError("commands.empty", "no samples (time is empty)", file)
+    time = time.astype(float)
+    values = values.astype(float)
+    bad = np.flatnonzero(~np.isfinite(time) | ~np.all(np.isfinite(values), axis=1))
+    if bad.size:
+        r = int(bad[0])
+        cols = ["time"] * (not math.isfinite(time[r])) + [names[c] for c in np.flatnonzero(~np.isfinite(values[r]))]
+        raise CommandFileError("commands.non-finite", f"row {r}: {', '.join(cols)} not finite", file)
+    order = np.flatnonzero(np.diff(time) <= 0)
+    if order.size:
+        r = int(order[0]) + 1
+        raise CommandFileError("commands.time-order", f"row {r}: time {time[r]:g} s is not after row {r - 1}'s "
+                               f"{time[r - 1]:g} s; times must increase", file)
+    return RecordedCommands(file, _frozen(time), names, _frozen(values * _scale(units)), units,
+                            _frozen(np.zeros(len(time), dtype=int)), 0)
