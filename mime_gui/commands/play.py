@@ -100,7 +100,7 @@ LOADERS: list[tuple[str, Callable[[Path, argparse.Namespace], Playable]]] = [
 
 
 def load_playable(path, options: argparse.Namespace | None = None) -> Playable:
-    """The :class:`Playable` of ``path``, by the first loader in :data:`LOADERS` whose suffix ends its name."""
+    """The :class:`Playable` of ``path``: the first loader in :data:`LOADERS` whose suffix ends its name."""
     path = Path(path)
     options = options if options is not None else argparse.Namespace(servo_tau=None)
     lowered = path.name.lower()
@@ -128,7 +128,7 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.dt is not None and not (math.isfinite(args.dt) and args.dt > 0):
         raise PlayError("play.dt", f"--dt must be a positive number of seconds, got {args.dt}")
     if args.servo_tau is not None and not (math.isfinite(args.servo_tau) and args.servo_tau >= 0):
-        raise PlayError("play.servo-tau", f"--servo-tau must be a number of seconds ≥ 0, got {args.servo_tau}")
+        raise PlayError("play.servo-tau", f"--servo-tau must be ≥ 0 seconds, got {args.servo_tau}")
     if not str(args.out).lower().endswith(".npz"):
         raise PlayError("play.out", "the output file must end in .npz", str(args.out))
 
@@ -197,10 +197,10 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
               f"joint(s)", file=out)
         print(f"  steps: {steps} x {dt:g} s = {steps * dt:g} s, servo time constant "
               f"{args.servo_tau or 0.0:g} s", file=out)
-        print(f"  clamped command values: {_clamped_summary(schedule.command_names, trajectory.clamped, steps)}",
-              file=out)
-        print(f"  wall time: {playing * 1e3:.1f} ms playing, {(_time.perf_counter() - wall) * 1e3:.1f} ms in all",
-              file=out)
+        clamped = _clamped_summary(schedule.command_names, trajectory.clamped, steps)
+        print(f"  clamped command values: {clamped}", file=out)
+        total = _time.perf_counter() - wall
+        print(f"  wall time: {playing * 1e3:.1f} ms playing, {total * 1e3:.1f} ms in all", file=out)
         print(f"  wrote {args.out}", file=out)
     return 0
 

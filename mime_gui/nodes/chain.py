@@ -2,9 +2,9 @@
 
 One step ``n → n + 1`` with the command ``u`` held through it (every line is one equation of the spec):
 
-- ``ū = min(max(u, l), h)`` — :meth:`KinematicArmNode.held` (continuous joints have ``l = -inf``, ``h = +inf``);
-- ``θ_{n+1} = ū + (θ_n − ū)·exp(−dt/τ)``, and ``θ_{n+1} = ū`` when ``τ = 0`` (the first-order lag solved exactly
-  over the step, so there is no discretisation error for a held command);
+- ``ū = min(max(u, l), h)`` — :meth:`KinematicArmNode.held` (continuous joints: ``l = -inf``, ``h = +inf``);
+- ``θ_{n+1} = ū + (θ_n − ū)·exp(−dt/τ)``, and ``θ_{n+1} = ū`` when ``τ = 0`` (the first-order lag solved
+  exactly over the step, so there is no discretisation error for a held command);
 - mimic followers: ``θ_f = clamp(multiplier·θ_master + offset)`` from the new master positions, every step;
 - ``P_k = M_j ∘ O ∘ FK_k(θ_{n+1})`` — :meth:`MountedNode.base` gives ``world_X_base = M_j ∘ O``;
 - ``Ω_k = ω_j + R(M_j ∘ O)·W_k(θ_{n+1}, (θ_{n+1} − θ_n)/dt)`` with ``W_k`` frame k's angular velocity in the
@@ -86,9 +86,9 @@ class NodeState:
 class Trajectory:
     """Many steps: row ``n`` is the state after step ``n`` (command row ``n`` held through step ``n``).
 
-    ``joint_positions (T, nq)``, ``frame_poses (T, nframes, 4, 4)``, ``frame_angular_velocities (T, nframes, 3)``;
-    ``dt`` the step; ``clamped (ncommands,)`` how many command values per commanded joint lay outside the limits
-    and were held at them.
+    ``joint_positions (T, nq)``, ``frame_poses (T, nframes, 4, 4)``,
+    ``frame_angular_velocities (T, nframes, 3)``; ``dt`` the step; ``clamped (ncommands,)`` how many command
+    values per commanded joint lay outside the limits and were held at them.
     """
 
     joint_positions: np.ndarray
@@ -149,7 +149,7 @@ class KinematicArmNode(MountedNode):
         bad = np.flatnonzero(lo > hi)
         if bad.size:
             j = bad[0]
-            raise ValueError(f"joint {art.joint_names[j]!r}: lower limit {lo[j]} is above upper limit {hi[j]}")
+            raise ValueError(f"joint {art.joint_names[j]!r}: lower limit {lo[j]} is above upper {hi[j]}")
         self.lower = _readonly(lo)
         self.upper = _readonly(hi)
         self._commanded = _readonly(np.flatnonzero(~art.is_mimic))
@@ -174,7 +174,7 @@ class KinematicArmNode(MountedNode):
 
     @staticmethod
     def _follower_order(art: Articulation) -> tuple[tuple[int, int, float, float], ...]:
-        """Mimic followers as (follower, master, multiplier, offset), each master settled before it is read."""
+        """Mimic followers as (follower, master, multiplier, offset), each master settled before use."""
         pending = [int(i) for i in np.flatnonzero(art.is_mimic)]
         settled = set(int(i) for i in np.flatnonzero(~art.is_mimic))
         order = []
@@ -213,8 +213,8 @@ class KinematicArmNode(MountedNode):
             return np.clip(u, self.lower, self.upper)
         if n == self.ncommands:
             return np.clip(u, self.lower[self._commanded], self.upper[self._commanded])
-        raise ValueError(f"joint positions must have {self.ncommands} entries ({', '.join(self.command_names)})"
-                         f" or {self.art.nq}, got shape {u.shape}")
+        raise ValueError(f"joint positions must have {self.ncommands} entries "
+                         f"({', '.join(self.command_names)}) or {self.art.nq}, got shape {u.shape}")
 
     def _commands(self, joint_positions, name: str) -> np.ndarray:
         """Commands ``(..., ncommands)`` from commands or full positions (followers' entries are ignored)."""
@@ -229,7 +229,7 @@ class KinematicArmNode(MountedNode):
         return u
 
     def _full(self, theta_commanded: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """Positions of every joint ``(..., nq)``: the commanded ones, then the followers from their masters."""
+        """Positions of every joint ``(..., nq)``: the commanded ones, then followers from their masters."""
         if out is None:
             out = np.empty((*theta_commanded.shape[:-1], self.art.nq))
         out[..., self._commanded] = theta_commanded
@@ -298,9 +298,9 @@ class KinematicArmNode(MountedNode):
         """``T`` steps at once: command row ``n`` ``(T, ncommands)`` (or ``(T, nq)``) held through step ``n``.
 
         ``initial_positions``: commands, full positions or a :class:`NodeState` (default: zeros held).
-        ``mount_poses`` ``(4, 4)`` or ``(T, 4, 4)`` and ``mount_rates`` ``(3,)`` or ``(T, 3)``: the mount during
-        each step. Equal to ``T`` calls of :meth:`advance` (to rounding). ``progress(done, total)`` is called
-        after each chunk of ``chunk`` steps.
+        ``mount_poses`` ``(4, 4)`` or ``(T, 4, 4)`` and ``mount_rates`` ``(3,)`` or ``(T, 3)``: the mount
+        during each step. Equal to ``T`` calls of :meth:`advance` (to rounding). ``progress(done, total)`` is
+        called after each chunk of ``chunk`` steps.
         """
         dt = _dt(dt)
         u = self._commands(commands, "commands")
@@ -310,7 +310,7 @@ class KinematicArmNode(MountedNode):
         if isinstance(initial_positions, NodeState):
             theta0 = np.asarray(initial_positions.joint_positions, dtype=float)
             if theta0.shape != (self.art.nq,):
-                raise ValueError(f"the initial state has {theta0.shape} joint positions, expected {self.art.nq}")
+                raise ValueError(f"the initial state has {theta0.shape} positions, expected {self.art.nq}")
         else:
             theta0 = self.initial_state(initial_positions).joint_positions
         M = None if mount_poses is None else _pose(mount_poses, "mount_poses", T)
@@ -332,7 +332,10 @@ class KinematicArmNode(MountedNode):
         for start in range(0, T, chunk):
             stop = min(T, start + chunk)
             q = theta[start:stop]
-            previous = np.concatenate([theta0[None], theta[:stop - 1]]) if start == 0 else theta[start - 1:stop - 1]
+            if start == 0:
+                previous = np.concatenate([theta0[None], theta[:stop - 1]])
+            else:
+                previous = theta[start - 1:stop - 1]
             rate = (q - previous) / dt
             P = poses[start:stop]
             multibody.frame_poses(self.art, q, out=P)

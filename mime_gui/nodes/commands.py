@@ -44,7 +44,7 @@ _ALL_UNITS = {"rad", "deg", "m"}
 
 
 class CommandFileError(ValueError):
-    """A refused command file: a stable ``code`` (``commands.*``), the file, the 1-based line (0 when none)."""
+    """A refused command file: a stable ``code`` (``commands.*``), the file, the 1-based line (0: none)."""
 
     def __init__(self, code: str, message: str, file: str = "", line: int = 0):
         self.diagnostic = Diagnostic(code, message, file, line)
@@ -108,7 +108,8 @@ class RecordedCommands:
                             "give a step (--dt)", self.header_line)
         return float(np.median(np.diff(self.time)))
 
-    def resample(self, dt: float | None = None, max_steps: int = MAX_STEPS) -> tuple[np.ndarray, np.ndarray, float]:
+    def resample(self, dt: float | None = None,
+                 max_steps: int = MAX_STEPS) -> tuple[np.ndarray, np.ndarray, float]:
         """Zero-order hold at ``dt`` (default :meth:`sample_spacing`) over ``[t0, t_last]``:
         (step start times ``(N,)``, commands ``(N, k)``, dt)."""
         dt = self.sample_spacing() if dt is None else float(dt)
@@ -164,8 +165,10 @@ class RecordedCommands:
                  max_steps: int = MAX_STEPS) -> Schedule:
         """:meth:`schedule` for a :class:`~mime_gui.nodes.KinematicArmNode`."""
         art = node.art
-        followers = {art.joint_names[f]: f"it follows {art.joint_names[art.mimic_master[f]]!r} (mimic); "
-                     f"command {art.joint_names[art.mimic_master[f]]!r}" for f in np.flatnonzero(art.is_mimic)}
+        followers = {}
+        for f in np.flatnonzero(art.is_mimic):
+            master = art.joint_names[art.mimic_master[f]]
+            followers[art.joint_names[f]] = f"it follows {master!r} (mimic); command {master!r}"
         linear = {n for n, t in zip(art.joint_names, art.joint_type, strict=True) if t == PRISMATIC}
         return self.schedule(node.command_names, dt, initial_positions, not_commandable=followers,
                              linear=linear, max_steps=max_steps)
@@ -177,8 +180,8 @@ def read_commands(path) -> RecordedCommands:
     file = str(path)
     suffix = path.suffix.lower()
     if suffix not in (".csv", ".npz"):
-        raise CommandFileError("commands.format", f"expected a .csv or .npz command file, got {suffix or 'no'} "
-                               "extension", file)
+        raise CommandFileError("commands.format", "expected a .csv or .npz command file, got "
+                               f"{suffix or 'no'} extension", file)
     if not path.is_file():
         why = "no such file" if not path.exists() else "not a regular file"
         raise CommandFileError("commands.io", f"cannot read the file ({why}); check the path", file)
@@ -207,7 +210,8 @@ def _columns(cells: list[str], file: str, line: int) -> tuple[tuple[str, ...], t
     for c, cell in enumerate(cells[1:], start=1):
         name, unit = _column(cell, file, line, c)
         if name in names:
-            raise CommandFileError("commands.columns", f"column {c + 1}: joint {name!r} appears twice", file, line)
+            raise CommandFileError("commands.columns", f"column {c + 1}: joint {name!r} appears twice",
+                                   file, line)
         names.append(name)
         units.append(unit)
     return tuple(names), tuple(units)
@@ -250,20 +254,22 @@ def _read_csv(path: Path, file: str) -> RecordedCommands:
                 value = float(cell)
             except ValueError:
                 what = "time" if c == 0 else f"joint {header[0][c - 1]!r}"
-                raise CommandFileError("commands.format", f"column {c + 1} ({what}): {cell!r} is not a number",
-                                       file, number) from None
+                raise CommandFileError("commands.format", f"column {c + 1} ({what}): {cell!r} is not a "
+                                       "number", file, number) from None
             if not math.isfinite(value):
                 what = "time" if c == 0 else f"joint {header[0][c - 1]!r}"
-                raise CommandFileError("commands.non-finite", f"column {c + 1} ({what}) is {cell}", file, number)
+                raise CommandFileError("commands.non-finite", f"column {c + 1} ({what}) is {cell}",
+                                       file, number)
             row.append(value)
         if rows and row[0] <= rows[-1][0]:
-            raise CommandFileError("commands.time-order", f"time {cells[0]} s is not after the previous sample's "
-                                   f"{rows[-1][0]:g} s (line {lines[-1]}); times must increase", file, number)
+            raise CommandFileError("commands.time-order", f"time {cells[0]} s is not after the previous "
+                                   f"sample's {rows[-1][0]:g} s (line {lines[-1]}); times must increase",
+                                   file, number)
         rows.append(row)
         lines.append(number)
     if header is None:
-        raise CommandFileError("commands.empty", "no header and no samples; expected 'time,<joint names>' then "
-                               "one line per sample", file)
+        raise CommandFileError("commands.empty", "no header and no samples; expected 'time,<joint names>' "
+                               "then one line per sample", file)
     if not rows:
         raise CommandFileError("commands.empty", "a header and no samples", file, header_line)
     data = np.array(rows)
@@ -282,8 +288,9 @@ def _read_npz(path: Path, file: str) -> RecordedCommands:
         with np.load(path, allow_pickle=False) as archive:
             missing = [k for k in ("time", "joint_positions", "joint_names") if k not in archive.files]
             if missing:
-                raise CommandFileError("commands.format", f"missing array(s) {', '.join(missing)}; an NPZ command "
-                                       "file holds time (T,), joint_positions (T, k), joint_names (k,)", file)
+                raise CommandFileError("commands.format", f"missing array(s) {', '.join(missing)}; an NPZ "
+                                       "command file holds time (T,), joint_positions (T, k), "
+                                       "joint_names (k,)", file)
             time = archive["time"]
             values = archive["joint_positions"]
             raw_names = archive["joint_names"]
@@ -312,12 +319,13 @@ def _read_npz(path: Path, file: str) -> RecordedCommands:
     bad = np.flatnonzero(~np.isfinite(time) | ~np.all(np.isfinite(values), axis=1))
     if bad.size:
         r = int(bad[0])
-        cols = ["time"] * (not math.isfinite(time[r])) + [names[c] for c in np.flatnonzero(~np.isfinite(values[r]))]
+        cols = ["time"] * (not math.isfinite(time[r]))
+        cols += [names[c] for c in np.flatnonzero(~np.isfinite(values[r]))]
         raise CommandFileError("commands.non-finite", f"row {r}: {', '.join(cols)} not finite", file)
     order = np.flatnonzero(np.diff(time) <= 0)
     if order.size:
         r = int(order[0]) + 1
-        raise CommandFileError("commands.time-order", f"row {r}: time {time[r]:g} s is not after row {r - 1}'s "
-                               f"{time[r - 1]:g} s; times must increase", file)
+        raise CommandFileError("commands.time-order", f"row {r}: time {time[r]:g} s is not after row "
+                               f"{r - 1}'s {time[r - 1]:g} s; times must increase", file)
     return RecordedCommands(file, _frozen(time), names, _frozen(values * _scale(units)), units,
                             _frozen(np.zeros(len(time), dtype=int)), 0)

@@ -2,8 +2,8 @@
 
     python resources/demo/make_commands.py
 
-Joint limits of resources/demo/arm.urdf: joint_1 ±2.9, joint_2 ±1.8, joint_3 ±2.5, joint_4 ±3.0, joint_5 ±2.0 rad;
-joint_6 is continuous.
+Joint limits of resources/demo/arm.urdf: joint_1 ±2.9, joint_2 ±1.8, joint_3 ±2.5, joint_4 ±3.0,
+joint_5 ±2.0 rad; joint_6 is continuous.
 """
 
 from pathlib import Path
