@@ -1,0 +1,57 @@
+"""Session events as Qt signals.
+
+Document, selection, layer and error events are forwarded at once. Pose events can arrive faster than the
+screen refreshes (sliders, playback): they are coalesced into one ``poses_changed`` per event-loop turn,
+carrying the set of segments that moved, so widgets that show poses refresh at most once per turn.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from mime_gui.session import Session
+
+
+class SessionBridge(QObject):
+    document_changed = Signal(object)  # Document or None
+    poses_changed = Signal(object)  # frozenset of segment names
+    selection_changed = Signal(object)  # ItemRef or None
+    layers_changed = Signal(str, bool)
+    visibility_changed = Signal(object, bool)  # ItemRef, visible
+    error = Signal(object)  # SessionError
+
+    def __init__(self, session: Session, parent: QObject | None = None):
+        super().__init__(parent)
+        self.session = session
+        self._moved: set[str] = set()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._flush_poses)
+        self._hooks = [
+            (session.document_changed, self.document_changed.emit),
+            (session.selection_changed, self.selection_changed.emit),
+            (session.layers_changed, self.layers_changed.emit),
+            (session.visibility_changed, self.visibility_changed.emit),
+            (session.error, self.error.emit),
+            (session.poses_changed, self._pose_event),
+        ]
+        for event, fn in self._hooks:
+            event.connect(fn)
+
+    def detach(self) -> None:
+        """Stop listening (the Session may outlive the window)."""
+        for event, fn in self._hooks:
+            event.disconnect(fn)
+        self._hooks = []
+        self._timer.stop()
+
+    def _pose_event(self, segment: str) -> None:
+        self._moved.add(segment)
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def _flush_poses(self) -> None:
+        moved, self._moved = frozenset(self._moved), set()
+        if moved:
+            self.poses_changed.emit(moved)

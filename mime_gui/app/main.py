@@ -1,0 +1,90 @@
+"""``run_app``: start the desktop app, or take one screenshot of the whole window and exit."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from mime_gui import RESOURCES
+
+DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
+DEMO_URDF = RESOURCES / "demo" / "arm.urdf"
+
+
+def default_file() -> Path:
+    """The demo rig when this build reads rig files, otherwise the demo arm."""
+    try:
+        from mime_gui.rig import load  # noqa: F401
+    except ImportError:
+        return DEMO_URDF
+    return DEMO_RIG if DEMO_RIG.exists() else DEMO_URDF
+
+
+def parse_size(text: str | None) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in str(text or "1400x900").lower().split("x"))
+    except ValueError:
+        raise SystemExit(f"error: --size must look like 1400x900, got {text!r}") from None
+    if not (200 <= w <= 8000 and 200 <= h <= 8000):
+        raise SystemExit(f"error: --size {w}x{h} is out of range (200…8000 pixels each way)")
+    return w, h
+
+
+def wait_until_ready(window, timeout: float = 30.0) -> None:
+    """Process events until the scene has nothing left to load (meshes load off the GUI thread)."""
+    from PySide6.QtWidgets import QApplication
+
+    scene = window.scene
+    deadline = time.monotonic() + timeout
+    while True:
+        QApplication.processEvents()
+        busy = getattr(scene, "is_loading", None)
+        loading = busy() if callable(busy) else bool(busy)
+        if not loading or time.monotonic() > deadline:
+            break
+        time.sleep(0.01)
+    for _ in range(5):
+        QApplication.processEvents()
+
+
+def run_app(file: str | None = None, screenshot: str | None = None, size: str | None = None) -> int:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from mime_gui.app.main_window import APP_NAME, MainWindow
+    from mime_gui.session import Session, SessionError
+
+    if screenshot and os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        print("warning: the 3D view cannot render with QT_QPA_PLATFORM=offscreen; run under xvfb-run",
+              file=sys.stderr)
+    QApplication.setAttribute(Qt.AA_ShareOpenGLContexts)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName("MIME")
+
+    session = Session()
+    path = Path(file) if file else default_file()
+    try:
+        session.open(path)
+    except SessionError as err:
+        print(err.one_line(), file=sys.stderr)
+        return 2
+
+    window = MainWindow(session, restore=not screenshot)
+    if screenshot:
+        w, h = parse_size(size)
+        window.resize(w, h)
+        window.show()
+        wait_until_ready(window)
+        ok = window.save_screenshot(screenshot)
+        window.close()
+        if not ok:
+            print(f"error[screenshot.write] {screenshot}: could not write the PNG", file=sys.stderr)
+            return 1
+        print(screenshot)
+        return 0
+    window.show()
+    window._add_recent(str(path))
+    return app.exec()

@@ -1,0 +1,475 @@
+"""The main window: the 3D scene in the middle, chain tree, properties and read report in docks.
+
+Menus and docks only call :class:`~mime_gui.session.Session` methods (open, reload, select, layers); they
+refresh from its events through :class:`~mime_gui.app.bridge.SessionBridge`. View-only operations (camera,
+standard views, projection) go straight to the scene.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import shutil
+from pathlib import Path
+
+import numpy as np
+from PySide6.QtCore import QByteArray, QSettings, QSignalBlocker, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QPixmap
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mime_gui import __version__
+from mime_gui.app.bridge import SessionBridge
+from mime_gui.app.properties_dock import PropertiesDock
+from mime_gui.app.report_dock import ReportDock
+from mime_gui.app.tree_dock import TreeDock
+from mime_gui.session import LAYERS, Session, SessionError
+
+APP_NAME = "MIME Rig Builder"
+FILE_FILTER = ("Robots and rigs (*.urdf *.rig.json *.xml);;URDF (*.urdf *.xml);;Rig files (*.rig.json);;"
+               "All files (*)")
+MAX_RECENT = 8
+LAYER_LABELS = {
+    "visual": ("Visual geometry", "V"),
+    "collision": ("Collision geometry", "C"),
+    "frames": ("Frame triads", "F"),
+    "frame_labels": ("Frame labels", "Shift+F"),
+    "joint_axes": ("Joint axes", "J"),
+    "com": ("Centres of mass", "M"),
+    "inertia": ("Inertia boxes", "I"),
+    "grid": ("Floor grid", "G"),
+    "parts": ("Rig parts and magnets", ""),
+}
+STANDARD_VIEWS = (("iso", "Isometric", "0"), ("front", "Front", "1"), ("back", "Back", "Ctrl+1"),
+                  ("left", "Left", "3"), ("right", "Right", "Ctrl+3"), ("top", "Top", "7"),
+                  ("bottom", "Bottom", "Ctrl+7"))
+
+
+class _NoScene(QLabel):
+    """Stands in for the 3D view when it cannot be created (no OpenGL); implements the Renderer calls."""
+
+    def __init__(self, reason: str, parent=None):
+        super().__init__(f"3D view unavailable: {reason}", parent)
+        self.setAlignment(Qt.AlignCenter)
+        self.plotter = None
+
+    def show_segments(self, segments): ...
+    def set_frame_poses(self, segment, world_X_frame): ...
+    def set_layer_visible(self, layer, visible): ...
+    def highlight(self, item): ...
+    def request_render(self): ...
+    def focus(self, item): ...
+    def reset_camera(self): ...
+    def view_standard(self, name): ...
+    def set_orthographic(self, on): ...
+    def actor_counts(self): return {}
+    def close(self): return super().close()
+
+
+def make_scene(parent) -> QWidget:
+    try:
+        from mime_gui.app.scene.view import SceneView
+    except ImportError as err:
+        return _NoScene(str(err), parent)
+    return SceneView(parent)
+
+
+def settings() -> QSettings:
+    return QSettings("MIME", "RigBuilder")
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, session: Session | None = None, *, restore: bool = True):
+        super().__init__()
+        self.session = session or Session()
+        self.bridge = SessionBridge(self.session, self)
+        self.setWindowTitle(APP_NAME)
+        self.setAcceptDrops(True)
+        self.setDockOptions(QMainWindow.AnimatedDocks | QMainWindow.AllowNestedDocks
+                            | QMainWindow.AllowTabbedDocks)
+        self.error_dialog: QMessageBox | None = None
+        self._restore = restore
+
+        self.scene = make_scene(self)
+        holder = QWidget(self)
+        lay = QVBoxLayout(holder)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.scene)
+        self.setCentralWidget(holder)
+
+        self.tree_dock = TreeDock(self.session, self.bridge, self)
+        self.properties_dock = PropertiesDock(self.session, self.bridge, self)
+        self.report_dock = ReportDock(self.session, self.bridge, self)
+        self.addDockWidget(Qt.LeftDockWidgetArea, self.tree_dock)
+        self.addDockWidget(Qt.RightDockWidgetArea, self.properties_dock)
+        self.addDockWidget(Qt.RightDockWidgetArea, self.report_dock)
+        self.splitDockWidget(self.properties_dock, self.report_dock, Qt.Vertical)
+        self.resizeDocks([self.tree_dock, self.properties_dock], [380, 380], Qt.Horizontal)
+        self.resizeDocks([self.properties_dock, self.report_dock], [420, 360], Qt.Vertical)
+
+        self.progress = QProgressBar(self)
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(True)
+        self.progress.hide()
+        self.status_counts = QLabel(self)
+        self.statusBar().addPermanentWidget(self.status_counts)
+        self.statusBar().addPermanentWidget(self.progress)
+
+        self._build_menus()
+        self.tree_dock.focus_requested.connect(self._focus)
+        self.bridge.document_changed.connect(self._document_changed)
+        self.bridge.layers_changed.connect(self._layer_changed)
+        self.bridge.error.connect(self._show_error)
+        picked = getattr(self.scene, "picked", None)
+        if picked is not None:
+            picked.connect(self._picked)
+        for name in ("load_progress", "progress"):
+            signal = getattr(self.scene, name, None)
+            if signal is not None and hasattr(signal, "connect"):
+                signal.connect(self._load_progress)
+                break
+        self.session.attach_renderer(self.scene)
+        if restore:
+            self._restore_state()
+        self._document_changed(self.session.document)
+
+    # -- menus -------------------------------------------------------------------------------------
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu("&File")
+        self.act_open = self._action(file, "&Open…", self.open_dialog, QKeySequence.Open,
+                                     "Open a URDF or a rig file")
+        self.recent_menu = file.addMenu("Open &Recent")
+        self.act_reload = self._action(file, "&Reload", self.reload, "F5", "Read the file again from disk")
+        file.addSeparator()
+        self.act_save = self._action(file, "&Save", self.save, QKeySequence.Save)
+        self.act_save_as = self._action(file, "Save &As…", self.save_as, QKeySequence.SaveAs)
+        self.act_export = self._action(file, "&Export…", self.export, "Ctrl+E",
+                                       "Export the read report (URDF) or the rig definition")
+        self.act_screenshot = self._action(file, "Screens&hot…", self.screenshot_dialog, "Ctrl+Shift+P",
+                                           "Save an image of the window")
+        file.addSeparator()
+        self._action(file, "&Quit", self.close, QKeySequence.Quit)
+
+        view = bar.addMenu("&View")
+        self.layer_actions: dict[str, QAction] = {}
+        for layer in LAYERS:
+            text, key = LAYER_LABELS.get(layer, (layer, ""))
+            action = QAction(text, self, checkable=True)
+            if key:
+                action.setShortcut(QKeySequence(key))
+            action.setChecked(self.session.layers.get(layer, False))
+            action.toggled.connect(lambda on, _l=layer: self.session.set_layer_visible(_l, on))
+            view.addAction(action)
+            self.layer_actions[layer] = action
+        view.addSeparator()
+        cam = view.addMenu("&Camera")
+        self._action(cam, "&Reset camera", self._reset_camera, "R")
+        for name, text, key in STANDARD_VIEWS:
+            self._action(cam, f"{text} view", lambda _=False, _n=name: self._view(_n), key)
+        cam.addSeparator()
+        self.act_ortho = QAction("&Orthographic projection", self, checkable=True)
+        self.act_ortho.setShortcut(QKeySequence("5"))
+        self.act_ortho.toggled.connect(self._orthographic)
+        cam.addAction(self.act_ortho)
+        self._build_display_menu(view)
+        view.addSeparator()
+        docks = view.addMenu("&Panels")
+        for dock in (self.tree_dock, self.properties_dock, self.report_dock):
+            docks.addAction(dock.toggleViewAction())
+
+        helpm = bar.addMenu("&Help")
+        self._action(helpm, "&About", self.about)
+        self._refresh_recent()
+
+    def _build_display_menu(self, view) -> None:
+        scene = self.scene
+        if hasattr(scene, "set_antialiasing"):
+            self.act_aa = QAction("&Anti-aliasing", self, checkable=True)
+            self.act_aa.setChecked(bool(getattr(scene, "antialiasing", False)))
+            self.act_aa.toggled.connect(scene.set_antialiasing)
+            view.addAction(self.act_aa)
+        if hasattr(scene, "set_display_detail"):
+            detail = view.addMenu("Display &detail")
+            group = QActionGroup(self)
+            for label, budget in (("Full", None), ("500k faces", 500_000), ("200k faces", 200_000),
+                                  ("100k faces", 100_000), ("50k faces", 50_000)):
+                action = QAction(label, self, checkable=True)
+                action.setChecked(budget is None)
+                action.triggered.connect(lambda _=False, _b=budget: self.scene.set_display_detail(_b))
+                group.addAction(action)
+                detail.addAction(action)
+
+    # -- scene helpers -----------------------------------------------------------------------------
+    def _focus(self, ref) -> None:
+        if hasattr(self.scene, "focus"):
+            self.scene.focus(ref)
+
+    def _reset_camera(self) -> None:
+        self.scene.reset_camera()
+
+    def _view(self, name: str) -> None:
+        self.scene.view_standard(name)
+
+    def _orthographic(self, on: bool) -> None:
+        self.scene.set_orthographic(on)
+
+    def _picked(self, ref) -> None:
+        if ref is None or self.session.has_item(ref):
+            self.session.select(ref)
+
+    def _load_progress(self, done: int, total: int, text: str = "") -> None:
+        if total <= 0 or done >= total:
+            self.progress.hide()
+            if text:
+                self.statusBar().showMessage(text, 4000)
+            return
+        self.progress.setRange(0, total)
+        self.progress.setValue(done)
+        self.progress.setFormat("meshes %v/%m")
+        self.progress.show()
+        if text:
+            self.statusBar().showMessage(f"Loading {text}")
+
+    # -- documents ---------------------------------------------------------------------------------
+    def open_file(self, path: str) -> bool:
+        """Open a file through the Session; a refusal shows its coded message and keeps the document."""
+        self.statusBar().showMessage(f"Opening {path}…")
+        self.progress.setRange(0, 0)
+        self.progress.setFormat("reading")
+        self.progress.show()
+        QApplication.processEvents()
+        try:
+            self.session.open(path)
+        except SessionError:
+            self.progress.hide()
+            self.statusBar().showMessage(f"Could not open {Path(path).name}", 6000)
+            return False
+        self.progress.hide()
+        self._add_recent(path)
+        return True
+
+    def open_dialog(self) -> None:
+        start = str(Path(self.session.path).parent) if self.session.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open a robot or a rig", start, FILE_FILTER)
+        if path:
+            self.open_file(path)
+
+    def reload(self) -> None:
+        if self.session.document is None:
+            return
+        try:
+            self.session.reload()
+        except SessionError:
+            return
+        self.statusBar().showMessage(f"Reloaded {self.session.document.name}", 4000)
+
+    def _document_changed(self, doc) -> None:
+        has = doc is not None
+        for action in (self.act_reload, self.act_save_as, self.act_export):
+            action.setEnabled(has)
+        self.act_save.setEnabled(has and doc.kind == "rig")
+        if not has:
+            self.setWindowTitle(APP_NAME)
+            self.status_counts.setText("")
+            return
+        self.setWindowTitle(f"{doc.name} — {APP_NAME}")
+        links = sum(len(s.tree.links) for s in doc.segments.values())
+        dof = sum(s.articulation.nq for s in doc.segments.values())
+        warnings = sum(len(s.tree.report.warnings) for s in doc.segments.values())
+        self.status_counts.setText(f"{links} links · {dof} dof · {warnings} warnings")
+        self.statusBar().showMessage(f"Opened {doc.path}", 5000)
+
+    def _layer_changed(self, layer: str, visible: bool) -> None:
+        action = self.layer_actions.get(layer)
+        if action is not None and action.isChecked() != visible:
+            with QSignalBlocker(action):
+                action.setChecked(visible)
+
+    def _show_error(self, err) -> None:
+        box = QMessageBox(QMessageBox.Critical, "Refused", err.one_line(), QMessageBox.Ok, self)
+        box.setInformativeText("The previous document stays open." if self.session.document else "")
+        box.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        box.setAttribute(Qt.WA_DeleteOnClose)
+        self.error_dialog = box
+        box.open()
+
+    # -- save / export -----------------------------------------------------------------------------
+    def save(self) -> None:
+        doc = self.session.document
+        if doc is None or doc.kind != "rig":
+            return
+        save = getattr(doc.source, "save", None)
+        if save is not None:
+            save(doc.path)
+            self.statusBar().showMessage(f"Saved {doc.path}", 4000)
+
+    def save_as(self) -> None:
+        doc = self.session.document
+        if doc is None:
+            return
+        suffix = "Rig files (*.rig.json)" if doc.kind == "rig" else "URDF (*.urdf)"
+        path, _ = QFileDialog.getSaveFileName(self, "Save as", doc.path, suffix)
+        if not path:
+            return
+        save = getattr(doc.source, "save", None) if doc.kind == "rig" else None
+        if save is not None:
+            save(path)
+        elif Path(path).resolve() != Path(doc.path).resolve():
+            shutil.copyfile(doc.path, path)
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+
+    def export(self) -> None:
+        doc = self.session.document
+        if doc is None:
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export the read report", str(Path(doc.path).with_suffix(
+            ".report.json")), "JSON (*.json)")
+        if path:
+            self.export_report(path)
+
+    def export_report(self, path: str) -> None:
+        reports = {name: rep.to_dict() for name, rep in self.session.document.reports().items()}
+        Path(path).write_text(json.dumps(reports, indent=2))
+        self.statusBar().showMessage(f"Exported {path}", 4000)
+
+    # -- screenshots -------------------------------------------------------------------------------
+    def grab_window(self) -> QImage:
+        """The whole window as an image, with the 3D view's own rendering painted in (an OpenGL view
+        grabbed as a widget can come out black)."""
+        QApplication.processEvents()
+        pixmap: QPixmap = self.grab()
+        plotter = getattr(self.scene, "plotter", None)
+        if plotter is not None:
+            try:
+                plotter.render()
+                shot = np.ascontiguousarray(plotter.screenshot(return_img=True, transparent_background=False))
+            except (RuntimeError, AttributeError, ValueError):
+                shot = None
+            if shot is not None and shot.ndim == 3 and shot.size:
+                h, w = shot.shape[:2]
+                image = QImage(shot.data, w, h, shot.strides[0],
+                               QImage.Format_RGB888 if shot.shape[2] == 3 else QImage.Format_RGBA8888).copy()
+                top_left = self.scene.mapTo(self, self.scene.rect().topLeft())
+                target = self.scene.rect().translated(top_left)
+                dpr = pixmap.devicePixelRatio()
+                painter = QPainter(pixmap)
+                painter.drawImage(target, image)
+                painter.end()
+                del dpr
+        return pixmap.toImage()
+
+    def save_screenshot(self, path: str) -> bool:
+        return self.grab_window().save(path)
+
+    def screenshot_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", "mime-gui.png", "PNG (*.png)")
+        if path:
+            self.save_screenshot(path)
+            self.statusBar().showMessage(f"Saved {path}", 4000)
+
+    # -- about -------------------------------------------------------------------------------------
+    def about_text(self) -> str:
+        import PySide6
+        import pyvista
+        import vtk
+
+        try:
+            import pyvistaqt
+            pvqt = pyvistaqt.__version__
+        except (ImportError, AttributeError):
+            pvqt = "?"
+        return (f"<b>{APP_NAME}</b> {__version__}<br>Load URDFs, assemble rigs, drive the arm.<br><br>"
+                f"Python {platform.python_version()}<br>Qt {PySide6.QtCore.qVersion()} · "
+                f"PySide6 {PySide6.__version__}<br>VTK {vtk.vtkVersion.GetVTKVersion()} · "
+                f"PyVista {pyvista.__version__} · pyvistaqt {pvqt}<br>NumPy {np.__version__}")
+
+    def about(self) -> None:
+        QMessageBox.about(self, f"About {APP_NAME}", self.about_text())
+
+    # -- recent files ------------------------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = settings().value("recentFiles", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in (value or [])]
+
+    def _add_recent(self, path: str) -> None:
+        path = str(Path(path).resolve())
+        recent = [p for p in self.recent_files() if p != path]
+        settings().setValue("recentFiles", [path, *recent][:MAX_RECENT])
+        self._refresh_recent()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        recent = self.recent_files()
+        for path in recent:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _=False, _p=path: self.open_file(_p))
+        self.recent_menu.setEnabled(bool(recent))
+
+    # -- drag and drop -----------------------------------------------------------------------------
+    @staticmethod
+    def _dropped_path(mime) -> str | None:
+        if not mime.hasUrls():
+            return None
+        for url in mime.urls():
+            if url.isLocalFile():
+                return url.toLocalFile()
+        return None
+
+    def dragEnterEvent(self, event) -> None:
+        if self._dropped_path(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:
+        path = self._dropped_path(event.mimeData())
+        if path:
+            event.acceptProposedAction()
+            QTimer.singleShot(0, lambda: self.open_file(path))
+
+    # -- window state ------------------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        s = settings()
+        geometry = s.value("window/geometry")
+        state = s.value("window/state")
+        if isinstance(geometry, QByteArray | bytes):
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 900)
+        if isinstance(state, QByteArray | bytes):
+            self.restoreState(state)
+
+    def closeEvent(self, event) -> None:
+        if self._restore:
+            s = settings()
+            s.setValue("window/geometry", self.saveGeometry())
+            s.setValue("window/state", self.saveState())
+        self.bridge.detach()
+        self.session.attach_renderer(None)
+        close = getattr(self.scene, "close", None)
+        if close is not None:
+            close()
+        super().closeEvent(event)

@@ -1,0 +1,216 @@
+"""Read-only properties of the selection: a link's inertial, a joint's parameters, a frame's world pose."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QSignalBlocker
+from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem
+
+from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
+from mime_gui.session import ItemRef, Session
+
+
+def _vec(v, digits: int = 4) -> str:
+    return "  ".join(f"{float(x):+.{digits}f}" for x in v)
+
+
+def _num(v: float, unit: str = "") -> str:
+    v = float(v)
+    if not math.isfinite(v):
+        return ("∞" if v > 0 else "−∞") + (f" {unit}" if unit else "")
+    return f"{v:.6g}" + (f" {unit}" if unit else "")
+
+
+def rpy_of(R: np.ndarray) -> np.ndarray:
+    """Roll, pitch, yaw (URDF convention: R = Rz(yaw) Ry(pitch) Rx(roll))."""
+    pitch = math.asin(max(-1.0, min(1.0, -R[2, 0])))
+    if abs(R[2, 0]) < 1 - 1e-9:
+        roll = math.atan2(R[2, 1], R[2, 2])
+        yaw = math.atan2(R[1, 0], R[0, 0])
+    else:  # gimbal lock: put everything in yaw
+        roll = 0.0
+        yaw = math.atan2(-R[0, 1], R[1, 1])
+    return np.array([roll, pitch, yaw])
+
+
+def quat_of(R: np.ndarray) -> np.ndarray:
+    """Unit quaternion (x, y, z, w) with w ≥ 0."""
+    w = math.sqrt(max(0.0, 1 + R[0, 0] + R[1, 1] + R[2, 2])) / 2
+    x = math.copysign(math.sqrt(max(0.0, 1 + R[0, 0] - R[1, 1] - R[2, 2])) / 2, R[2, 1] - R[1, 2])
+    y = math.copysign(math.sqrt(max(0.0, 1 - R[0, 0] + R[1, 1] - R[2, 2])) / 2, R[0, 2] - R[2, 0])
+    z = math.copysign(math.sqrt(max(0.0, 1 - R[0, 0] - R[1, 1] + R[2, 2])) / 2, R[1, 0] - R[0, 1])
+    q = np.array([x, y, z, w])
+    return q / np.linalg.norm(q)
+
+
+def geometry_text(g) -> str:
+    if isinstance(g, Box):
+        return "box " + " × ".join(f"{s:.3g}" for s in g.size) + " m"
+    if isinstance(g, Cylinder):
+        return f"cylinder r {g.radius:.3g} m, length {g.length:.3g} m"
+    if isinstance(g, Sphere):
+        return f"sphere r {g.radius:.3g} m"
+    if isinstance(g, Mesh):
+        scale = "" if tuple(g.scale) == (1.0, 1.0, 1.0) else "  scale " + " ".join(f"{s:g}" for s in g.scale)
+        return f"mesh {g.uri}{scale}" + ("" if g.filename else "  (not found)")
+    return type(g).__name__
+
+
+class PropertiesDock(QDockWidget):
+    def __init__(self, session: Session, bridge, parent=None):
+        super().__init__("Properties", parent)
+        self.setObjectName("PropertiesDock")
+        self.session = session
+        self.tree = QTreeWidget(self)
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels(["Property", "Value"])
+        self.tree.setUniformRowHeights(True)
+        self.tree.setIndentation(12)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeToContents)
+        self.tree.header().setStretchLastSection(True)
+        self.setWidget(self.tree)
+        self._pose_rows: dict[str, QTreeWidgetItem] = {}
+        bridge.selection_changed.connect(self.show_item)
+        bridge.document_changed.connect(lambda _doc: self.show_item(self.session.selection))
+        bridge.poses_changed.connect(self._poses_changed)
+        self.show_item(session.selection)
+
+    # -- helpers -----------------------------------------------------------------------------------
+    def _section(self, title: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(self.tree, [title, ""])
+        font = item.font(0)
+        font.setBold(True)
+        item.setFont(0, font)
+        item.setFirstColumnSpanned(True)
+        item.setExpanded(True)
+        return item
+
+    def _row(self, parent: QTreeWidgetItem, name: str, value: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(parent, [name, value])
+        item.setToolTip(1, value)
+        return item
+
+    def values(self) -> dict[str, str]:
+        """Every ``section/property → value`` shown (for tests and copy-paste)."""
+        out = {}
+        for i in range(self.tree.topLevelItemCount()):
+            section = self.tree.topLevelItem(i)
+            for j in range(section.childCount()):
+                row = section.child(j)
+                out[f"{section.text(0)}/{row.text(0)}"] = row.text(1)
+        return out
+
+    # -- content -----------------------------------------------------------------------------------
+    def show_item(self, ref: ItemRef | None) -> None:
+        with QSignalBlocker(self.tree):
+            self.tree.clear()
+            self._pose_rows = {}
+            self._ref = ref
+            if ref is None or not self.session.has_item(ref):
+                placeholder = QTreeWidgetItem(self.tree, ["Select a link, joint or frame", ""])
+                placeholder.setFirstColumnSpanned(True)
+                placeholder.setDisabled(True)
+                return
+            seg = self.session.segment(ref.segment)
+            if ref.kind == "link":
+                self._link(seg, ref.name)
+            elif ref.kind == "joint":
+                self._joint(seg, ref.name)
+            if ref.kind in ("link", "frame"):
+                self._frame(seg, ref.name)
+
+    def _link(self, seg, name: str) -> None:
+        link = seg.tree.links[name]
+        s = self._section(f"Link {name}")
+        self._row(s, "segment", seg.name)
+        joint = seg.tree.parent_joint(name)
+        self._row(s, "parent joint", joint.name if joint else "(root)")
+        self._row(s, "child joints", ", ".join(j.name for j in seg.tree.child_joints(name)) or "—")
+        s = self._section("Inertial")
+        if link.inertial is None:
+            self._row(s, "mass", "none (massless)")
+        else:
+            inertial = link.inertial
+            X = inertial.link_X_com
+            self._row(s, "mass", _num(inertial.mass, "kg"))
+            self._row(s, "COM xyz (link)", _vec(X[:3, 3]) + " m")
+            rpy = rpy_of(X[:3, :3])
+            if np.any(np.abs(rpy) > 1e-12):
+                self._row(s, "COM rpy (link)", _vec(rpy) + " rad")
+            I = inertial.inertia
+            self._row(s, "Ixx Iyy Izz", _vec(np.diag(I), 6) + " kg·m²")
+            self._row(s, "Ixy Ixz Iyz", _vec([I[0, 1], I[0, 2], I[1, 2]], 6) + " kg·m²")
+            self._row(s, "principal moments", _vec(np.linalg.eigvalsh(I), 6) + " kg·m²")
+        for title, shapes in (("Visuals", link.visuals), ("Collisions", link.collisions)):
+            if not shapes:
+                continue
+            s = self._section(f"{title} ({len(shapes)})")
+            for i, shape in enumerate(shapes):
+                label = shape.name or f"#{i + 1}"
+                text = geometry_text(shape.geometry)
+                if shape.rgba is not None:
+                    text += "  rgba " + " ".join(f"{c:.2g}" for c in shape.rgba)
+                row = self._row(s, label, text)
+                if isinstance(shape.geometry, Mesh) and shape.geometry.filename:
+                    row.setToolTip(1, shape.geometry.filename)
+
+    def _joint(self, seg, name: str) -> None:
+        joint = seg.tree.joints[name]
+        art = seg.articulation
+        s = self._section(f"Joint {name}")
+        self._row(s, "type", joint.type)
+        self._row(s, "parent → child", f"{joint.parent} → {joint.child}")
+        X = joint.parent_X_joint
+        self._row(s, "origin xyz", _vec(X[:3, 3]) + " m")
+        self._row(s, "origin rpy", _vec(rpy_of(X[:3, :3])) + " rad")
+        if not joint.movable:
+            return
+        unit = "m" if joint.type == "prismatic" else "rad"
+        i = art.joint_index(name)
+        self._row(s, "axis", _vec(art.axis[i], 3))
+        self._row(s, "position", _num(seg.q[i], unit))
+        s = self._section("Limits")
+        self._row(s, "lower", _num(art.lower[i], unit))
+        self._row(s, "upper", _num(art.upper[i], unit))
+        self._row(s, "effort", _num(art.effort_limit[i], "N" if unit == "m" else "N·m"))
+        self._row(s, "velocity", _num(art.velocity_limit[i], f"{unit}/s"))
+        s = self._section("Dynamics")
+        self._row(s, "damping", _num(art.damping[i], "N·s/m" if unit == "m" else "N·m·s/rad"))
+        self._row(s, "friction", _num(art.friction[i], "N" if unit == "m" else "N·m"))
+        self._row(s, "armature", _num(art.armature[i], "kg" if unit == "m" else "kg·m²"))
+        if joint.mimic is not None:
+            m = joint.mimic
+            self._row(s, "mimic", f"{m.joint} × {m.multiplier:g} + {m.offset:g}")
+
+    def _frame(self, seg, name: str) -> None:
+        art = seg.articulation
+        i = art.frame_index(name)
+        s = self._section(f"Frame {name}")
+        self._row(s, "body", art.body_names[int(art.frame_body[i])])
+        s = self._section("World pose")
+        self._pose_rows = {
+            "xyz": self._row(s, "xyz", ""),
+            "rpy": self._row(s, "rpy", ""),
+            "quat": self._row(s, "quaternion xyzw", ""),
+        }
+        self._update_pose()
+
+    def _update_pose(self) -> None:
+        ref = self._ref
+        if not self._pose_rows or ref is None:
+            return
+        X = self.session.frame_world_pose(ref.segment, ref.name)
+        self._pose_rows["xyz"].setText(1, _vec(X[:3, 3]) + " m")
+        rpy = rpy_of(X[:3, :3])
+        self._pose_rows["rpy"].setText(1, _vec(rpy) + " rad  (" + _vec(np.degrees(rpy), 1) + "°)")
+        self._pose_rows["quat"].setText(1, _vec(quat_of(X[:3, :3])))
+
+    def _poses_changed(self, segments) -> None:
+        ref = self._ref
+        if ref is not None and ref.segment in segments:
+            if ref.kind == "joint":
+                self.show_item(ref)
+            else:
+                self._update_pose()

@@ -1,0 +1,257 @@
+"""The chain tree: segments → links → joints → child links (nested as the chain), and each segment's frames.
+
+Selecting an item calls :meth:`Session.select`; the tree follows ``selection_changed`` with its signals
+blocked. The context menu asks the window to focus the camera and toggles an item's visibility through the
+Session.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHeaderView,
+    QLineEdit,
+    QMenu,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QTreeWidgetItemIterator,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mime_gui.app.icons import kind_icon
+from mime_gui.session import ItemRef, Session
+
+REF_ROLE = Qt.UserRole
+KIND_ROLE = Qt.UserRole + 1
+
+
+def _fmt(v: float, unit: str) -> str:
+    if not math.isfinite(v):
+        return "∞" if v > 0 else "−∞"
+    if unit == "rad":
+        return f"{math.degrees(v):.0f}°"
+    return f"{v:.3g} {unit}"
+
+
+def joint_summary(joint) -> str:
+    """``revolute  −170° … 170°`` — the joint type and its position limits."""
+    if joint.type == "fixed":
+        return "fixed"
+    if joint.type == "continuous" or joint.limit is None:
+        text = joint.type
+    else:
+        unit = "m" if joint.type == "prismatic" else "rad"
+        text = f"{joint.type}  {_fmt(joint.limit.lower, unit)} … {_fmt(joint.limit.upper, unit)}"
+    if joint.mimic is not None:
+        text += f"  (mimics {joint.mimic.joint})"
+    return text
+
+
+def link_summary(link) -> str:
+    parts = []
+    if link.inertial is not None and link.inertial.mass > 0:
+        parts.append(f"{link.inertial.mass:.3g} kg")
+    if link.visuals:
+        parts.append(f"{len(link.visuals)} visual{'s' if len(link.visuals) > 1 else ''}")
+    return ", ".join(parts)
+
+
+class TreeDock(QDockWidget):
+    focus_requested = Signal(object)  # ItemRef
+
+    def __init__(self, session: Session, bridge, parent=None):
+        super().__init__("Chain", parent)
+        self.setObjectName("ChainTreeDock")
+        self.session = session
+        self._items: dict[ItemRef, QTreeWidgetItem] = {}
+
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.setSpacing(4)
+        self.filter = QLineEdit(body)
+        self.filter.setPlaceholderText("Filter links, joints, frames…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.apply_filter)
+        self.tree = QTreeWidget(body)
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderLabels(["Name", "Details"])
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setIndentation(14)
+        self.tree.header().setStretchLastSection(True)
+        self.tree.header().setSectionResizeMode(0, QHeaderView.Interactive)
+        self.tree.setContextMenuPolicy(Qt.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
+        self.tree.itemSelectionChanged.connect(self._tree_selection_changed)
+        self.tree.itemDoubleClicked.connect(self._double_clicked)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.tree)
+        self.setWidget(body)
+
+        bridge.document_changed.connect(self.rebuild)
+        bridge.selection_changed.connect(self.show_selection)
+        bridge.visibility_changed.connect(self._visibility_changed)
+        self.rebuild(session.document)
+
+    # -- building ----------------------------------------------------------------------------------
+    def _item(self, parent, name: str, details: str, kind: str, ref: ItemRef | None,
+              icon: str) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(parent, [name, details])
+        item.setIcon(0, kind_icon(icon))
+        item.setData(0, REF_ROLE, ref)
+        item.setData(0, KIND_ROLE, kind)
+        item.setToolTip(0, f"{kind}: {name}")
+        item.setToolTip(1, details)
+        if ref is not None:
+            self._items[ref] = item
+        return item
+
+    def rebuild(self, document=None) -> None:
+        with QSignalBlocker(self.tree):
+            self.tree.clear()
+            self._items.clear()
+            for seg_name, seg in self.session.segments.items():
+                self._add_segment(seg_name, seg)
+        self.tree.resizeColumnToContents(0)
+        self.tree.setColumnWidth(0, min(max(self.tree.columnWidth(0), 160), 320))
+        self.apply_filter(self.filter.text())
+        self.show_selection(self.session.selection)
+
+    def _add_segment(self, seg_name: str, seg) -> None:
+        tree, art = seg.tree, seg.articulation
+        dof = f"{art.nq} dof, {len(tree.links)} links"
+        top = self._item(self.tree, seg_name, dof, "segment", None, "segment")
+        top.setToolTip(0, f"segment {seg_name}: {tree.source or ''}")
+        children: dict[str, list] = {}
+        for j in tree.joints.values():
+            children.setdefault(j.parent, []).append(j)
+
+        def add_chain(parent_item, link_name: str) -> None:
+            """A serial run of links stays at one level; only a branching link nests its joints."""
+            stack = [(parent_item, link_name)]
+            while stack:
+                parent, name = stack.pop()
+                link = tree.links[name]
+                item = self._item(parent, name, link_summary(link), "link", ItemRef(seg_name, "link", name),
+                                  "link")
+                joints = children.get(name, [])
+                under = parent if len(joints) == 1 else item
+                pending = []
+                for j in joints:
+                    jref = ItemRef(seg_name, "joint", j.name)
+                    jitem = self._item(under, j.name, joint_summary(j), "joint", jref,
+                                       "joint" if j.movable else "fixed")
+                    pending.append((under if len(joints) == 1 else jitem, j.child))
+                stack.extend(reversed(pending))
+
+        add_chain(top, tree.root)
+        frames = self._item(top, "Frames", f"{art.nframes}", "group", None, "group")
+        for i, name in enumerate(art.frame_names):
+            body = art.body_names[int(art.frame_body[i])]
+            self._item(frames, name, "" if body == name else f"on body {body}", "frame",
+                       ItemRef(seg_name, "frame", name), "frame")
+        top.setExpanded(True)
+        expand_depth = 12 if len(tree.links) <= 40 else 4
+        self._expand(top, expand_depth)
+        frames.setExpanded(False)
+
+    def _expand(self, item: QTreeWidgetItem, depth: int) -> None:
+        if depth <= 0 or item.data(0, KIND_ROLE) == "group":
+            return
+        item.setExpanded(True)
+        for i in range(item.childCount()):
+            self._expand(item.child(i), depth - 1)
+
+    # -- queries (used by tests and the window) ----------------------------------------------------
+    def counts(self) -> dict[str, int]:
+        """Number of tree items per kind (``segment``, ``link``, ``joint``, ``frame``, ``group``)."""
+        out: dict[str, int] = {}
+        it = QTreeWidgetItemIterator(self.tree)
+        while it.value():
+            kind = it.value().data(0, KIND_ROLE)
+            out[kind] = out.get(kind, 0) + 1
+            it += 1
+        return out
+
+    def item_for(self, ref: ItemRef) -> QTreeWidgetItem | None:
+        return self._items.get(ref)
+
+    # -- filter ------------------------------------------------------------------------------------
+    def apply_filter(self, text: str) -> None:
+        needle = text.strip().lower()
+
+        def visit(item: QTreeWidgetItem) -> bool:
+            any_child = False
+            for i in range(item.childCount()):
+                any_child |= visit(item.child(i))
+            match = not needle or needle in item.text(0).lower()
+            shown = match or any_child
+            item.setHidden(not shown)
+            if needle and any_child:
+                item.setExpanded(True)
+            return shown
+
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            visit(top)
+            top.setHidden(False)
+
+    # -- selection both ways -----------------------------------------------------------------------
+    def _tree_selection_changed(self) -> None:
+        items = self.tree.selectedItems()
+        ref = items[0].data(0, REF_ROLE) if items else None
+        if ref is None and items:
+            return  # a segment or group row: nothing to select in 3D
+        self.session.select(ref)
+
+    def show_selection(self, ref: ItemRef | None) -> None:
+        with QSignalBlocker(self.tree):
+            self.tree.clearSelection()
+            item = self._items.get(ref) if ref is not None else None
+            if item is None:
+                return
+            parent = item.parent()
+            while parent is not None:
+                parent.setExpanded(True)
+                parent = parent.parent()
+            item.setSelected(True)
+            self.tree.setCurrentItem(item)
+            self.tree.scrollToItem(item)
+
+    def _double_clicked(self, item: QTreeWidgetItem, column: int) -> None:
+        ref = item.data(0, REF_ROLE)
+        if ref is not None:
+            self.focus_requested.emit(ref)
+
+    # -- context menu ------------------------------------------------------------------------------
+    def _context_menu(self, pos) -> None:
+        item = self.tree.itemAt(pos)
+        ref = item.data(0, REF_ROLE) if item is not None else None
+        if ref is None:
+            return
+        menu = QMenu(self.tree)
+        focus = menu.addAction("Focus camera")
+        hidden = not self.session.is_item_visible(ref)
+        toggle = menu.addAction("Show" if hidden else "Hide")
+        chosen = menu.exec(self.tree.viewport().mapToGlobal(pos))
+        if chosen is focus:
+            self.focus_requested.emit(ref)
+        elif chosen is toggle:
+            self.session.set_item_visible(ref, hidden)
+
+    def _visibility_changed(self, ref: ItemRef, visible: bool) -> None:
+        item = self._items.get(ref)
+        if item is None:
+            return
+        font = item.font(0)
+        font.setItalic(not visible)
+        item.setFont(0, font)
+        colour = item.foreground(1) if visible else QBrush(QColor("#8d949c"))
+        item.setForeground(0, colour)
+        item.setText(1, item.text(1).removesuffix("  (hidden)") + ("" if visible else "  (hidden)"))
