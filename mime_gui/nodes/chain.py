@@ -321,7 +321,9 @@ class KinematicArmNode(MountedNode):
         clamped = np.count_nonzero(ubar != u, axis=0)
         nq, nf = self.art.nq, self.art.nframes
         theta = np.empty((T, nq))
-        self._full(_lag_scan(theta0[self._commanded], ubar, self.lag_factor(dt)), out=theta)
+        tau = self.servo_time_constant
+        ratio = math.inf if tau == 0.0 else dt / tau
+        self._full(_lag_scan(theta0[self._commanded], ubar, ratio), out=theta)
         poses = np.empty((T, nf, 4, 4))
         angular = np.empty((T, nf, 3))
 
@@ -349,22 +351,26 @@ class KinematicArmNode(MountedNode):
         return Trajectory(_readonly(theta), _readonly(poses), _readonly(angular), dt, _readonly(clamped))
 
 
-def _lag_scan(theta0: np.ndarray, ubar: np.ndarray, a: float) -> np.ndarray:
-    """``θ_{n+1} = a·θ_n + (1 − a)·ū_n`` for ``n = 0 … T−1``: rows ``θ_1 … θ_T`` ``(T, k)``.
+def _lag_scan(theta0: np.ndarray, ubar: np.ndarray, ratio: float) -> np.ndarray:
+    """``θ_{n+1} = a·θ_n + (1 − a)·ū_n``, ``a = exp(−ratio)``, ``ratio = dt/τ``; rows ``θ_1 … θ_T`` (T, k).
 
     Parallel prefix (Hillis–Steele) on the linear recurrence: after the pass with shift ``s`` every row holds
-    ``Σ_{m<2s} a^m c_{n−m}``. All weights are powers of ``a ≤ 1``; passes stop once ``a^s`` is below rounding.
+    ``Σ_{m<2s} a^m c_{n−m}``. Every weight is a power of ``a ≤ 1`` (no overflow on long runs), each ``a^s``
+    is computed as ``exp(−s·ratio)`` rather than by repeated products, so a weight carries the rounding of at
+    most log₂ T factors instead of n; passes stop once ``a^s`` is below 1e-20.
     """
-    if a == 0.0:
+    if ratio == math.inf:
         return ubar.copy()
-    y = (1.0 - a) * ubar
+    y = -math.expm1(-ratio) * ubar
     if len(y) == 0:
         return y
-    y[0] += a * theta0
+    y[0] += math.exp(-ratio) * theta0
     T = len(y)
-    shift, factor = 1, a
-    while shift < T and factor > 1e-20:
+    shift = 1
+    while shift < T:
+        factor = math.exp(-shift * ratio)
+        if factor < 1e-20:
+            break
         y[shift:] += factor * y[:-shift]
         shift *= 2
-        factor *= factor
     return y

@@ -1,0 +1,73 @@
+"""Small independent helpers for the node tests."""
+
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DEMO_URDF = REPO / "resources" / "demo" / "arm.urdf"
+
+# A three-link arm: j1 revolute, j2 prismatic, j3 follows j1 (multiplier -2, offset 0.1) within ±1.5,
+# j4 continuous.
+MIMIC_URDF = """<robot name="mimic_arm">
+  <link name="base"/><link name="a"/><link name="b"/><link name="c"/><link name="d"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="a"/><origin xyz="0 0 0.2"/>
+    <axis xyz="0 0 1"/><limit lower="-1.0" upper="1.2" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="prismatic"><parent link="a"/><child link="b"/><origin xyz="0.1 0 0" rpy="0 0.3 0"/>
+    <axis xyz="1 0 0"/><limit lower="0.0" upper="0.4" effort="1" velocity="1"/></joint>
+  <joint name="j3" type="revolute"><parent link="b"/><child link="c"/><origin xyz="0.1 0 0.05"/>
+    <axis xyz="0 1 0"/><limit lower="-1.5" upper="1.5" effort="1" velocity="1"/>
+    <mimic joint="j1" multiplier="-2" offset="0.1"/></joint>
+  <joint name="j4" type="continuous"><parent link="c"/><child link="d"/><origin xyz="0 0 0.1"/>
+    <axis xyz="0 0 1"/></joint>
+</robot>
+"""
+
+
+def robots_dir() -> Path | None:
+    """example-robot-data's robots folder under the running interpreter's environment, if installed."""
+    tail = Path("cmeel.prefix", "share", "example-robot-data", "robots")
+    for base in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sys.prefix):
+        if (Path(base) / tail).is_dir():
+            return Path(base) / tail
+    return None
+
+
+def robot_urdf(relative: str) -> Path:
+    root = robots_dir()
+    if root is None or not (root / relative).is_file():
+        pytest.skip(f"example-robot-data ({relative}) is not installed")
+    return root / relative
+
+
+def rot(axis, angle) -> np.ndarray:
+    """A (4, 4) rotation about a unit axis by Rodrigues' formula."""
+    a = np.asarray(axis, dtype=float)
+    a = a / np.linalg.norm(a)
+    K = np.array([[0, -a[2], a[1]], [a[2], 0, -a[0]], [-a[1], a[0], 0]])
+    X = np.eye(4)
+    X[:3, :3] = np.eye(3) + np.sin(angle) * K + (1 - np.cos(angle)) * K @ K
+    return X
+
+
+def pose(axis, angle, xyz) -> np.ndarray:
+    X = rot(axis, angle)
+    X[:3, 3] = xyz
+    return X
+
+
+def random_pose(rng) -> np.ndarray:
+    return pose(rng.normal(size=3), rng.uniform(-np.pi, np.pi), rng.normal(size=3))
+
+
+def rotation_log(R) -> np.ndarray:
+    """The rotation vector of a rotation matrix (angle below π)."""
+    c = np.clip((np.trace(R) - 1) / 2, -1, 1)
+    angle = np.arccos(c)
+    w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])
+    if angle < 1e-12:
+        return w / 2
+    return w * angle / (2 * np.sin(angle))
