@@ -1,0 +1,59 @@
+"""The rig model (headless): an apparatus's chain of segments, the parts and magnets mounted on it, where
+every mass and armature comes from, the rules with their codes, the build, the rig file and the Python export.
+
+The contract is ``shared/spec/multibody-chains-mounts-armature.md``::
+
+    rig = Apparatus("rig", chain={"arm": Arm.Dynamic(description="arm.urdf", ...),
+                                  "motor": Motor.Dynamic(axis=(0, 0, 1), inertia=kg_m2(...), mount="link_6")},
+                    parts={"holder": Part(Cylinder(radius=0.01, length=0.02), material="aluminium",
+                                          at=(0, 0, 0.01), mount="motor.rotor")})
+    rig.validate()          # [] or [Finding(code, where, message), ...]
+    built = rig.build()     # raises RigError carrying the findings
+    built.report, built.articulation("arm"), built.play(commands, dt)
+
+This package never imports Qt, pyvista or vtk.
+"""
+
+from mime_gui.rig.actuators import actuator, actuator_names, register_actuator, unregister_actuator
+from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.build import BuiltRig, RigTrajectory
+from mime_gui.rig.findings import Finding, RigError
+from mime_gui.rig.materials import Material, material, material_names, materials
+from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.report import RigReport
+from mime_gui.rig.rules import RULES
+from mime_gui.rig.segments import Arm, Motor
+from mime_gui.rig.units import Quantity, kg, kg_m2, kg_per_m3, m, s, tesla
+
+__all__ = [
+    "RULES",
+    "Apparatus",
+    "Arm",
+    "Box",
+    "BuiltRig",
+    "Cylinder",
+    "Finding",
+    "Material",
+    "Mesh",
+    "Motor",
+    "Part",
+    "PermanentMagnet",
+    "Quantity",
+    "RigError",
+    "RigReport",
+    "RigTrajectory",
+    "Sphere",
+    "actuator",
+    "actuator_names",
+    "kg",
+    "kg_m2",
+    "kg_per_m3",
+    "m",
+    "material",
+    "material_names",
+    "materials",
+    "register_actuator",
+    "s",
+    "tesla",
+    "unregister_actuator",
+]

@@ -1,0 +1,154 @@
+"""Where each joint's armature comes from: declared, reflected through a transmission, or none.
+
+1. Declared per joint: ``Arm.Dynamic(armature={"joint_6": kg_m2(2e-4, reason=...)})`` (``kg`` on a sliding
+   joint).
+2. Reflected through a transmission of the description from the rotor behind it:
+   ``actuators={"motor_6": kg_m2(1.25e-5, reason=...)}`` or the name of a registered actuator; the
+   transmission's reduction is applied squared.
+3. Neither: none (zero), the description's own meaning.
+
+:func:`armature_sources` returns one :class:`ArmatureSource` per movable joint and the problems found, as
+``(code, where, message)`` with ``where`` relative to the segment (``armature.joint_6``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mime_gui.multibody import MultibodyTree
+from mime_gui.rig.actuators import actuator, actuator_names
+from mime_gui.rig.units import KG, KG_M2, UNITS, Quantity
+
+DECLARED = "declared"
+REFLECTED = "reflected"
+NONE = "none"
+
+
+@dataclass(frozen=True)
+class ArmatureSource:
+    joint: str
+    joint_type: str
+    value: float
+    unit: str
+    source: str  # DECLARED, REFLECTED or NONE
+    detail: str
+    reason: str | None = None
+
+    def to_dict(self) -> dict:
+        return {"joint": self.joint, "type": self.joint_type, "value": self.value, "unit": self.unit,
+                "source": self.source, "detail": self.detail, "reason": self.reason}
+
+
+def _listing(names, limit: int = 12) -> str:
+    names = list(names)
+    return ", ".join(names[:limit]) + (" …" if len(names) > limit else "") if names else "(none)"
+
+
+def check_declaration(q, unit: str, what: str, bare_hint: str) -> list[tuple[str, str]]:
+    """Problems of a declared quantity: ``unit`` (bare or wrong unit) and ``declaration.reason``."""
+    if not isinstance(q, Quantity):
+        return [("unit", f"{what} is a bare {type(q).__name__} {q!r}; a unit is required: write {bare_hint}")]
+    out = []
+    if q.unit != unit:
+        out.append(("unit", f"{what} is in {UNITS[q.unit]}, expected {UNITS[unit]}"))
+    if q.reason is None or not q.reason.strip():
+        out.append(("declaration.reason", f"{what} is declared without a reason; say where the number comes "
+                                          "from (datasheet, catalogue, measurement)"))
+    return out
+
+
+def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource], list[tuple[str, str, str]]]:
+    """The armature of every movable joint of a dynamic arm and the problems of its declarations."""
+    problems: list[tuple[str, str, str]] = []
+    movable = tree.movable_joint_names()
+    declared = dict(getattr(segment, "armature", {}) or {})
+    given = dict(getattr(segment, "actuators", {}) or {})
+    by_joint: dict[str, list[tuple[str, ArmatureSource]]] = {}  # joint -> [(where, source)]
+
+    def unit_of(joint: str) -> str:
+        return KG if tree.joints[joint].type == "prismatic" else KG_M2
+
+    for joint, q in declared.items():
+        where = f"armature.{joint}"
+        if joint not in tree.joints:
+            problems.append(("chain.armature", where, f"{joint!r} is not a joint of {tree.name!r}; movable "
+                                                      f"joints: {_listing(movable)}"))
+            continue
+        if not tree.joints[joint].movable:
+            problems.append(("chain.armature", where, f"{joint!r} is a fixed joint; armature sits on a "
+                                                      f"movable joint: {_listing(movable)}"))
+            continue
+        unit = unit_of(joint)
+        hint = f"{'kg' if unit == KG else 'kg_m2'}(value, reason=...)"
+        found = check_declaration(q, unit, f"the armature of {joint!r}", hint)
+        problems += [(c, where, m) for c, m in found]
+        if found and not isinstance(q, Quantity):
+            continue
+        if not q.finite or q.value < 0:
+            problems.append(("chain.armature", where, f"the armature of {joint!r} must be finite and not "
+                                                      f"negative, got {q.value}"))
+            continue
+        by_joint.setdefault(joint, []).append(
+            (where, ArmatureSource(joint, tree.joints[joint].type, q.value, unit, DECLARED, q.reason or "",
+                                   q.reason)))
+
+    transmissions = list(tree.transmissions.values())
+    for name, q in given.items():
+        where = f"actuators.{name}"
+        drives = [t for t in transmissions if t.actuator == name]
+        if not drives:
+            listing = _listing(f"{t.name} ({t.joint} <- {t.actuator})" for t in transmissions if t.actuator)
+            problems.append(("chain.armature", where, f"no transmission of {tree.name!r} has actuator "
+                                                      f"{name!r}; transmissions: {listing}"))
+            continue
+        if isinstance(q, str):
+            record = actuator(q)
+            if record is None:
+                problems.append(("chain.armature", where, f"{q!r} is not a registered actuator; registered: "
+                                                          f"{_listing(actuator_names())} (register_actuator "
+                                                          "adds one)"))
+                continue
+            rotor, reason = record.rotor_inertia, f"registered actuator {q!r}: {record.source}"
+        else:
+            found = check_declaration(q, KG_M2, f"the rotor inertia of {name!r}",
+                                      "kg_m2(value, reason=...) or the name of a registered actuator")
+            problems += [(c, where, m) for c, m in found]
+            if found and not isinstance(q, Quantity):
+                continue
+            if not q.finite or q.value < 0:
+                problems.append(("chain.armature", where, f"the rotor inertia of {name!r} must be finite and "
+                                                          f"not negative, got {q.value}"))
+                continue
+            rotor, reason = q.value, q.reason
+        for t in drives:
+            joint = tree.joints.get(t.joint)
+            if joint is None or not joint.movable:
+                problems.append(("chain.armature", where, f"transmission {t.name!r} of actuator "
+                                                          f"{name!r} drives "
+                                                          f"{t.joint!r}, which is not a movable joint of "
+                                                          f"{tree.name!r}; movable joints: "
+                                                          f"{_listing(movable)}"))
+                continue
+            value = rotor * t.reduction ** 2
+            detail = (f"rotor of {name} {rotor:g} kg·m² × reduction² ({t.reduction:g}² through {t.name})"
+                      + (f"; {reason}" if reason else ""))
+            by_joint.setdefault(t.joint, []).append(
+                (where, ArmatureSource(t.joint, joint.type, value, unit_of(t.joint), REFLECTED, detail,
+                                       reason)))
+
+    out = []
+    for joint in movable:
+        entries = by_joint.get(joint, [])
+        if len(entries) > 1:
+            kinds = {e.source for _, e in entries}
+            how = "both a declared armature and a rotor through a transmission" if len(kinds) > 1 else \
+                "twice: " + ", ".join(w for w, _ in entries)
+            for where, _ in entries[1:]:
+                problems.append(("chain.armature", where, f"joint {joint!r} is given {how}; keep one"))
+        if entries:
+            out.append(entries[0][1])
+        else:
+            out.append(ArmatureSource(joint, tree.joints[joint].type, 0.0, unit_of(joint), NONE,
+                                      "neither declared nor reflected (the description's own meaning)"))
+    return out, problems
+

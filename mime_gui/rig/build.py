@@ -1,0 +1,302 @@
+"""Build a valid apparatus: grafted articulations with armature, the build report, whole-chain playback.
+
+On a dynamic segment every mounted part is welded to its frame's link as a new link ``part:<name>`` (placed
+at the part's centroid, axes those of the mount frame) carrying the part's mass; the link's own inertial stays
+as the description gave it, so the composite inertia is the sum. On a kinematic segment the part's link is
+welded the same way but carries no mass (the segment prescribes its motion). Every graft link is a frame, so
+playback gives every mounted part's pose.
+
+:meth:`BuiltRig.play` steps every segment in chain order through a
+:class:`~mime_gui.nodes.KinematicArmNode`; a later segment rides on its mount frame's pose and angular
+velocity from the earlier segment's trajectory (a dynamic segment plays kinematically here).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from mime_gui.multibody import Articulation, MultibodyTree
+from mime_gui.multibody.tree import Inertial
+from mime_gui.rig.findings import RigError
+from mime_gui.rig.parts import PermanentMagnet
+from mime_gui.rig.report import RigReport, geometry_dict, link_inertials
+from mime_gui.rig.rules import Analysis, analyse
+from mime_gui.rig.segments import _ArmSegment, _MotorSegment
+
+GRAFT_PREFIX = "part:"
+
+
+@dataclass(frozen=True, eq=False)
+class BuiltSegment:
+    name: str
+    segment: object
+    tree: MultibodyTree  # with the grafted parts
+    articulation: Articulation  # compiled from ``tree`` with the armature
+    mount: tuple[str, str] | None  # (segment, frame) it rides on; None: the world
+    placement: np.ndarray  # mount_X_base (or world_X_base for the first segment)
+
+
+@dataclass(frozen=True, eq=False)
+class RigTrajectory:
+    """Whole-chain playback: ``segments[name]`` is each segment's :class:`~mime_gui.nodes.Trajectory`; the
+    stacked arrays name joints and frames ``<segment>.<name>`` in chain order."""
+
+    segments: dict
+    joint_names: tuple[str, ...]
+    frame_names: tuple[str, ...]
+    command_names: tuple[str, ...]
+    dt: float
+
+    def _stack(self, attr: str) -> np.ndarray:
+        return np.concatenate([getattr(t, attr) for t in self.segments.values()], axis=1)
+
+    @property
+    def joint_positions(self) -> np.ndarray:
+        return self._stack("joint_positions")
+
+    @property
+    def frame_poses(self) -> np.ndarray:
+        return self._stack("frame_poses")
+
+    @property
+    def frame_angular_velocities(self) -> np.ndarray:
+        return self._stack("frame_angular_velocities")
+
+    @property
+    def clamped(self) -> np.ndarray:
+        return np.concatenate([t.clamped for t in self.segments.values()])
+
+    def __len__(self) -> int:
+        return len(next(iter(self.segments.values()))) if self.segments else 0
+
+    def times(self, start: float = 0.0) -> np.ndarray:
+        return start + self.dt * np.arange(1, len(self) + 1)
+
+    def as_trajectory(self):
+        """One :class:`~mime_gui.nodes.Trajectory` with the stacked arrays."""
+        from mime_gui.nodes import Trajectory
+
+        return Trajectory(self.joint_positions, self.frame_poses, self.frame_angular_velocities, self.dt,
+                          self.clamped)
+
+
+class BuiltRig:
+    """A built apparatus: ``report``, ``articulation(segment)``, ``node(segment)`` and ``play(...)``."""
+
+    def __init__(self, apparatus, segments: dict[str, BuiltSegment], report: RigReport):
+        self.apparatus = apparatus
+        self.segments = segments
+        self.report = report
+
+    def articulation(self, segment: str) -> Articulation:
+        """The segment's Articulation with its armature and grafted parts."""
+        try:
+            return self.segments[segment].articulation
+        except KeyError:
+            raise KeyError(f"no segment {segment!r}; segments: {', '.join(self.segments)}") from None
+
+    def node(self, segment: str, servo_time_constant: float | None = None):
+        """A :class:`~mime_gui.nodes.KinematicArmNode` for the segment, placed as the rig places it."""
+        from mime_gui.nodes import KinematicArmNode
+
+        s = self.segments[segment]
+        tau = s.segment.servo_time_constant if servo_time_constant is None else servo_time_constant
+        return KinematicArmNode(s.articulation, servo_time_constant=tau, placement=s.placement)
+
+    # -- names -------------------------------------------------------------------------------------
+    @property
+    def command_names(self) -> tuple[str, ...]:
+        """Every commandable joint as ``<segment>.<joint>``, in chain order."""
+        return tuple(f"{n}.{j}" for n in self.segments for j in self.node(n).command_names)
+
+    @property
+    def joint_names(self) -> tuple[str, ...]:
+        return tuple(f"{n}.{j}" for n, s in self.segments.items() for j in s.articulation.joint_names)
+
+    @property
+    def frame_names(self) -> tuple[str, ...]:
+        return tuple(f"{n}.{f}" for n, s in self.segments.items() for f in s.articulation.frame_names)
+
+    def initial_commands(self) -> np.ndarray:
+        """The rig's initial positions of every command, in :attr:`command_names` order."""
+        out = []
+        for n, s in self.segments.items():
+            init = s.segment.initial_positions
+            out += [init.get(j, 0.0) for j in self.node(n).command_names]
+        return np.array(out, dtype=float)
+
+    # -- playback ----------------------------------------------------------------------------------
+    def play(self, commands, dt: float, initial_positions=None, servo_time_constant: float | None = None,
+             progress: Callable[[int, int], None] | None = None) -> RigTrajectory:
+        """Step every segment in chain order for ``T`` steps of ``dt`` seconds.
+
+        ``commands``: a ``(T, len(command_names))`` array, or a mapping from a segment name to its
+        ``(T, ncommands)`` commands or from ``<segment>.<joint>`` to a ``(T,)`` column (joints not given hold
+        their initial position). ``initial_positions``: a mapping ``<segment>.<joint>`` → value overriding the
+        rig's initial positions. ``servo_time_constant`` overrides every segment's.
+        """
+        names = self.command_names
+        u, T = self._command_array(commands, names)
+        init = self.initial_commands()
+        for key, value in (initial_positions or {}).items():
+            if key not in names:
+                raise KeyError(f"unknown command {key!r}; commands: {', '.join(names)}")
+            init[names.index(key)] = float(value)
+        out, col = {}, 0
+        for n, s in self.segments.items():
+            node = self.node(n, servo_time_constant)
+            k = node.ncommands
+            mount_poses = mount_rates = None
+            if s.mount is not None:
+                seg, frame = s.mount
+                f = self.segments[seg].articulation.frame_index(frame)
+                mount_poses = out[seg].frame_poses[:, f]
+                mount_rates = out[seg].frame_angular_velocities[:, f]
+            out[n] = node.play(u[:, col:col + k], dt, init[col:col + k], mount_poses=mount_poses,
+                               mount_rates=mount_rates, progress=progress)
+            col += k
+        return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt))
+
+    def _command_array(self, commands, names) -> tuple[np.ndarray, int]:
+        if not isinstance(commands, Mapping):
+            u = np.asarray(commands, dtype=float)
+            if u.ndim != 2 or u.shape[1] != len(names):
+                raise ValueError(f"commands must be a (T, {len(names)}) array ({', '.join(names)}), "
+                                 f"got shape {u.shape}")
+            return u, len(u)
+        lengths = {len(np.asarray(v)) for v in commands.values()}
+        if len(lengths) != 1:
+            raise ValueError("every command must have the same number of steps")
+        T = lengths.pop()
+        u = np.tile(self.initial_commands(), (T, 1))
+        for key, value in commands.items():
+            value = np.asarray(value, dtype=float)
+            if key in self.segments:
+                cols = [i for i, c in enumerate(names) if c.startswith(key + ".")]
+                if value.ndim == 1 and len(cols) == 1:
+                    value = value[:, None]
+                if value.shape != (T, len(cols)):
+                    raise ValueError(f"commands of {key!r} must have shape ({T}, {len(cols)}), got "
+                                     f"{value.shape}")
+                u[:, cols] = value
+            elif key in names:
+                if value.shape != (T,):
+                    raise ValueError(f"command {key!r} must have shape ({T},), got {value.shape}")
+                u[:, names.index(key)] = value
+            else:
+                raise KeyError(f"unknown command {key!r}; segments: {', '.join(self.segments)}; commands: "
+                               f"{', '.join(names)}")
+        return u, T
+
+
+def build(apparatus) -> BuiltRig:
+    """Validate and build; raises :class:`RigError` carrying every finding when the rig is not valid."""
+    a = analyse(apparatus)
+    if a.findings:
+        raise RigError(a.findings)
+    segments: dict[str, BuiltSegment] = {}
+    grafts: list[dict] = []
+    mounted_mass = {n: 0.0 for n in apparatus.chain}
+    parts_report: list[dict] = []
+    for collection, name, part in apparatus.solids():
+        mass = a.masses[(collection, name)]
+        mount = a.part_mounts[(collection, name)]
+        entry = {
+            "name": name, "role": "magnet" if isinstance(part, PermanentMagnet) else "part",
+            "collection": collection, "mount": part.mount, "at": list(part.at),
+            "geometry": geometry_dict(part.geometry), "material": part.material, "volume": mass.volume,
+            "mass": mass.mass, "density": mass.density, "mass_source": mass.source,
+            "mass_detail": mass.detail,
+            "centroid_in_geometry": mass.centroid.tolist(), "inertia_about_centroid": mass.inertia.tolist(),
+        }
+        if mount is None:
+            entry["carried"] = "fixed in the world: carried by no segment"
+            entry["carried_by"] = None
+        else:
+            seg = apparatus.chain[mount[0]]
+            mounted_mass[mount[0]] += mass.mass
+            entry["carried_by"] = mount[0] if seg.dynamic else None
+            entry["carried"] = (f"grafted onto {mount[0]}.{mount[1]} (dynamic segment)" if seg.dynamic else
+                                f"rides on {mount[0]}.{mount[1]}; {mount[0]} is kinematic and carries "
+                                f"no mass")
+        if name in a.moments:
+            entry["magnet"] = a.moments[name].to_dict()
+        parts_report.append(entry)
+
+    seg_report = []
+    for name, seg in apparatus.chain.items():
+        tree = a.trees[name].copy()
+        for collection, pname, part in apparatus.solids():
+            mount = a.part_mounts[(collection, pname)]
+            if mount is None or mount[0] != name:
+                continue
+            mass = a.masses[(collection, pname)]
+            X = np.eye(4)
+            X[:3, 3] = part.at
+            inertial = None
+            if seg.dynamic and (mass.mass > 0 or np.any(mass.inertia)):
+                inertial = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
+            link = GRAFT_PREFIX + pname
+            tree.add_fixed_link(link, mount[1], X, inertial)
+            if seg.dynamic:
+                grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,
+                               "mass": mass.mass, "at": list(part.at),
+                               "inertia_about_centroid": mass.inertia.tolist()})
+        armature = {s.joint: s.value for s in a.armature.get(name, [])}
+        art = tree.compile(armature=armature or None)
+        placement = seg.placement()
+        segments[name] = BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement)
+        seg_report.append(_segment_report(name, seg, a, tree, mounted_mass[name]))
+
+    world = sum(p["mass"] for p in parts_report if p["mount"] is None)
+    carried = sum(p["mass"] for p in parts_report if p["carried_by"] is not None)
+    total = sum(p["mass"] for p in parts_report)
+    counts: dict[str, int] = {}
+    for s in seg_report:
+        for j in s["joints"]:
+            counts[j["source"]] = counts.get(j["source"], 0) + 1
+    totals = {
+        "segments_mass": sum(s["mass"]["own"] for s in seg_report),
+        "parts_mass": total, "carried_mass": carried, "world_mass": world,
+        "kinematic_mass": total - carried - world,
+        "massless": [p["name"] for p in parts_report if p["mass_source"] == "none"],
+        "armature": counts,
+        "magnets": sum(1 for p in parts_report if "magnet" in p),
+        "magnetic_moment": sum(p["magnet"]["moment"] for p in parts_report if "magnet" in p),
+    }
+    report = RigReport({"rig": apparatus.name, "segments": seg_report, "parts": parts_report,
+                        "grafts": grafts, "totals": totals})
+    return BuiltRig(apparatus, segments, report)
+
+
+def _segment_report(name: str, seg, a: Analysis, tree: MultibodyTree, mounted: float) -> dict:
+    mount = a.segment_mounts.get(name)
+    links = link_inertials(tree)
+    entry = {
+        "name": name, "kind": seg.kind, "dynamic": seg.dynamic,
+        "description": seg.description if isinstance(seg, _ArmSegment) else None,
+        "mount": f"{mount[0]}.{mount[1]}" if mount else None,
+        "at": list(seg.at), "orientation": list(seg.orientation),
+        "servo_time_constant": seg.servo_time_constant,
+        "initial_positions": dict(seg.initial_positions),
+        "frames": list(a.frames[name]),
+        "links": links if isinstance(seg, _ArmSegment) else [],
+        "mass": {"own": sum(link["mass"] for link in links), "mounted": mounted},
+    }
+    if name in a.armature:
+        entry["joints"] = [s.to_dict() for s in a.armature[name]]
+    else:
+        why = ("kinematic segment: prescribed motion, no armature" if not seg.dynamic else
+               "a motor's rotor is its own body; no armature")
+        entry["joints"] = [{"joint": j, "type": tree.joints[j].type, "value": 0.0,
+                            "unit": "kg" if tree.joints[j].type == "prismatic" else "kg m2", "source": "none",
+                            "detail": why, "reason": None} for j in tree.movable_joint_names()]
+    if isinstance(seg, _MotorSegment):
+        entry["axis"] = list(seg.axis)
+        q = getattr(seg, "inertia", None)
+        entry["rotor_inertia"] = (None if q is None else
+                                  {"value": q.value, "unit": q.unit, "reason": q.reason})
+    return entry

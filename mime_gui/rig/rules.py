@@ -1,0 +1,250 @@
+"""The rules a rig must satisfy, each with a stable code, checked in one pass.
+
+:func:`analyse` reads every description once and resolves what the build needs (each segment's tree, each
+mount, each part's mass, each joint's armature source), collecting a :class:`~mime_gui.rig.findings.Finding`
+for every rule broken. ``Apparatus.validate`` returns those findings; ``Apparatus.build`` refuses with them.
+Every finding carries a rig path such as ``chain.arm.mount`` or ``parts.holder.mount``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from mime_gui.multibody import MultibodyTree, UrdfError
+from mime_gui.rig.armature import ArmatureSource, armature_sources, check_declaration
+from mime_gui.rig.findings import Finding
+from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
+from mime_gui.rig.parts import PermanentMagnet
+from mime_gui.rig.segments import MOTOR_JOINT, _ArmSegment, _MotorSegment
+from mime_gui.rig.units import KG_M2, Quantity
+
+#: Every rule code, with what it refuses.
+RULES = {
+    "chain.mount-first": "the first segment is placed in the world with at/orientation and takes no mount",
+    "chain.mount": "a later segment mounts on a frame of the segment before it, or <segment>.<frame> of an "
+                   "earlier one",
+    "chain.description": "an arm's URDF description must be readable",
+    "chain.placement": "at must be finite and orientation a finite unit quaternion (w, x, y, z)",
+    "chain.initial-positions": "initial positions name movable joints, finite and within their limits",
+    "chain.servo": "the servo time constant is finite and not negative",
+    "chain.motor": "a motor has an axis with a direction, and a dynamic one its rotor inertia",
+    "chain.armature": "each joint's armature comes from one place: declared, or reflected through an "
+                      "existing transmission from a known actuator, on a movable joint, finite and not "
+                      "negative",
+    "part.mount": "a part mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
+    "part.placement": "a part's at is finite",
+    "part.geometry": "a part's geometry has finite positive sizes; a mesh is readable and watertight",
+    "part.material": "a part's material is one of the materials table",
+    "part.mass": "a part declares a mass or a density, not both, finite and not negative",
+    "magnet.magnetisation": "a magnet's magnetisation direction is a non-zero vector",
+    "magnet.remanence": "a magnet has a remanence, from its material or declared, finite and not negative",
+    "declaration.reason": "every declared value says where it comes from",
+    "unit": "a declared value carries its unit (kg, kg_m2, kg_per_m3, tesla), not a bare number",
+    "name.duplicate": "segments, parts and magnets have distinct names",
+    "name.invalid": "names are non-empty text without dots or surrounding spaces",
+}
+
+
+@dataclass
+class Analysis:
+    """What validation resolved; the build reads it instead of resolving again."""
+
+    findings: list[Finding] = field(default_factory=list)
+    trees: dict[str, MultibodyTree | None] = field(default_factory=dict)
+    frames: dict[str, list[str]] = field(default_factory=dict)
+    segment_mounts: dict[str, tuple[str, str] | None] = field(default_factory=dict)
+    part_mounts: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
+    masses: dict[tuple[str, str], PartMass] = field(default_factory=dict)
+    moments: dict[str, MagnetMoment] = field(default_factory=dict)
+    armature: dict[str, list[ArmatureSource]] = field(default_factory=dict)
+
+    def add(self, code: str, where: str, message: str) -> None:
+        self.findings.append(Finding(code, where, message))
+
+
+def _listing(names, limit: int = 16) -> str:
+    names = list(names)
+    if not names:
+        return "(none)"
+    return ", ".join(names[:limit]) + (f" … ({len(names) - limit} more)" if len(names) > limit else "")
+
+
+def _finite(values) -> bool:
+    return all(math.isfinite(v) for v in values)
+
+
+def _check_names(rig, a: Analysis) -> None:
+    if not isinstance(rig.name, str) or not rig.name.strip():
+        a.add("name.invalid", "name", f"the apparatus needs a non-empty name, got {rig.name!r}")
+    seen: dict[str, str] = {}
+    for collection in ("chain", "parts", "magnets"):
+        for name in getattr(rig, collection):
+            where = f"{collection}.{name}"
+            if not isinstance(name, str) or not name or name != name.strip() or "." in name:
+                a.add("name.invalid", where, f"{name!r} is not a valid name: use non-empty text without dots "
+                                             "or surrounding spaces")
+                continue
+            if name in seen:
+                a.add("name.duplicate", where, f"{name!r} is already the name of {seen[name]}; rename one")
+            else:
+                seen[name] = where
+
+
+def _segment_tree(name: str, seg, rig, a: Analysis) -> MultibodyTree | None:
+    where = f"chain.{name}"
+    if isinstance(seg, _ArmSegment):
+        try:
+            return seg.tree(rig.base)
+        except UrdfError as exc:
+            a.add("chain.description", f"{where}.description", f"cannot read {seg.description!r}: "
+                                                               f"[{exc.code}] {exc.diagnostic.message}")
+            return None
+    if isinstance(seg, _MotorSegment):
+        try:
+            return seg.tree(rig.base, name)
+        except ValueError as exc:
+            a.add("chain.motor", f"{where}.axis", f"{exc}; give a non-zero axis such as (0, 0, 1)")
+            return None
+    a.add("chain.description", where, f"a segment is an Arm or a Motor, got {type(seg).__name__}")
+    return None
+
+
+def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
+    where = f"chain.{name}"
+    names = list(rig.chain)
+    if not _finite(seg.at):
+        a.add("chain.placement", f"{where}.at", f"at {seg.at} must be finite (m)")
+    norm = math.sqrt(sum(v * v for v in seg.orientation)) if _finite(seg.orientation) else float("nan")
+    if not math.isfinite(norm) or abs(norm - 1.0) > 1e-6:
+        a.add("chain.placement", f"{where}.orientation", f"orientation {seg.orientation} must be a unit "
+                                                         f"quaternion (w, x, y, z); normalise it")
+    tau = seg.servo_time_constant
+    if not math.isfinite(tau) or tau < 0:
+        a.add("chain.servo", f"{where}.servo_time_constant", f"the servo time constant must be finite "
+                                                             f"and not negative, got {tau} s")
+
+    # mounts
+    if index == 0:
+        a.segment_mounts[name] = None
+        if seg.mount is not None:
+            a.add("chain.mount-first", f"{where}.mount", f"the first segment {name!r} is placed in the "
+                                                         f"world with at/orientation and takes no mount (got "
+                                                         f"{seg.mount!r})")
+    else:
+        a.segment_mounts[name] = _resolve_segment_mount(name, seg.mount, names[:index], a)
+
+    tree = a.trees.get(name)
+    if tree is None:
+        return
+    # initial positions
+    movable = tree.movable_joint_names()
+    for joint, value in seg.initial_positions.items():
+        w = f"{where}.initial_positions.{joint}"
+        j = tree.joints.get(joint)
+        if j is None or not j.movable:
+            a.add("chain.initial-positions", w, f"{joint!r} is not a movable joint of {tree.name!r}; movable "
+                                                f"joints: {_listing(movable)}")
+        elif not math.isfinite(value):
+            a.add("chain.initial-positions", w, f"the initial position of {joint!r} must be finite, got "
+                                                f"{value}")
+        elif j.limit is not None and j.type != "continuous" and not j.limit.lower <= value <= j.limit.upper:
+            a.add("chain.initial-positions", w, f"the initial position {value} of {joint!r} is outside "
+                                                f"its limits [{j.limit.lower}, {j.limit.upper}]")
+    # motors
+    if isinstance(seg, _MotorSegment) and seg.dynamic:
+        q = seg.inertia
+        if q is None:
+            a.add("chain.motor", f"{where}.inertia", "a dynamic motor needs its rotor inertia: "
+                                                     "inertia=kg_m2(value, reason=...)")
+        else:
+            for code, message in check_declaration(q, KG_M2, "the rotor inertia", "kg_m2(value, reason=...)"):
+                a.add(code, f"{where}.inertia", message)
+            if isinstance(q, Quantity) and (not q.finite or q.value < 0):
+                a.add("chain.motor", f"{where}.inertia", f"the rotor inertia must be finite and not "
+                                                         f"negative, got {q.value}")
+    # armature
+    if seg.dynamic and isinstance(seg, _ArmSegment):
+        sources, problems = armature_sources(seg, tree)
+        for code, w, message in problems:
+            a.add(code, f"{where}.{w}", message)
+        a.armature[name] = sources
+    elif isinstance(seg, _ArmSegment) and (getattr(seg, "armature", None) or getattr(seg, "actuators", None)):
+        a.add("chain.armature", f"{where}.armature", "a kinematic segment takes no armature")
+
+
+def _resolve_segment_mount(name: str, mount, earlier: list[str], a: Analysis) -> tuple[str, str] | None:
+    where = f"chain.{name}.mount"
+    prev = earlier[-1]
+    prev_frames = a.frames.get(prev)
+    if mount is None:
+        a.add("chain.mount", where, f"segment {name!r} must mount on a frame of {prev!r}: "
+                                    f"{_listing(prev_frames or [])}")
+        return None
+    if prev_frames is not None and mount in prev_frames:
+        return prev, mount
+    for seg in earlier:
+        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in (a.frames.get(seg) or []):
+            return seg, mount[len(seg) + 1:]
+    if any(a.frames.get(seg) is None for seg in earlier):
+        return None  # an earlier description failed; that finding says why
+    others = [f"{seg}.<frame>" for seg in earlier[:-1]]
+    a.add("chain.mount", where, f"{mount!r} is not a frame segment {name!r} can mount on; frames of "
+                                f"{prev!r}: "
+                                f"{_listing(prev_frames)}" + (f"; or {', '.join(others)} of an earlier "
+                                                              f"segment"
+                                                              if others else ""))
+    return None
+
+
+def _resolve_part_mount(where: str, mount, rig, a: Analysis) -> tuple[str, str] | None:
+    if mount is None:
+        return None
+    for seg in rig.chain:
+        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in (a.frames.get(seg) or []):
+            return seg, mount[len(seg) + 1:]
+    if any(mount.startswith(seg + ".") and a.frames.get(seg) is None for seg in rig.chain):
+        return None  # the segment's description failed; that finding says why
+    existing = [f"{seg}.{f}" for seg in rig.chain for f in (a.frames.get(seg) or [])]
+    hint = ("mount is '<segment>.<frame>'; " if "." not in mount else "") + \
+        ("frames: " + _listing(existing, 24) if existing else "the chain is empty, so leave mount out to fix "
+                                                               "the part in the world")
+    a.add("part.mount", where, f"{mount!r} is not a frame of the chain; {hint}")
+    return None
+
+
+def analyse(rig) -> Analysis:
+    """Check every rule and resolve what the build needs."""
+    a = Analysis()
+    _check_names(rig, a)
+    for name, seg in rig.chain.items():
+        tree = _segment_tree(name, seg, rig, a)
+        a.trees[name] = tree
+        if tree is not None:
+            a.frames[name] = tree.link_order()
+    for index, (name, seg) in enumerate(rig.chain.items()):
+        _check_segment(index, name, seg, rig, a)
+    for collection in ("parts", "magnets"):
+        for name, part in getattr(rig, collection).items():
+            where = f"{collection}.{name}"
+            a.part_mounts[(collection, name)] = _resolve_part_mount(f"{where}.mount", part.mount, rig, a)
+            if not _finite(part.at):
+                a.add("part.placement", f"{where}.at", f"at {part.at} must be finite (m)")
+            mass, problems = part_mass(part, rig.base)
+            for code, w, message in problems:
+                a.add(code, f"{where}.{w}", message)
+            if mass is not None:
+                a.masses[(collection, name)] = mass
+            if isinstance(part, PermanentMagnet):
+                moment, problems = magnet_moment(part, mass.volume if mass is not None else None)
+                for code, w, message in problems:
+                    a.add(code, f"{where}.{w}", message)
+                if moment is not None:
+                    a.moments[name] = moment
+            elif collection == "magnets":
+                a.add("magnet.magnetisation", where, "a magnet is a PermanentMagnet (with a magnetisation), "
+                                                     "not a plain Part; move it to parts or make it a magnet")
+    return a
+
+
+__all__ = ["MOTOR_JOINT", "RULES", "Analysis", "analyse"]
