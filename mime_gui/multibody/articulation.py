@@ -2,8 +2,8 @@
 
 Bodies are in topological order with ``parent[i] < i``. Body 0 is the root link together with every link
 welded to it by fixed joints; it is fixed in the world. Each other body ``i`` is the child of exactly one
-movable joint, joint ``i - 1`` in q order, together with the links welded to it. So ``nq == nv == nbodies - 1``
-and joint ``j`` moves body ``j + 1``.
+movable joint, joint ``i - 1`` in q order, together with the links welded to it. So
+``nq == nv == nbodies - 1`` and joint ``j`` moves body ``j + 1``.
 
 Every link name stays addressable as a frame (``frame_names``): a frame is fixed to a body with an offset
 ``body_X_frame``.
@@ -14,8 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 import numpy as np
-
-from mime_gui.multibody.spatial import spatial_inertia
 
 REVOLUTE = 0
 PRISMATIC = 1
@@ -117,59 +115,102 @@ class Articulation:
         return replace(self, armature=_frozen(values))
 
 
+def _mimic_roots(joints) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Master index, multiplier and offset of every joint, chains of mimics folded onto their independent
+    joint (``a = m1 b + o1``, ``b = m2 c + o2`` gives ``a = m1 m2 c + m1 o2 + o1``)."""
+    nq = len(joints)
+    qindex = {j.name: i for i, j in enumerate(joints)}
+    master = np.full(nq, -1, dtype=int)
+    mult = np.ones(nq)
+    off = np.zeros(nq)
+    for i, j in enumerate(joints):
+        m, o, k, seen = 1.0, 0.0, j, {j.name}
+        while k.mimic is not None:
+            name = k.mimic.joint
+            if name in seen or name not in qindex:
+                raise ValueError(f"joint {j.name!r}: the mimic chain through {name!r} does not end at an "
+                                 "independent movable joint")
+            seen.add(name)
+            o += m * k.mimic.offset
+            m *= k.mimic.multiplier
+            k = joints[qindex[name]]
+        if k is not j:
+            master[i], mult[i], off[i] = qindex[k.name], m, o
+    return master, mult, off
+
+
 def compile_tree(tree, armature: dict[str, float] | None = None) -> Articulation:
-    """Build the Articulation of a :class:`MultibodyTree` (see the module docstring for the layout)."""
+    """Build the Articulation of a :class:`MultibodyTree` (see the module docstring for the layout).
+
+    Links welded by fixed joints are merged into the body of their nearest movable ancestor (their inertias
+    added about the body origin); every link stays a frame of its body. A chain of mimic joints is folded onto
+    its independent joint.
+    """
     order = tree.link_order()
+    parent_of = {j.child: j for j in tree.joints.values()}
     body_of_link: dict[str, int] = {}
-    body_X_link: dict[str, np.ndarray] = {}
+    body_X_link: dict[str, np.ndarray | None] = {}  # None: the identity (a body's own link)
     body_names: list[str] = []
     parent: list[int] = []
     joints = []
     parent_X_joint = []
     for link in order:
-        joint = tree.parent_joint(link)
+        joint = parent_of.get(link)
         if joint is None:
             body_of_link[link] = 0
-            body_X_link[link] = np.eye(4)
+            body_X_link[link] = None
             body_names.append(link)
             parent.append(-1)
         elif joint.movable:
-            b = len(body_names)
-            body_of_link[link] = b
-            body_X_link[link] = np.eye(4)
+            body_of_link[link] = len(body_names)
+            body_X_link[link] = None
             body_names.append(link)
             parent.append(body_of_link[joint.parent])
             joints.append(joint)
-            parent_X_joint.append(body_X_link[joint.parent] @ joint.parent_X_joint)
+            up = body_X_link[joint.parent]
+            parent_X_joint.append(joint.parent_X_joint if up is None else up @ joint.parent_X_joint)
         else:
             body_of_link[link] = body_of_link[joint.parent]
-            body_X_link[link] = body_X_link[joint.parent] @ joint.parent_X_joint
+            up = body_X_link[joint.parent]
+            body_X_link[link] = joint.parent_X_joint if up is None else up @ joint.parent_X_joint
 
     nb = len(body_names)
+    eye4 = np.eye(4)
+    # mass properties of every link with an inertial, then summed per body about the body origin
+    inertials = [(body_of_link[n], body_X_link[n], tree.links[n].inertial) for n in order
+                 if tree.links[n].inertial is not None]
     mass = np.zeros(nb)
-    first = np.zeros((nb, 3))
-    second = np.zeros((nb, 3, 3))  # sum of rotated COM inertias + m c c^T terms, about the body origin
-    for link in order:
-        inertial = tree.links[link].inertial
-        if inertial is None or inertial.mass == 0 and not np.any(inertial.inertia):
-            continue
-        b = body_of_link[link]
-        body_X_com = body_X_link[link] @ inertial.link_X_com
-        R, c = body_X_com[:3, :3], body_X_com[:3, 3]
-        m = inertial.mass
-        mass[b] += m
-        first[b] += m * c
-        # inertia about the body origin: R I R^T + m (|c|^2 E - c c^T)
-        second[b] += R @ inertial.inertia @ R.T + m * (c @ c * np.eye(3) - np.outer(c, c))
     com = np.zeros((nb, 3))
     inertia_com = np.zeros((nb, 3, 3))
+    if inertials:
+        b = np.array([i[0] for i in inertials], dtype=int)
+        X = np.array([(eye4 if i[1] is None else i[1]) @ i[2].link_X_com for i in inertials])
+        m = np.array([i[2].mass for i in inertials], dtype=float)
+        I = np.array([i[2].inertia for i in inertials], dtype=float)
+        R, c = X[:, :3, :3], X[:, :3, 3]
+        cc = np.einsum("ni,ni->n", c, c)
+        # inertia about the body origin: R I R^T + m (|c|^2 E - c c^T)
+        second_k = (np.einsum("nij,njk,nlk->nil", R, I, R)
+                    + m[:, None, None] * (cc[:, None, None] * np.eye(3) - np.einsum("ni,nj->nij", c, c)))
+        first = np.zeros((nb, 3))
+        second = np.zeros((nb, 3, 3))
+        np.add.at(mass, b, m)
+        np.add.at(first, b, m[:, None] * c)
+        np.add.at(second, b, second_k)
+        has = mass > 0
+        com[has] = first[has] / mass[has, None]
+        cc = np.einsum("ni,ni->n", com, com)
+        inertia_com = second - mass[:, None, None] * (cc[:, None, None] * np.eye(3)
+                                                     - np.einsum("ni,nj->nij", com, com))
+    # spatial inertia [angular; linear] about the body origin
+    C = np.zeros((nb, 3, 3))
+    C[:, 0, 1], C[:, 0, 2], C[:, 1, 2] = -com[:, 2], com[:, 1], -com[:, 0]
+    C[:, 1, 0], C[:, 2, 0], C[:, 2, 1] = com[:, 2], -com[:, 1], com[:, 0]
     spatial = np.zeros((nb, 6, 6))
-    for b in range(nb):
-        if mass[b] > 0:
-            com[b] = first[b] / mass[b]
-        c = com[b]
-        inertia_com[b] = second[b] - mass[b] * (c @ c * np.eye(3) - np.outer(c, c))
-        spatial[b] = spatial_inertia(mass[b], c, inertia_com[b])
+    spatial[:, :3, :3] = inertia_com + mass[:, None, None] * (C @ np.swapaxes(C, 1, 2))
+    spatial[:, :3, 3:] = mass[:, None, None] * C
+    spatial[:, 3:, :3] = mass[:, None, None] * np.swapaxes(C, 1, 2)
+    spatial[:, 3:, 3:] = mass[:, None, None] * np.eye(3)
 
     names = [j.name for j in joints]
     qindex = {n: i for i, n in enumerate(names)}
@@ -179,24 +220,18 @@ def compile_tree(tree, armature: dict[str, float] | None = None) -> Articulation
         if name not in qindex:
             raise KeyError(f"unknown joint {name!r} for armature; movable joints: {', '.join(names)}")
         arm[qindex[name]] = float(value)
-    mimic_master = np.full(nq, -1, dtype=int)
-    mimic_mult = np.ones(nq)
-    mimic_off = np.zeros(nq)
-    for i, j in enumerate(joints):
-        if j.mimic is not None:
-            mimic_master[i] = qindex[j.mimic.joint]
-            mimic_mult[i] = j.mimic.multiplier
-            mimic_off[i] = j.mimic.offset
-
-    def limit(j, attr, default):
-        return getattr(j.limit, attr) if j.limit is not None else default
+    mimic_master, mimic_mult, mimic_off = _mimic_roots(joints)
+    inf = np.inf
+    limits = np.array([(j.limit.lower, j.limit.upper, j.limit.effort, j.limit.velocity) if j.limit is not None
+                       else (-inf, inf, inf, inf) for j in joints], dtype=float).reshape(nq, 4)
 
     return Articulation(
         name=tree.name,
         body_names=tuple(body_names),
         parent=_frozen(parent, int),
         joint_names=tuple(names),
-        joint_type=_frozen([PRISMATIC if j.type == "prismatic" else REVOLUTE for j in joints], int).reshape(nq),
+        joint_type=_frozen([PRISMATIC if j.type == "prismatic" else REVOLUTE for j in joints],
+                           int).reshape(nq),
         continuous=_frozen([j.type == "continuous" for j in joints], bool).reshape(nq),
         axis=_frozen([j.axis for j in joints]).reshape(nq, 3),
         parent_X_joint=_frozen(parent_X_joint).reshape(nq, 4, 4),
@@ -204,16 +239,17 @@ def compile_tree(tree, armature: dict[str, float] | None = None) -> Articulation
         com=_frozen(com),
         inertia_com=_frozen(inertia_com),
         spatial_inertia=_frozen(spatial),
-        lower=_frozen([limit(j, "lower", -np.inf) for j in joints]).reshape(nq),
-        upper=_frozen([limit(j, "upper", np.inf) for j in joints]).reshape(nq),
-        effort_limit=_frozen([limit(j, "effort", np.inf) for j in joints]).reshape(nq),
-        velocity_limit=_frozen([limit(j, "velocity", np.inf) for j in joints]).reshape(nq),
+        lower=_frozen(limits[:, 0]),
+        upper=_frozen(limits[:, 1]),
+        effort_limit=_frozen(limits[:, 2]),
+        velocity_limit=_frozen(limits[:, 3]),
         damping=_frozen([j.damping for j in joints]).reshape(nq),
         friction=_frozen([j.friction for j in joints]).reshape(nq),
         armature=_frozen(arm),
         frame_names=tuple(order),
         frame_body=_frozen([body_of_link[n] for n in order], int),
-        body_X_frame=_frozen([body_X_link[n] for n in order]).reshape(len(order), 4, 4),
+        body_X_frame=_frozen([eye4 if body_X_link[n] is None else body_X_link[n] for n in order]
+                             ).reshape(len(order), 4, 4),
         mimic_master=_frozen(mimic_master, int),
         mimic_multiplier=_frozen(mimic_mult),
         mimic_offset=_frozen(mimic_off),

@@ -1,8 +1,8 @@
 """What the reader did with every element and attribute kind of a description file.
 
-Each kind (``link/inertial/mass``, ``joint@type``, ``gazebo`` …) lands in one group: *used*, *recognised and not
-used*, or *refused*. Kinds are counted, with the first lines they occur on, so a report of a large robot stays
-short; a kind not used gets one warning, not one per element.
+Each kind (``link/inertial/mass``, ``joint@type``, ``gazebo`` …) lands in one group: *used*, *recognised and
+not used*, or *refused*. Kinds are counted, with the first lines they occur on, so a report of a large robot
+stays short; a kind not used gets one warning, not one per element.
 """
 
 from __future__ import annotations
@@ -46,6 +46,19 @@ class ReadReport:
         entry.count += 1
         if line and len(entry.lines) < _MAX_LINES:
             entry.lines.append(line)
+
+    def merge(self, kind: str, group: str, count: int, lines=(), note: str = "") -> None:
+        """Add ``count`` occurrences of ``kind`` at once (``lines``: the first lines they occur on)."""
+        entry = self.entries.get(kind)
+        if entry is None:
+            entry = self.entries[kind] = KindEntry(kind, group, note=note)
+        elif group == REFUSED and entry.group != REFUSED:
+            entry.group = REFUSED
+            entry.note = note or entry.note
+        entry.count += count
+        room = _MAX_LINES - len(entry.lines)
+        if room > 0:
+            entry.lines.extend([line for line in lines if line][:room])
 
     def warn(self, code: str, message: str, line: int = 0) -> None:
         self.warnings.append(Diagnostic(code, message, self.file, line))

@@ -1,9 +1,12 @@
 """Resolve mesh URIs of a description to files on disk.
 
-``package://NAME/rest`` (also ``package:///rest``) is looked up under: the description's folder, the given
-package folders, ``ROS_PACKAGE_PATH``, and every parent folder of the description that holds a folder named
-NAME. ``file://`` and relative paths are taken from the description's folder. Every path tried is kept so an
-unresolved mesh can say where it looked.
+``package://NAME/rest`` is looked up under: the description's folder, the given package folders (each either
+a folder *of* packages or the package folder itself), ``ROS_PACKAGE_PATH``, and every parent folder of the
+description that is named NAME or holds a folder named NAME. ``package:///rest`` (no package name) is looked
+up under the package folders, ``ROS_PACKAGE_PATH``, the description's folder and each of its parents, then
+as an absolute path. ``model://NAME/rest`` (Gazebo) is treated as ``package://``. ``file://`` and relative
+paths are taken from the description's folder (the working folder for text without a file). Every path tried
+is kept so an unresolved mesh can say where it looked.
 """
 
 from __future__ import annotations
@@ -12,56 +15,94 @@ import os
 from pathlib import Path
 from urllib.parse import unquote
 
+_join = os.path.join
+_isfile = os.path.isfile
 
-def _package_roots(name: str, base: Path | None, package_dirs) -> list[Path]:
-    roots: list[Path] = []
-    for d in package_dirs:
-        d = Path(d)
-        roots += [d / name, d]  # a folder *of* packages, or the package folder itself
-    for d in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep):
-        if d:
-            roots += [Path(d) / name, Path(d)]
-    if base is not None:
-        for parent in [base, *base.parents]:
-            if parent.name == name:
-                roots.append(parent)
-            roots.append(parent / name)
-    seen, out = set(), []
-    for r in roots:
-        if r not in seen:
-            seen.add(r)
-            out.append(r)
+
+def _unique(paths) -> list[str]:
+    seen: set[str] = set()
+    out = []
+    for p in paths:
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
     return out
 
 
+class Resolver:
+    """Resolve many URIs of one description, caching the package roots and the answers."""
+
+    def __init__(self, base: Path | str | None, package_dirs=()):
+        self.base = None if base is None else os.path.abspath(str(base))
+        self.package_dirs = [os.path.abspath(str(d)) for d in package_dirs]
+        self.ros = [os.path.abspath(d) for d in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if d]
+        parents: list[str] = []
+        if self.base is not None:
+            p = self.base
+            while True:
+                parents.append(p)
+                up = os.path.dirname(p)
+                if up == p:
+                    break
+                p = up
+        self.parents = parents
+        self._roots: dict[str, list[str]] = {}
+        self._cache: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+
+    def package_roots(self, name: str) -> list[str]:
+        roots = self._roots.get(name)
+        if roots is None:
+            roots = []
+            for d in (*self.package_dirs, *self.ros):
+                roots += [_join(d, name), d]  # a folder *of* packages, or the package folder itself
+            for parent in self.parents:
+                if os.path.basename(parent) == name:
+                    roots.append(parent)
+                roots.append(_join(parent, name))
+            roots = self._roots[name] = _unique(roots)
+        return roots
+
+    def __call__(self, uri: str) -> tuple[str | None, tuple[str, ...]]:
+        """Return ``(absolute path or None, paths tried)``."""
+        hit = self._cache.get(uri)
+        if hit is None:
+            hit = self._cache[uri] = self._resolve(uri)
+        return hit
+
+    def _resolve(self, uri: str) -> tuple[str | None, tuple[str, ...]]:
+        tried: list[str] = []
+
+        def first(candidates):
+            for c in _unique(candidates):
+                tried.append(c)
+                if _isfile(c):
+                    return os.path.normpath(c)
+            return None
+
+        scheme, sep, rest = uri.partition("://")
+        if not sep:
+            scheme, rest = "", uri
+        scheme = scheme.lower()
+        rest = unquote(rest)
+        if scheme in ("package", "model"):
+            if rest.startswith("/"):  # package:///path: no package name, a path under any root
+                rel = rest.lstrip("/")
+                roots = [*self.package_dirs, *self.ros, *self.parents]
+                found = first([_join(r, rel) for r in roots] + ["/" + rel])
+                return found, tuple(tried)
+            name, _, rel = rest.partition("/")
+            return first([_join(root, rel) for root in self.package_roots(name)]), tuple(tried)
+        if scheme == "file":
+            if rest.startswith("/"):
+                return first([rest]), tuple(tried)
+            return first([_join(self.base or os.getcwd(), rest)]), tuple(tried)
+        if scheme:  # http://, https:// …: nothing is fetched
+            return None, ()
+        if os.path.isabs(rest):
+            return first([rest]), tuple(tried)
+        return first([_join(self.base or os.getcwd(), rest)]), tuple(tried)
+
+
 def resolve_uri(uri: str, base: Path | None, package_dirs=()) -> tuple[str | None, tuple[str, ...]]:
-    """Return ``(absolute path or None, paths tried)``."""
-    tried: list[str] = []
-
-    def first(candidates):
-        for c in candidates:
-            tried.append(str(c))
-            if c.is_file():
-                return str(c.resolve())
-        return None
-
-    if uri.startswith("package://"):
-        rest = uri[len("package://"):]
-        if rest.startswith("/"):  # package:///path: no package name, a path under any root
-            rel = rest.lstrip("/")
-            roots = [*(Path(d) for d in package_dirs), *([base] if base else [])]
-            found = first([r / rel for r in roots])
-            if found is None and Path("/" + rel).is_absolute():
-                found = first([Path("/" + rel)])
-            return found, tuple(tried)
-        name, _, rel = rest.partition("/")
-        found = first([root / rel for root in _package_roots(name, base, package_dirs)])
-        return found, tuple(tried)
-    if uri.startswith("file://"):
-        path = Path(unquote(uri[len("file://"):]))
-        candidates = [path] if path.is_absolute() else [(base or Path.cwd()) / path]
-        return first(candidates), tuple(tried)
-    path = Path(uri)
-    if path.is_absolute():
-        return first([path]), tuple(tried)
-    return first([(base or Path.cwd()) / path]), tuple(tried)
+    """Return ``(absolute path or None, paths tried)`` for one URI (see the module docstring)."""
+    return Resolver(base, package_dirs)(uri)

@@ -1,19 +1,26 @@
 """Read a URDF into a :class:`MultibodyTree`, accounting for every element and attribute kind.
 
-The XML is parsed with defusedxml (no DTDs, entities or external references), keeping the line of every
-element so a refusal can point at it. Every kind lands in the report as *used*, *recognised and not used*,
-or *refused*; a refusal raises :class:`UrdfError` with a stable code.
+Parsing is hardened: a file holding a markup declaration (``<!DOCTYPE``, ``<!ENTITY`` …) goes through
+defusedxml, which refuses entity declarations and external references (so no entity-expansion bomb and no
+external entity reaches the reader); a file without one cannot declare an entity and is parsed by the C
+expat tree builder, its element lines recovered from the start tags. Every element and attribute kind lands
+in the report as *used*, *recognised and not used*, or *refused*; a refusal raises :class:`UrdfError` with a
+stable code, the line, and what to do.
 
 Fixed joints are kept in the tree as they are written; :meth:`MultibodyTree.compile` merges links welded by
-fixed joints into the body of their nearest movable ancestor and keeps every link name as a frame.
+fixed joints into the body of their nearest movable ancestor and keeps every link name as a frame
+(``docs/engine-conventions.md``).
 """
 
 from __future__ import annotations
 
+import bisect
 import math
+import os
 import re
-from dataclasses import dataclass, field
+import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 from defusedxml import DefusedXmlException
@@ -21,8 +28,7 @@ from defusedxml.ElementTree import DefusedXMLParser
 
 from mime_gui.multibody.errors import UrdfError
 from mime_gui.multibody.report import IGNORED, REFUSED, USED, ReadReport
-from mime_gui.multibody.resolve import resolve_uri
-from mime_gui.multibody.spatial import transform
+from mime_gui.multibody.resolve import Resolver
 from mime_gui.multibody.tree import (
     Box,
     Cylinder,
@@ -78,6 +84,7 @@ _KNOWN_UNUSED = {
     "safety_controller": "soft limits of a ROS safety controller",
     "calibration": "calibration references",
     "contact": "contact parameters",
+    "contact_coefficients": "contact parameters",
     "texture": "textures are not drawn",
     "type": "transmission type name",
     "hardwareInterface": "ROS control interface",
@@ -85,71 +92,106 @@ _KNOWN_UNUSED = {
     "motor": "motor descriptions",
     "klampt": "Klampt settings",
 }
+_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed")
 
 _XACRO_TAG = re.compile(rb"<\s*xacro:", re.IGNORECASE)
 _XACRO_SUBST = re.compile(r"\$[({]")
+# A markup declaration (DOCTYPE, ENTITY, ELEMENT …): only the defused parser may see one.
+_DECLARATION = re.compile(rb"<!(?!--|\[CDATA\[)")
+# Start tags in document order, skipping comments, CDATA sections and processing instructions.
+_START_TAG = re.compile(rb"<(?:!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|([^!?/]))", re.S)
+_NEWLINE = re.compile(rb"\n")
+_XML_ENCODING = re.compile(rb"<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
+_PLAIN_ENCODINGS = {"utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin-1", "latin1"}
 
 
-@dataclass
-class _Node:
-    tag: str
-    attrib: dict[str, str]
-    line: int
-    children: list[_Node] = field(default_factory=list)
-    text: str = ""
-
-    def find(self, tag: str) -> _Node | None:
-        for c in self.children:
-            if c.tag == tag:
-                return c
-        return None
-
-    def findall(self, tag: str) -> list[_Node]:
-        return [c for c in self.children if c.tag == tag]
-
-
-class _Builder:
-    """Parser target that keeps element lines (the stdlib tree builder drops them)."""
-
-    def __init__(self, line_offset: int):
-        self.parser = None
-        self.stack: list[_Node] = []
-        self.root: _Node | None = None
-        self.line_offset = line_offset
-
-    def start(self, tag, attrib):
-        line = self.parser.parser.CurrentLineNumber + self.line_offset if self.parser else 0
-        node = _Node(tag, dict(attrib), line)
-        if self.stack:
-            self.stack[-1].children.append(node)
-        else:
-            self.root = node
-        self.stack.append(node)
-
-    def end(self, tag):
-        self.stack.pop()
-
-    def data(self, text):
-        if self.stack:
-            self.stack[-1].text += text
-
-    def close(self):
-        return self.root
-
+# -- XML -------------------------------------------------------------------------------------------------
 
 def _prepare(data: bytes) -> tuple[bytes, int]:
-    """Tolerate what real files carry: a byte-order mark, blank lines before ``<?xml``, trailing NULs."""
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    stripped = data.lstrip()
-    offset = data[: len(data) - len(stripped)].count(b"\n")
-    stripped = stripped.rstrip(b"\x00 \t\r\n")
-    return stripped, offset
+    """Tolerate what real files carry: byte-order marks, blank lines before ``<?xml``, trailing NULs.
+
+    Returns the cleaned bytes and the number of lines removed at the start.
+    """
+    offset = 0
+    while True:
+        stripped = data.lstrip()
+        offset += data.count(b"\n", 0, len(data) - len(stripped))
+        data = stripped
+        if data.startswith(b"\xef\xbb\xbf"):
+            data = data[3:]
+            continue
+        break
+    return data.rstrip(b"\x00 \t\r\n"), offset
 
 
-def _parse_xml(data: bytes, file: str) -> _Node:
-    data, offset = _prepare(data)
-    builder = _Builder(offset)
+def _fast_parse(data: bytes, offset: int) -> tuple[ET.Element, dict] | None:
+    """Parse with the C tree builder when the file cannot declare entities; None to take the defused path."""
+    if b"\x00" in data or _DECLARATION.search(data) is not None:
+        return None
+    m = _XML_ENCODING.match(data)
+    if m is not None and m.group(1).decode("ascii", "replace").lower() not in _PLAIN_ENCODINGS:
+        return None
+    try:
+        parser = ET.XMLParser()
+        parser.feed(data)
+        root = parser.close()
+    except ET.ParseError:
+        return None  # the defused path reports it, with the same codes
+    starts = [m.start() for m in _START_TAG.finditer(data) if m.group(1) is not None]
+    try:
+        position = dict(zip(root.iter(), starts, strict=True))
+    except ValueError:  # the start tags and the elements do not pair up: let expat count the lines
+        return None
+    return root, _Lines(position, data, offset)
+
+
+class _Lines:
+    """Element → line, computed on demand from the byte offset of its start tag."""
+
+    __slots__ = ("position", "data", "offset", "_newlines")
+
+    def __init__(self, position: dict, data: bytes, offset: int):
+        self.position = position
+        self.data = data
+        self.offset = offset
+        self._newlines: list[int] | None = None
+
+    def get(self, element, default: int = 0) -> int:
+        pos = self.position.get(element)
+        if pos is None:
+            return default
+        newlines = self._newlines
+        if newlines is None:
+            newlines = self._newlines = [m.start() for m in _NEWLINE.finditer(self.data)]
+        return bisect.bisect_right(newlines, pos) + 1 + self.offset
+
+
+class _LineBuilder:
+    """Parser target that builds a standard element tree and keeps the line of every element."""
+
+    def __init__(self, offset: int):
+        self.parser = None
+        self.builder = ET.TreeBuilder()
+        self.lines: dict[ET.Element, int] = {}
+        self.offset = offset
+
+    def start(self, tag, attrib):
+        element = self.builder.start(tag, attrib)
+        self.lines[element] = self.parser.parser.CurrentLineNumber + self.offset
+        return element
+
+    def end(self, tag):
+        return self.builder.end(tag)
+
+    def data(self, text):
+        self.builder.data(text)
+
+    def close(self):
+        return self.builder.close()
+
+
+def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dict]:
+    builder = _LineBuilder(offset)
     parser = DefusedXMLParser(target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     builder.parser = parser
     try:
@@ -166,33 +208,92 @@ def _parse_xml(data: bytes, file: str) -> _Node:
         text = data.split(b"\n")[pos[0] - 1] if pos and 0 < pos[0] <= data.count(b"\n") + 1 else b""
         if "unbound prefix" in str(exc) and _XACRO_TAG.search(text):
             raise UrdfError("urdf.xacro", "this is an unexpanded xacro file (xacro: elements); run "
-                            "`xacro FILE.urdf.xacro > FILE.urdf` first and open the result", file, line) from None
+                            "`xacro FILE.urdf.xacro > FILE.urdf` first and open the result",
+                            file, line) from None
         msg = str(exc).split(": line")[0]
+        if not data.strip():
+            msg = "the file is empty; expected a <robot> element"
         raise UrdfError("urdf.xml", f"not well-formed XML ({msg}); fix the markup at this line",
                         file, line) from None
     if root is None:
         raise UrdfError("urdf.xml", "the file is empty; expected a <robot> element", file, 0)
-    return root
+    return root, builder.lines
+
+
+def _parse_xml(data: bytes, file: str) -> tuple[ET.Element, dict]:
+    data, offset = _prepare(data)
+    return _fast_parse(data, offset) or _defused_parse(data, offset, file)
 
 
 def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1] if tag.startswith("{") else tag
 
 
+def _transform(xyz, rpy) -> np.ndarray:
+    """URDF origin: ``Rz(yaw) @ Ry(pitch) @ Rx(roll)`` and the translation, as a (4, 4) array."""
+    x, y, z = xyz
+    r, p, w = rpy
+    if r == 0.0 and p == 0.0 and w == 0.0:
+        return np.array([1.0, 0.0, 0.0, x, 0.0, 1.0, 0.0, y,
+                         0.0, 0.0, 1.0, z, 0.0, 0.0, 0.0, 1.0]).reshape(4, 4)
+    cr, sr, cp, sp, cy, sy = math.cos(r), math.sin(r), math.cos(p), math.sin(p), math.cos(w), math.sin(w)
+    return np.array([
+        cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr, x,
+        sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr, y,
+        -sp, cp * sr, cp * cr, z,
+        0.0, 0.0, 0.0, 1.0,
+    ]).reshape(4, 4)
+
+
+def principal_moments(xx, yy, zz, xy, xz, yz) -> tuple[float, float, float]:
+    """Eigenvalues of a symmetric 3x3 inertia, ascending, in closed form (Smith 1961)."""
+    p1 = xy * xy + xz * xz + yz * yz
+    if p1 == 0.0:
+        a, b, c = sorted((xx, yy, zz))
+        return a, b, c
+    q = (xx + yy + zz) / 3.0
+    a, b, c = xx - q, yy - q, zz - q
+    p = math.sqrt((a * a + b * b + c * c + 2.0 * p1) / 6.0)
+    det = a * (b * c - yz * yz) - xy * (xy * c - yz * xz) + xz * (xy * yz - b * xz)
+    r = min(1.0, max(-1.0, det / (2.0 * p * p * p)))
+    phi = math.acos(r) / 3.0
+    largest = q + 2.0 * p * math.cos(phi)
+    smallest = q + 2.0 * p * math.cos(phi + 2.0 * math.pi / 3.0)
+    return smallest, 3.0 * q - largest - smallest, largest
+
+
+_ZERO3 = (0.0, 0.0, 0.0)
+_ONE3 = (1.0, 1.0, 1.0)
+
+
+# -- the reader ------------------------------------------------------------------------------------------
+
 class _Reader:
-    def __init__(self, file: str, base: Path | None, package_dirs):
+    def __init__(self, file: str, base: Path | None, package_dirs, lines: dict):
         self.file = file
-        self.base = base
-        self.package_dirs = tuple(package_dirs)
+        self.lines = lines
+        self.resolve = Resolver(base, package_dirs)
         self.report = ReadReport(file=file)
         self.materials: dict[str, tuple[float, float, float, float] | None] = {}
         self._warned_kinds: set[str] = set()
+        self._warned_meshes: set[str] = set()
+        self._warned_materials: set[str] = set()
+        self._child_of: dict[str, Joint] = {}
 
     # -- errors and accounting ---------------------------------------------------------------------
-    def fail(self, code: str, message: str, node: _Node | None = None, kind: str | None = None):
+    def line(self, where) -> int:
+        if where is None:
+            return 0
+        if isinstance(where, int):
+            return where
+        return self.lines.get(where, 0)
+
+    def fail(self, code: str, message: str, where=None, kind: str | None = None) -> NoReturn:
+        """Refuse: ``where`` is the element (or the line) the message is about."""
+        line = self.line(where)
         if kind:
-            self.report.add(kind, REFUSED, node.line if node else 0, message)
-        raise UrdfError(code, message, self.file, node.line if node else 0, report=self.report)
+            self.report.add(kind, REFUSED, line, message)
+        raise UrdfError(code, message, self.file, line, report=self.report)
 
     def ignore(self, kind: str, line: int, why: str = "") -> None:
         self.report.add(kind, IGNORED, line, why)
@@ -201,99 +302,163 @@ class _Reader:
             self.report.warn("urdf.not-used", f"<{kind}> is recognised and not used"
                              + (f" ({why})" if why else ""), line)
 
-    def account(self, node: _Node, path: str) -> None:
-        """Sort ``node``, its attributes and its subtree into the report groups."""
-        tag = _local(node.tag)
-        if node.tag.startswith("{") or ":" in node.tag:
-            if "xacro" in node.tag:
-                self.fail("urdf.xacro", f"<{node.tag}> is an unexpanded xacro element; run xacro first",
-                          node, kind=f"{path}/{tag}")
-            self.ignore(f"{path}/{tag}" if path else tag, node.line, "namespaced extension element")
-            return
-        kind = f"{path}/{tag}" if path else tag
-        used_attrs = _USED.get(kind)
-        if used_attrs is None:
-            self.ignore(kind, node.line, _KNOWN_UNUSED.get(tag, "unknown element"))
-            return
-        self.report.add(kind, USED, node.line)
-        for attr, value in node.attrib.items():
-            if _XACRO_SUBST.search(value):
-                self.fail("urdf.xacro", f"attribute {_local(attr)}={value!r} of <{tag}> holds an "
-                          "unexpanded xacro substitution; run xacro first", node, kind=f"{kind}@{attr}")
-            if attr in used_attrs:
-                self.report.add(f"{kind}@{attr}", USED, node.line)
+    def account(self, root: ET.Element) -> None:
+        """Sort every element, its attributes and its subtree into the report groups (document order)."""
+        lines = self.lines
+        seen: dict[str, list] = {}  # kind -> [group, count, first lines, note], in first-seen order
+        kinds: dict[tuple, tuple] = {}  # (parent kind, tag) -> (kind, attributes it reads or None, note)
+        attr_kinds: dict[tuple, tuple] = {}  # (kind, attribute) -> (kind@attribute, group, note)
+
+        def hit(kind: str, group: str, node: ET.Element, note: str = "") -> None:
+            entry = seen.get(kind)
+            if entry is None:
+                seen[kind] = [group, 1, [lines.get(node, 0)], note]
             else:
-                self.ignore(f"{kind}@{_local(attr)}", node.line,
-                            "namespaced attribute" if attr.startswith("{") else "attribute not used")
-        for child in node.children:
-            self.account(child, kind)
+                entry[1] += 1
+                if len(entry[2]) < 5:
+                    entry[2].append(lines.get(node, 0))
+
+        stack: list[tuple[ET.Element, str]] = [(root, "")]
+        try:
+            while stack:
+                node, path = stack.pop()
+                tag = node.tag
+                known = kinds.get((path, tag))
+                if known is None:
+                    if not isinstance(tag, str):
+                        continue
+                    local = _local(tag)
+                    kind = f"{path}/{local}" if path else local
+                    if tag[:1] == "{":
+                        if "xacro" in tag:
+                            self.fail("urdf.xacro", f"<xacro:{local}> is an unexpanded xacro element; run "
+                                      "`xacro FILE.urdf.xacro > FILE.urdf` first and open the result", node,
+                                      kind=kind)
+                        known = (kind, None, "namespaced extension element")
+                    else:
+                        used = _USED.get(kind)
+                        note = "" if used is not None else _KNOWN_UNUSED.get(tag, "unknown element")
+                        known = (kind, used, note)
+                    kinds[(path, tag)] = known
+                kind, used_attrs, note = known
+                if used_attrs is None:
+                    hit(kind, IGNORED, node, note)
+                    continue
+                hit(kind, USED, node)
+                attrib = node.attrib
+                if attrib:
+                    for attr, value in attrib.items():
+                        if "$" in value and _XACRO_SUBST.search(value):
+                            self.fail("urdf.xacro", f"attribute {_local(attr)}={value!r} of <{tag}> holds an "
+                                      "unexpanded xacro substitution; run xacro first", node,
+                                      kind=f"{kind}@{attr}")
+                        akind = attr_kinds.get((kind, attr))
+                        if akind is None:
+                            if attr in used_attrs:
+                                akind = (f"{kind}@{attr}", USED, "")
+                            else:
+                                akind = (f"{kind}@{_local(attr)}", IGNORED,
+                                         "namespaced attribute" if attr[:1] == "{" else "attribute not used")
+                            attr_kinds[(kind, attr)] = akind
+                        hit(akind[0], akind[1], node, akind[2])
+                if len(node):
+                    stack.extend([(child, kind) for child in reversed(node)])
+        finally:
+            for kind, (group, count, first, note) in seen.items():
+                if group == IGNORED and kind not in self._warned_kinds:
+                    self._warned_kinds.add(kind)
+                    self.report.warn("urdf.not-used", f"<{kind}> is recognised and not used"
+                                     + (f" ({note})" if note else ""), first[0])
+                self.report.merge(kind, group, count, first, note)
 
     # -- values ------------------------------------------------------------------------------------
-    def floats(self, node: _Node, attr: str, n: int, default=None, what: str = "") -> np.ndarray:
-        raw = node.attrib.get(attr)
+    def floats(self, node: ET.Element, attr: str, n: int, default=None, what: str = "") -> tuple:
+        raw = node.get(attr)
         if raw is None:
             if default is None:
                 self.fail("urdf.missing-attribute", f"<{_local(node.tag)}> needs the attribute {attr}="
                           f"\"{' '.join(['0'] * n)}\"{what}", node)
-            return np.asarray(default, dtype=float)
+            return default
         try:
-            values = np.array([float(t) for t in raw.replace(",", " ").split()], dtype=float)
+            values = tuple(map(float, raw.replace(",", " ").split() if "," in raw else raw.split()))
         except ValueError:
-            self.fail("urdf.value", f"{attr}={raw!r} of <{_local(node.tag)}> is not a list of {n} numbers",
-                      node)
-        if values.size != n:
-            self.fail("urdf.value", f"{attr}={raw!r} of <{_local(node.tag)}> has {values.size} numbers, "
+            if _XACRO_SUBST.search(raw):
+                self.fail("urdf.xacro", f"{attr}={raw!r} of <{_local(node.tag)}> holds an unexpanded xacro "
+                          "substitution; run xacro first", node)
+            self.fail("urdf.value", f"{attr}={raw!r} of <{_local(node.tag)}> is not a list of {n} number"
+                      f"{'s' if n > 1 else ''}", node)
+        if len(values) != n:
+            self.fail("urdf.value", f"{attr}={raw!r} of <{_local(node.tag)}> has {len(values)} numbers, "
                       f"expected {n}", node)
-        if not np.all(np.isfinite(values)):
+        total = sum(values)
+        if total - total != 0.0 and not all(map(math.isfinite, values)):
             self.fail("urdf.non-finite", f"{attr}={raw!r} of <{_local(node.tag)}> is not finite; give "
                       "finite numbers", node)
         return values
 
-    def scalar(self, node: _Node, attr: str, default=None) -> float:
-        return float(self.floats(node, attr, 1, None if default is None else [default])[0])
+    def scalar(self, node: ET.Element, attr: str, default=None) -> float:
+        return self.floats(node, attr, 1, None if default is None else (default,))[0]
 
-    def origin(self, parent: _Node) -> np.ndarray:
+    def origin(self, parent: ET.Element) -> np.ndarray:
         o = parent.find("origin")
         if o is None:
             return np.eye(4)
-        return transform(self.floats(o, "xyz", 3, (0, 0, 0)), self.floats(o, "rpy", 3, (0, 0, 0)))
+        return _transform(self.floats(o, "xyz", 3, _ZERO3), self.floats(o, "rpy", 3, _ZERO3))
 
-    def name_of(self, node: _Node, what: str) -> str:
-        name = node.attrib.get("name")
+    def name_of(self, node: ET.Element, what: str) -> str:
+        name = node.get("name")
         if not name:
             self.fail("urdf.missing-attribute", f"a <{what}> has no name=; give every {what} a unique name",
                       node)
         return name
 
     # -- elements ----------------------------------------------------------------------------------
-    def rgba(self, mat: _Node | None) -> tuple[tuple | None, str | None]:
+    def rgba(self, mat: ET.Element | None, owner: str = "") -> tuple[tuple | None, str | None]:
         if mat is None:
             return None, None
-        name = mat.attrib.get("name")
+        name = mat.get("name")
         color = mat.find("color")
         if color is not None:
             values = self.floats(color, "rgba", 4)
-            return tuple(float(v) for v in values), name
+            if not all(0.0 <= v <= 1.0 for v in values):
+                self.report.warn("urdf.color", f"colour rgba={color.get('rgba')!r} of material {name!r} is "
+                                 "outside [0, 1]; it is clipped", self.line(color))
+                values = tuple(min(max(v, 0.0), 1.0) for v in values)
+            return values, name
+        if owner and name not in self.materials and name not in self._warned_materials:
+            self._warned_materials.add(name)
+            self.report.warn("urdf.material", f"the visual of link {owner!r} names material {name!r}, which "
+                             "is not declared with a colour; it is drawn in the default colour",
+                             self.line(mat))
         return self.materials.get(name), name
 
-    def geometry(self, node: _Node, owner: str):
+    def geometry(self, node: ET.Element, owner: str):
+        what = _local(node.tag)
         g = node.find("geometry")
-        if g is None or not g.children:
-            self.fail("urdf.geometry", f"a <{_local(node.tag)}> of link {owner!r} has no <geometry> shape; "
-                      "add a box, cylinder, sphere or mesh", node)
-        shape = next((c for c in g.children if not c.tag.startswith("{")), None)
-        if shape is None:
-            self.fail("urdf.geometry", f"the <geometry> of link {owner!r} has no shape", g)
+        if g is None:
+            self.fail("urdf.geometry", f"a <{what}> of link {owner!r} has no <geometry>; add a box, "
+                      "cylinder, sphere or mesh", node)
+        shapes = [c for c in g if isinstance(c.tag, str) and c.tag[:1] != "{"]
+        if not shapes:
+            self.fail("urdf.geometry", f"the <geometry> of a <{what}> of link {owner!r} has no shape; add a "
+                      "box, cylinder, sphere or mesh", g)
+        if len(shapes) > 1:
+            self.report.warn("urdf.geometry-extra", f"the <geometry> of a <{what}> of link {owner!r} holds "
+                             f"{len(shapes)} shapes; only the first, <{shapes[0].tag}>, is kept",
+                             self.line(g))
+        shape = shapes[0]
         tag = shape.tag
         if tag == "box":
             size = self.floats(shape, "size", 3)
-            if np.any(size < 0):
-                self.fail("urdf.geometry", f"box size {tuple(size)} of link {owner!r} is negative", shape)
-            return Box(tuple(float(s) for s in size))
+            if min(size) < 0:
+                self.fail("urdf.geometry", f"box size {size} of link {owner!r} is negative; sizes are >= 0",
+                          shape)
+            return Box(size)
         if tag == "cylinder":
             r, length = self.scalar(shape, "radius"), self.scalar(shape, "length")
             if r < 0 or length < 0:
-                self.fail("urdf.geometry", f"cylinder of link {owner!r} has a negative size", shape)
+                self.fail("urdf.geometry", f"cylinder of link {owner!r} has a negative radius or length",
+                          shape)
             return Cylinder(r, length)
         if tag == "sphere":
             r = self.scalar(shape, "radius")
@@ -301,221 +466,293 @@ class _Reader:
                 self.fail("urdf.geometry", f"sphere of link {owner!r} has a negative radius", shape)
             return Sphere(r)
         if tag == "mesh":
-            uri = shape.attrib.get("filename", "").strip()
+            uri = (shape.get("filename") or "").strip()
             if not uri:
-                self.fail("urdf.geometry", f"a <mesh> of link {owner!r} has no filename=", shape)
-            scale = self.floats(shape, "scale", 3, (1, 1, 1))
-            found, tried = resolve_uri(uri, self.base, self.package_dirs)
-            if found is None:
+                self.fail("urdf.missing-attribute", f"a <mesh> of link {owner!r} has no filename=; give the "
+                          "mesh file (package://, file:// or a path relative to the URDF)", shape)
+            raw_scale = shape.get("scale")
+            if raw_scale is not None and len(raw_scale.split()) == 1:  # a uniform scale written once
+                scale = self.floats(shape, "scale", 1) * 3
+            else:
+                scale = self.floats(shape, "scale", 3, _ONE3)
+            found, tried = self.resolve(uri)
+            if found is None and uri not in self._warned_meshes:
+                self._warned_meshes.add(uri)
+                where = ("tried: " + ", ".join(tried)) if tried else "its URI scheme is not read"
                 self.report.warn("urdf.mesh-unresolved", f"mesh {uri!r} of link {owner!r} was not found; "
-                                 "tried: " + ", ".join(tried) + ". Pass the package folder "
-                                 "(package_dirs or ROS_PACKAGE_PATH) to resolve it", shape.line)
-            return Mesh(uri, tuple(float(s) for s in scale), found, tried)
-        self.fail("urdf.geometry", f"unknown geometry <{tag}> in link {owner!r}; use box, cylinder, sphere "
-                  "or mesh", shape)
+                                 f"{where}. Pass the package folder (package_dirs or ROS_PACKAGE_PATH) to "
+                                 "resolve it; the robot loads without it", self.line(shape))
+            return Mesh(uri, scale, found, tried)
+        self.fail("urdf.geometry", f"unknown geometry <{tag}> in a <{what}> of link {owner!r}; use box, "
+                  "cylinder, sphere or mesh", shape)
 
-    def shape(self, node: _Node, owner: str, with_material: bool) -> Shape:
-        rgba, material = self.rgba(node.find("material")) if with_material else (None, None)
-        return Shape(self.geometry(node, owner), self.origin(node), rgba, material, node.attrib.get("name"),
-                     node.line)
+    def shape(self, node: ET.Element, owner: str, with_material: bool) -> Shape:
+        rgba, material = self.rgba(node.find("material"), owner) if with_material else (None, None)
+        return Shape(self.geometry(node, owner), self.origin(node), rgba, material, node.get("name"),
+                     self.line(node))
 
-    def inertial(self, node: _Node, owner: str) -> Inertial:
+    def inertial(self, node: ET.Element, owner: str) -> Inertial:
         mass_node = node.find("mass")
-        mass = self.scalar(mass_node, "value") if mass_node is not None else 0.0
+        if mass_node is None:
+            self.fail("urdf.inertial", f"the <inertial> of link {owner!r} has no <mass value=...>; give the "
+                      "mass in kg", node)
+        mass = self.scalar(mass_node, "value")
         if mass < 0:
             self.fail("urdf.inertial", f"link {owner!r} has a negative mass {mass}; a mass is >= 0",
                       mass_node)
         inertia_node = node.find("inertia")
         I = np.zeros((3, 3))
         if inertia_node is not None:
-            v = {k: self.scalar(inertia_node, k, 0.0) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")}
-            I = np.array([[v["ixx"], v["ixy"], v["ixz"]],
-                          [v["ixy"], v["iyy"], v["iyz"]],
-                          [v["ixz"], v["iyz"], v["izz"]]])
-            principal = np.linalg.eigvalsh(I)
-            scale = max(float(np.max(np.abs(principal))), 1e-300)
-            tol = 1e-6 * scale + 1e-12
-            if principal[0] < -tol:
-                self.fail("urdf.inertial", f"the inertia of link {owner!r} is not positive semi-definite "
-                          f"(principal moments {np.array2string(principal, precision=4)}); check the "
-                          "signs of ixx..izz", inertia_node)
-            a, b, c = principal
+            v = [self.scalar(inertia_node, k, 0.0) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")]
+            xx, xy, xz, yy, yz, zz = v
+            I = np.array([xx, xy, xz, xy, yy, yz, xz, yz, zz]).reshape(3, 3)
+            a, b, c = principal = principal_moments(xx, yy, zz, xy, xz, yz)
+            tol = 1e-6 * max(abs(a), abs(c)) + 1e-12
+            moments = ", ".join(f"{m:.4g}" for m in principal)
+            if a < -tol:
+                self.fail("urdf.inertial", f"the <inertia> of link {owner!r} is not positive semi-definite "
+                          f"(principal moments {moments}); check the signs and values of ixx..izz",
+                          inertia_node)
             if a + b < c - tol:
                 # No rigid body has such an inertia, yet widely used descriptions (PR2 among them) carry
                 # one; the algorithms stay well-defined, so it is a coded warning rather than a refusal.
-                self.report.warn("urdf.inertial-triangle", f"the inertia of link {owner!r} breaks the "
-                                 f"triangle inequality (principal moments "
-                                 f"{np.array2string(principal, precision=4)}: the two smaller must add up to "
-                                 "at least the largest); no rigid body has it, check the values",
-                                 inertia_node.line)
-        return Inertial(mass, self.origin(node), I, node.line)
+                self.report.warn("urdf.inertial-triangle", f"the <inertia> of link {owner!r} breaks the "
+                                 f"triangle inequality (principal moments {moments}: the two smaller must "
+                                 "add up to at least the largest); no rigid body has it, check the values",
+                                 self.line(inertia_node))
+        return Inertial(mass, self.origin(node), I, self.line(node))
 
-    def link(self, node: _Node) -> Link:
+    def link(self, node: ET.Element) -> Link:
         name = self.name_of(node, "link")
-        link = Link(name=name, line=node.line)
+        link = Link(name=name, line=self.line(node))
         inertial = node.find("inertial")
         if inertial is not None:
             link.inertial = self.inertial(inertial, name)
-        link.visuals = [self.shape(v, name, True) for v in node.findall("visual")]
-        link.collisions = [self.shape(c, name, False) for c in node.findall("collision")]
+        link.visuals = [self.shape(v, name, True) for v in node.iterfind("visual")]
+        link.collisions = [self.shape(c, name, False) for c in node.iterfind("collision")]
         return link
 
-    def joint(self, node: _Node) -> Joint:
+    def joint(self, node: ET.Element) -> Joint:
         name = self.name_of(node, "joint")
-        jtype = node.attrib.get("type", "")
+        jtype = node.get("type")
+        if not jtype:
+            self.fail("urdf.joint-type", f"joint {name!r} has no type=; use revolute, continuous, prismatic "
+                      "or fixed", node, kind="robot/joint@type")
         if jtype in ("floating", "planar"):
             self.fail("urdf.joint-type", f"joint {name!r} is {jtype}; only revolute, continuous, prismatic "
                       "and fixed joints are accepted. Model a free base as a separate segment, or fix it",
                       node, kind=f"robot/joint@type={jtype}")
-        if jtype not in ("revolute", "continuous", "prismatic", "fixed"):
+        if jtype not in _JOINT_TYPES:
             self.fail("urdf.joint-type", f"joint {name!r} has an unknown type {jtype!r}; use revolute, "
-                      "continuous, prismatic or fixed", node, kind="robot/joint@type")
+                      "continuous, prismatic or fixed", node, kind=f"robot/joint@type={jtype}")
         parent, child = node.find("parent"), node.find("child")
-        if parent is None or not parent.attrib.get("link"):
-            self.fail("urdf.missing-link", f"joint {name!r} has no <parent link=...>", node)
-        if child is None or not child.attrib.get("link"):
-            self.fail("urdf.missing-link", f"joint {name!r} has no <child link=...>", node)
-        joint = Joint(name=name, type=jtype, parent=parent.attrib["link"], child=child.attrib["link"],
-                      parent_X_joint=self.origin(node), line=node.line)
-        axis_node = node.find("axis")
+        if parent is None or not parent.get("link"):
+            self.fail("urdf.missing-link", f"joint {name!r} has no <parent link=...>; name the link it hangs "
+                      "from", node)
+        if child is None or not child.get("link"):
+            self.fail("urdf.missing-link", f"joint {name!r} has no <child link=...>; name the link it moves",
+                      node)
+        joint = Joint(name=name, type=jtype, parent=parent.get("link"), child=child.get("link"),
+                      parent_X_joint=self.origin(node), line=self.line(node))
         if jtype != "fixed":
-            axis = self.floats(axis_node, "xyz", 3, (1, 0, 0)) if axis_node is not None else np.array(
-                [1.0, 0.0, 0.0])
-            norm = float(np.linalg.norm(axis))
+            axis_node = node.find("axis")
+            axis = (1.0, 0.0, 0.0) if axis_node is None else self.floats(axis_node, "xyz", 3, (1.0, 0.0, 0.0))
+            norm = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
             if norm < 1e-12:
-                self.fail("urdf.axis", f"joint {name!r} has a zero axis; give a direction such as "
-                          "xyz=\"0 0 1\"", axis_node or node)
-            joint.axis = axis / norm
-        limit = node.find("limit")
-        if jtype == "continuous":
-            effort = self.scalar(limit, "effort", math.inf) if limit is not None else math.inf
-            velocity = self.scalar(limit, "velocity", math.inf) if limit is not None else math.inf
-            joint.limit = Limit(-math.inf, math.inf, effort, velocity)
-        elif jtype in ("revolute", "prismatic"):
-            if limit is None or "lower" not in limit.attrib or "upper" not in limit.attrib:
-                hint = " or declare it continuous" if jtype == "revolute" else ""
-                self.report.warn("urdf.limit-default", f"{jtype} joint {name!r} has no lower/upper limit; "
-                                 f"the URDF default 0 is used, which holds it still. Add <limit lower=... "
-                                 f"upper=...>{hint}", (limit or node).line)
-            lower = self.scalar(limit, "lower", 0.0) if limit is not None else 0.0
-            upper = self.scalar(limit, "upper", 0.0) if limit is not None else 0.0
-            effort = self.scalar(limit, "effort", math.inf) if limit is not None else math.inf
-            velocity = self.scalar(limit, "velocity", math.inf) if limit is not None else math.inf
-            if lower > upper:
-                self.fail("urdf.limit", f"joint {name!r} has lower {lower} > upper {upper}; swap them", limit)
-            joint.limit = Limit(lower, upper, effort, velocity)
-        dyn = node.find("dynamics")
-        if dyn is not None:
-            joint.damping = self.scalar(dyn, "damping", 0.0)
-            joint.friction = self.scalar(dyn, "friction", 0.0)
+                self.fail("urdf.axis", f"joint {name!r} has a zero <axis>; give a direction such as "
+                          "xyz=\"0 0 1\"", axis_node)
+            joint.axis = np.array(axis) / norm
+            self.limits(node, joint)
+            dyn = node.find("dynamics")
+            if dyn is not None:
+                joint.damping = self.scalar(dyn, "damping", 0.0)
+                joint.friction = self.scalar(dyn, "friction", 0.0)
+                for what, value in (("damping", joint.damping), ("friction", joint.friction)):
+                    if value < 0:
+                        self.fail("urdf.value", f"the <dynamics> {what} {value} of joint {name!r} is "
+                                  f"negative; a {what} coefficient is >= 0", dyn)
         mimic = node.find("mimic")
         if mimic is not None:
-            master = mimic.attrib.get("joint")
+            master = mimic.get("joint")
             if not master:
-                self.fail("urdf.mimic", f"the <mimic> of joint {name!r} names no joint=", mimic)
-            joint.mimic = Mimic(master, self.scalar(mimic, "multiplier", 1.0), self.scalar(mimic, "offset", 0.0))
+                self.fail("urdf.mimic", f"the <mimic> of joint {name!r} names no joint=; name the joint it "
+                          "follows", mimic)
+            if jtype == "fixed":
+                # Reduced models fix followers and keep their <mimic> (Talos); a fixed joint follows nothing.
+                self.ignore("robot/joint/mimic (on a fixed joint)", self.line(mimic),
+                            "a fixed joint follows nothing")
+                return joint
+            joint.mimic = Mimic(master, self.scalar(mimic, "multiplier", 1.0),
+                                self.scalar(mimic, "offset", 0.0))
         return joint
 
-    def transmission(self, node: _Node) -> Transmission | None:
-        name = node.attrib.get("name", f"transmission@{node.line}")
+    def limits(self, node: ET.Element, joint: Joint) -> None:
+        name, jtype = joint.name, joint.type
+        limit = node.find("limit")
+        if limit is None:
+            effort = velocity = math.inf
+        else:
+            effort = self.scalar(limit, "effort", math.inf)
+            velocity = self.scalar(limit, "velocity", math.inf)
+            if effort < 0 or velocity < 0:
+                self.fail("urdf.limit", f"the <limit> of joint {name!r} has a negative effort or velocity "
+                          f"({effort}, {velocity}); they are magnitudes, >= 0", limit)
+        if jtype == "continuous":
+            joint.limit = Limit(-math.inf, math.inf, effort, velocity)
+            return
+        if limit is None or limit.get("lower") is None or limit.get("upper") is None:
+            hint = ", or declare it continuous if it turns freely" if jtype == "revolute" else ""
+            self.report.warn("urdf.limit-default", f"{jtype} joint {name!r} has no lower/upper limit; the "
+                             f"URDF default 0 is used, which holds it still. Add <limit lower=... upper=...>"
+                             f"{hint}", self.line(limit if limit is not None else node))
+        lower = self.scalar(limit, "lower", 0.0) if limit is not None else 0.0
+        upper = self.scalar(limit, "upper", 0.0) if limit is not None else 0.0
+        if lower > upper:
+            self.fail("urdf.limit", f"joint {name!r} has lower {lower} > upper {upper} in its <limit>; swap "
+                      "them", limit)
+        joint.limit = Limit(lower, upper, effort, velocity)
+
+    def transmission(self, node: ET.Element, complex_: list[str]) -> Transmission | None:
+        name = node.get("name") or f"transmission@{self.line(node)}"
         joint = node.find("joint")
         actuator = node.find("actuator")
-        if joint is None or not joint.attrib.get("name"):
-            self.report.warn("urdf.transmission", f"transmission {name!r} names no joint; it is not used",
-                             node.line)
+        if joint is None or not joint.get("name"):
+            complex_.append(name)
             return None
-        reduction_node = (actuator.find("mechanicalReduction") if actuator is not None else None) \
-            or node.find("mechanicalReduction")
+        reduction_node = actuator.find("mechanicalReduction") if actuator is not None else None
+        if reduction_node is None:
+            reduction_node = node.find("mechanicalReduction")
         reduction = 1.0
         if reduction_node is not None:
+            text = (reduction_node.text or "").strip()
             try:
-                reduction = float(reduction_node.text.strip())
+                reduction = float(text)
             except ValueError:
-                self.fail("urdf.value", f"mechanicalReduction {reduction_node.text.strip()!r} of transmission "
-                          f"{name!r} is not a number", reduction_node)
+                if _XACRO_SUBST.search(text):
+                    self.fail("urdf.xacro", f"mechanicalReduction {text!r} of transmission {name!r} holds an "
+                              "unexpanded xacro substitution; run xacro first", reduction_node)
+                self.fail("urdf.value", f"<mechanicalReduction> {text!r} of transmission {name!r} is not a "
+                          "number", reduction_node)
             if not math.isfinite(reduction) or reduction == 0:
-                self.fail("urdf.non-finite", f"mechanicalReduction of transmission {name!r} must be a finite, "
-                          "non-zero number", reduction_node)
-        return Transmission(name, joint.attrib["name"], actuator.attrib.get("name") if actuator is not None
-                            else None, reduction, node.line)
+                self.fail("urdf.non-finite", f"<mechanicalReduction> of transmission {name!r} must be a "
+                          "finite, non-zero number", reduction_node)
+        return Transmission(name, joint.get("name"), actuator.get("name") if actuator is not None else None,
+                            reduction, self.line(node))
 
     # -- the whole robot ---------------------------------------------------------------------------
-    def read(self, root: _Node) -> MultibodyTree:
-        if _local(root.tag) != "robot":
-            self.fail("urdf.xml", f"the top element is <{root.tag}>, expected <robot>", root)
-        self.account(root, "")
-        for m in root.findall("material"):
-            rgba, _ = self.rgba(m)
-            self.materials[m.attrib.get("name", "")] = rgba
+    def read(self, root: ET.Element) -> MultibodyTree:
+        if root.tag != "robot":
+            self.fail("urdf.xml", f"the top element is <{_local(root.tag)}>, expected <robot>; is this a "
+                      "URDF?", root)
+        self.account(root)
+        for m in root.iterfind("material"):
+            rgba, name = self.rgba(m)
+            if name in self.materials and self.materials[name] != rgba and rgba is not None:
+                self.report.warn("urdf.material", f"material {name!r} is declared twice with different "
+                                 "colours; the last one is used", self.line(m))
+            if rgba is not None or name not in self.materials:
+                self.materials[name or ""] = rgba
         links: dict[str, Link] = {}
         joints: dict[str, Joint] = {}
-        for node in root.findall("link"):
+        for node in root.iterfind("link"):
             link = self.link(node)
             if link.name in links:
                 self.fail("urdf.duplicate-name", f"link {link.name!r} is declared twice (first at line "
                           f"{links[link.name].line}); rename one", node)
             links[link.name] = link
-        for node in root.findall("joint"):
+        for node in root.iterfind("joint"):
             joint = self.joint(node)
             if joint.name in joints:
                 self.fail("urdf.duplicate-name", f"joint {joint.name!r} is declared twice (first at line "
                           f"{joints[joint.name].line}); rename one", node)
             joints[joint.name] = joint
         if not links:
-            self.fail("urdf.missing-link", "the robot has no <link>; a description needs at least one", root)
+            self.fail("urdf.missing-link", "the <robot> has no <link>; a description needs at least one",
+                      root)
+        self.check_structure(links, joints)
+        roots = [name for name in links if name not in self._child_of]
+        tree = MultibodyTree(name=root.get("name", ""), links=links, joints=joints, root=roots[0],
+                             source=self.file, report=self.report)
+        order = tree.link_order()
+        if len(order) != len(links):
+            reachable = set(order)
+            loose = [name for name in links if name not in reachable]
+            self.fail("urdf.closed-chain", f"links {loose[:6]} are joined in a loop, detached from the root "
+                      f"{tree.root!r}; remove a joint of the loop and attach them to the tree",
+                      links[loose[0]].line)
+        self.check_mimic(joints)
+        complex_: list[str] = []
+        for node in root.iterfind("transmission"):
+            t = self.transmission(node, complex_)
+            if t is not None:
+                tree.transmissions[t.name] = t
+        if complex_:
+            more = " …" if len(complex_) > 6 else ""
+            self.report.warn("urdf.transmission", f"{len(complex_)} transmission(s) name no single <joint> "
+                             f"(e.g. differentials): {', '.join(complex_[:6])}{more}; they are recognised "
+                             "and not used", self.line(root.find("transmission")))
+        return tree
+
+    def check_structure(self, links: dict[str, Link], joints: dict[str, Joint]) -> None:
         child_of: dict[str, Joint] = {}
         for joint in joints.values():
-            node_line = _Node("joint", {}, joint.line)
             for role, link in (("parent", joint.parent), ("child", joint.child)):
                 if link not in links:
                     self.fail("urdf.missing-link", f"joint {joint.name!r} names {role} link {link!r}, which "
-                              f"is not declared; declare <link name=\"{link}\"/> or fix the name", node_line)
+                              f"is not declared; declare <link name=\"{link}\"/> or fix the name", joint.line)
+            if joint.parent == joint.child:
+                self.fail("urdf.closed-chain", f"joint {joint.name!r} joins link {joint.child!r} to itself; "
+                          "a joint joins two different links", joint.line)
             if joint.child in child_of:
                 self.fail("urdf.closed-chain", f"link {joint.child!r} has two parents (joints "
                           f"{child_of[joint.child].name!r} and {joint.name!r}); closed chains are not "
-                          "supported: remove one joint", node_line)
-            if joint.parent == joint.child:
-                self.fail("urdf.closed-chain", f"joint {joint.name!r} joins link {joint.child!r} to itself",
-                          node_line)
+                          "supported: remove one joint", joint.line)
             child_of[joint.child] = joint
         roots = [name for name in links if name not in child_of]
         if len(roots) > 1:
-            self.fail("urdf.multiple-roots", f"the links {roots[:6]} have no parent; a description has one "
-                      "root: join the others with joints", _Node("link", {}, links[roots[1]].line))
+            self.fail("urdf.multiple-roots", f"the links {roots[:6]}{' …' if len(roots) > 6 else ''} have no "
+                      "parent joint; a description has one root: join the others to the tree with joints",
+                      links[roots[1]].line)
         if not roots:
-            self.fail("urdf.closed-chain", "every link has a parent, so the joints form a loop; remove one",
-                      root)
+            first = next(iter(joints.values()))
+            self.fail("urdf.closed-chain", "every link has a parent joint, so the joints form a loop; remove "
+                      "one joint of the loop", first.line)
+        self._child_of = child_of
+
+    def check_mimic(self, joints: dict[str, Joint]) -> None:
         for joint in joints.values():
-            if joint.mimic is not None:
-                master = joints.get(joint.mimic.joint)
-                if master is None or not master.movable:
-                    self.fail("urdf.mimic", f"joint {joint.name!r} mimics {joint.mimic.joint!r}, which is not a "
-                              "movable joint of this robot", _Node("joint", {}, joint.line))
-        tree = MultibodyTree(name=root.attrib.get("name", ""), links=links, joints=joints, root=roots[0],
-                             source=self.file, report=self.report)
-        reachable = set(tree.link_order())
-        if len(reachable) != len(links):
-            loose = sorted(set(links) - reachable)
-            self.fail("urdf.closed-chain", f"links {loose[:6]} are joined in a loop, detached from the root",
-                      _Node("link", {}, links[loose[0]].line))
-        for node in root.findall("transmission"):
-            t = self.transmission(node)
-            if t is not None:
-                tree.transmissions[t.name] = t
-        return tree
+            if joint.mimic is None:
+                continue
+            master = joints.get(joint.mimic.joint)
+            if master is None or not master.movable:
+                what = "not a joint" if master is None else "a fixed joint"
+                self.fail("urdf.mimic", f"joint {joint.name!r} mimics {joint.mimic.joint!r}, which is {what} "
+                          "of this robot; name a movable joint in <mimic joint=...>", joint.line)
+            seen = [joint.name]
+            while master.mimic is not None:  # a chain of mimics must end at an independent joint
+                if master.name in seen:
+                    self.fail("urdf.mimic", f"the <mimic> joints {seen} follow each other in a loop; one of "
+                              "them must be independent", joint.line)
+                seen.append(master.name)
+                master = joints.get(master.mimic.joint)
+                if master is None:
+                    break
 
 
 def read_urdf(source, package_dirs=()) -> MultibodyTree:
-    """Read a URDF file (path) or URDF text (``str``/``bytes`` holding ``<robot``) into a tree.
+    """Read a URDF into a :class:`MultibodyTree`.
 
-    Raises :class:`UrdfError` with a stable code on a refused file.
+    ``source`` is a path (``str`` or path-like) or the URDF text (``str`` starting with ``<`` or holding
+    ``<robot``, or ``bytes``). ``package_dirs`` are folders used to resolve ``package://`` mesh URIs (each a
+    folder of packages or a package folder). Raises :class:`UrdfError` with a stable code on a refused file.
     """
     base: Path | None
-    if isinstance(source, bytes) or (isinstance(source, str) and "<robot" in source):
-        data = source.encode() if isinstance(source, str) else source
-        file, base = "<string>", None
+    if isinstance(source, bytes | bytearray):
+        data, file, base = bytes(source), "<string>", None
+    elif isinstance(source, str) and ("<robot" in source or source.lstrip("\ufeff \t\r\n").startswith("<")):
+        data, file, base = source.encode(), "<string>", None
     else:
-        path = Path(source)
+        path = Path(os.fspath(source))
         file = str(path)
         try:
             data = path.read_bytes()
@@ -523,5 +760,5 @@ def read_urdf(source, package_dirs=()) -> MultibodyTree:
             raise UrdfError("urdf.io", f"cannot read the file ({exc.strerror or exc}); check the path",
                             file) from None
         base = path.resolve().parent
-    root = _parse_xml(data, file)
-    return _Reader(file, base, package_dirs).read(root)
+    root, lines = _parse_xml(data, file)
+    return _Reader(file, base, package_dirs, lines).read(root)
