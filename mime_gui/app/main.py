@@ -36,13 +36,10 @@ def wait_until_ready(window, timeout: float = 30.0) -> None:
     """Process events until the scene has nothing left to load (meshes load off the GUI thread)."""
     from PySide6.QtWidgets import QApplication
 
-    scene = window.scene
     deadline = time.monotonic() + timeout
     while True:
         QApplication.processEvents()
-        busy = getattr(scene, "is_loading", None)
-        loading = busy() if callable(busy) else bool(busy)
-        if not loading or time.monotonic() > deadline:
+        if not window.loading or time.monotonic() > deadline:
             break
         time.sleep(0.01)
     for _ in range(5):

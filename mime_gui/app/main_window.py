@@ -105,7 +105,7 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.scene)
         self.setCentralWidget(holder)
 
-        self.tree_dock = TreeDock(self.session, self.bridge, self)
+        self.tree_dock = TreeDock(self.session, self.bridge, self, can_hide=self.can_hide)
         self.properties_dock = PropertiesDock(self.session, self.bridge, self)
         self.report_dock = ReportDock(self.session, self.bridge, self)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.tree_dock)
@@ -128,14 +128,19 @@ class MainWindow(QMainWindow):
         self.bridge.document_changed.connect(self._document_changed)
         self.bridge.layers_changed.connect(self._layer_changed)
         self.bridge.error.connect(self._show_error)
+        self.tree_dock.filter_changed.connect(self._frame_filter)
+        self.bridge.visibility_changed.connect(self._item_visibility)
         picked = getattr(self.scene, "picked", None)
         if picked is not None:
             picked.connect(self._picked)
-        for name in ("load_progress", "progress"):
-            signal = getattr(self.scene, name, None)
-            if signal is not None and hasattr(signal, "connect"):
-                signal.connect(self._load_progress)
-                break
+        progress = getattr(self.scene, "meshes_progress", None)
+        if progress is not None:
+            progress.connect(self._load_progress)
+        loaded = getattr(self.scene, "meshes_loaded", None)
+        #: True while the scene loads meshes off the GUI thread (the screenshot waits for it)
+        self.loading = loaded is not None
+        if loaded is not None:
+            loaded.connect(self._meshes_loaded)
         self.session.attach_renderer(self.scene)
         if restore:
             self._restore_state()
@@ -204,7 +209,7 @@ class MainWindow(QMainWindow):
         scene = self.scene
         if hasattr(scene, "set_antialiasing"):
             self.act_aa = QAction("&Anti-aliasing", self, checkable=True)
-            self.act_aa.setChecked(bool(getattr(scene, "antialiasing", False)))
+            self.act_aa.setChecked(bool(scene.antialiasing()))
             self.act_aa.toggled.connect(scene.set_antialiasing)
             view.addAction(self.act_aa)
         if hasattr(scene, "set_display_detail"):
@@ -232,6 +237,27 @@ class MainWindow(QMainWindow):
     def _orthographic(self, on: bool) -> None:
         self.scene.set_orthographic(on)
 
+    def can_hide(self, ref) -> bool:
+        """Whether the scene can hide this one item (the tree offers Hide/Show only then)."""
+        if hasattr(self.scene, "set_item_visible"):
+            return True
+        return ref.kind == "frame" and hasattr(self.scene, "set_frame_visible")
+
+    def _item_visibility(self, ref, visible: bool) -> None:
+        if ref.kind == "frame" and not hasattr(self.scene, "set_item_visible") \
+                and hasattr(self.scene, "set_frame_visible"):
+            self.scene.set_frame_visible(ref.segment, ref.name, visible)
+
+    def _frame_filter(self, text: str) -> None:
+        if hasattr(self.scene, "set_frame_filter"):
+            self.scene.set_frame_filter(text)
+
+    def _meshes_loaded(self, problems) -> None:
+        self.loading = False
+        self.progress.hide()
+        if problems:
+            self.statusBar().showMessage(f"{len(problems)} mesh problem(s): {problems[0]}", 8000)
+
     def _picked(self, ref) -> None:
         if ref is None or self.session.has_item(ref):
             self.session.select(ref)
@@ -257,13 +283,16 @@ class MainWindow(QMainWindow):
         self.progress.setFormat("reading")
         self.progress.show()
         QApplication.processEvents()
+        loading, self.loading = self.loading, hasattr(self.scene, "meshes_loaded")
         try:
             self.session.open(path)
         except SessionError:
+            self.loading = loading
             self.progress.hide()
             self.statusBar().showMessage(f"Could not open {Path(path).name}", 6000)
             return False
-        self.progress.hide()
+        if not self.loading:
+            self.progress.hide()
         self._add_recent(path)
         return True
 
@@ -276,9 +305,11 @@ class MainWindow(QMainWindow):
     def reload(self) -> None:
         if self.session.document is None:
             return
+        loading, self.loading = self.loading, hasattr(self.scene, "meshes_loaded")
         try:
             self.session.reload()
         except SessionError:
+            self.loading = loading
             return
         self.statusBar().showMessage(f"Reloaded {self.session.document.name}", 4000)
 

@@ -63,9 +63,11 @@ def link_summary(link) -> str:
 
 class TreeDock(QDockWidget):
     focus_requested = Signal(object)  # ItemRef
+    filter_changed = Signal(str)  # the filter text: the window also filters the 3D frame triads by it
 
-    def __init__(self, session: Session, bridge, parent=None):
+    def __init__(self, session: Session, bridge, parent=None, can_hide=None):
         super().__init__("Chain", parent)
+        self.can_hide = can_hide or (lambda ref: True)
         self.setObjectName("ChainTreeDock")
         self.session = session
         self._items: dict[ItemRef, QTreeWidgetItem] = {}
@@ -75,7 +77,7 @@ class TreeDock(QDockWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.setSpacing(4)
         self.filter = QLineEdit(body)
-        self.filter.setPlaceholderText("Filter links, joints, frames…")
+        self.filter.setPlaceholderText("Filter links, joints, frames (also the 3D triads)…")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.apply_filter)
         self.tree = QTreeWidget(body)
@@ -201,6 +203,7 @@ class TreeDock(QDockWidget):
             top = self.tree.topLevelItem(i)
             visit(top)
             top.setHidden(False)
+        self.filter_changed.emit(text.strip())
 
     # -- selection both ways -----------------------------------------------------------------------
     def _tree_selection_changed(self) -> None:
@@ -238,11 +241,11 @@ class TreeDock(QDockWidget):
         menu = QMenu(self.tree)
         focus = menu.addAction("Focus camera")
         hidden = not self.session.is_item_visible(ref)
-        toggle = menu.addAction("Show" if hidden else "Hide")
+        toggle = menu.addAction("Show" if hidden else "Hide") if self.can_hide(ref) else None
         chosen = menu.exec(self.tree.viewport().mapToGlobal(pos))
         if chosen is focus:
             self.focus_requested.emit(ref)
-        elif chosen is toggle:
+        elif toggle is not None and chosen is toggle:
             self.session.set_item_visible(ref, hidden)
 
     def _visibility_changed(self, ref: ItemRef, visible: bool) -> None:

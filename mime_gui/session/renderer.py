@@ -28,7 +28,8 @@ class ItemRef:
 
 class Renderer(Protocol):
     def show_segments(self, segments: dict) -> None:
-        """Replace the scene: ``segments`` maps a segment name to its MultibodyTree (meshes load once)."""
+        """Replace the scene: ``segments`` maps a segment name to its MultibodyTree, or to a
+        ``(tree, Articulation)`` pair whose frame order the poses follow (meshes load once)."""
 
     def set_frame_poses(self, segment: str, world_X_frame: np.ndarray) -> None:
         """Move the segment's actors: ``(nframes, 4, 4)`` in its Articulation's frame order."""

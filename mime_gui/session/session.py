@@ -178,7 +178,7 @@ class Session:
         if r is None:
             return
         segments = self.document.segments if self.document else {}
-        r.show_segments({name: seg.tree for name, seg in segments.items()})
+        r.show_segments({name: (seg.tree, seg.articulation) for name, seg in segments.items()})
         for name, seg in segments.items():
             r.set_frame_poses(name, seg.world_X_frame)
         set_item_visible = getattr(r, "set_item_visible", None)

@@ -55,6 +55,8 @@ def test_open_demo_builds_one_segment_and_shows_it(session):
     assert seg.articulation.frame_names == tree.compile().frame_names
     r = session.renderer
     assert set(r.segments) == {name}
+    shown_tree, shown_art = r.segments[name]
+    assert shown_tree is seg.tree and shown_art is seg.articulation
     np.testing.assert_allclose(r.poses[name], frame_poses(seg.articulation, seg.q))
     assert "document_changed" in rec.names()
 
