@@ -1,0 +1,400 @@
+"""Geometry for the 3D view: mesh files loaded once per ``(file, scale)``, and primitives.
+
+Every result is a :class:`pyvista.PolyData` in the frame of the shape (the view places it with
+``link_X_shape``), triangulated, with split normals for smooth shading that keeps hard CAD edges. A mesh file
+whose parts carry their own colours (DAE materials, OBJ/GLB materials, vertex colours) keeps them as a
+``RGBA`` cell array; otherwise the URDF material colours the actor.
+
+:func:`load_mesh` is thread-safe and cached. :class:`MeshLoader` runs a batch of loads off the GUI thread
+and delivers progress and results on the GUI thread through Qt signals. A missing or unreadable file gives
+a placeholder (a small wire box) and a warning, never an exception.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyvista as pv
+from PySide6.QtCore import QObject, Signal
+
+#: Colour of geometry that has none of its own, and no URDF material.
+DEFAULT_RGBA = (0.72, 0.74, 0.77, 1.0)
+#: Edge length of the placeholder box shown for a mesh that cannot be loaded (metres).
+PLACEHOLDER_SIZE = 0.05
+#: Normals are split across edges sharper than this (degrees): hard CAD edges stay hard.
+FEATURE_ANGLE = 40.0
+
+
+class MeshLoadWarning(UserWarning):
+    """A mesh file could not be loaded; a placeholder is shown instead."""
+
+
+@dataclass
+class MeshAsset:
+    """A loaded mesh: ``parts`` (one per geometry of the file, each with its own colour or None) merged into
+    ``polydata`` (with a ``RGBA`` cell array when ``has_colors``)."""
+
+    key: tuple
+    polydata: pv.PolyData
+    parts: list = field(default_factory=list)  # [(PolyData, rgba uint8 (4,) | None)]
+    has_colors: bool = False
+    placeholder: bool = False
+    message: str = ""
+    _decimated: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def n_faces(self) -> int:
+        return int(self.polydata.n_cells)
+
+    def decimated(self, keep: float) -> pv.PolyData:
+        """Display copy keeping about ``keep`` (0..1] of the faces (cached per rounded ratio)."""
+        if self.placeholder or keep >= 0.999 or self.n_faces < 200:
+            return self.polydata
+        keep = round(max(keep, 0.01), 2)
+        cached = self._decimated.get(keep)
+        if cached is None:
+            pieces = []
+            for pd, rgba in self.parts:
+                reduced = pd
+                if pd.n_cells > 64:
+                    try:
+                        reduced = pd.decimate(1.0 - keep, volume_preservation=False)
+                    except Exception:  # noqa: BLE001 - a bad part keeps its full detail
+                        reduced = pd
+                pieces.append((reduced, rgba))
+            cached = _finish(pieces, self.has_colors)
+            self._decimated[keep] = cached
+        return cached
+
+
+# -- primitives -------------------------------------------------------------------------------------
+
+def box_polydata(size) -> pv.PolyData:
+    sx, sy, sz = (float(v) for v in size)
+    pd = pv.Box(bounds=(-sx / 2, sx / 2, -sy / 2, sy / 2, -sz / 2, sz / 2), quads=False)
+    return _normals(pd.triangulate())
+
+
+def cylinder_polydata(radius: float, length: float, resolution: int = 40) -> pv.PolyData:
+    """A capped cylinder along z, centred on the origin (URDF convention)."""
+    pd = pv.Cylinder(center=(0, 0, 0), direction=(0, 0, 1), radius=float(radius), height=float(length),
+                     resolution=resolution, capping=True)
+    return _normals(pd.triangulate())
+
+
+def sphere_polydata(radius: float) -> pv.PolyData:
+    pd = pv.Sphere(radius=float(radius), theta_resolution=32, phi_resolution=20)
+    return pd.compute_normals(auto_orient_normals=False, split_vertices=False)
+
+
+def placeholder_polydata(size: float = PLACEHOLDER_SIZE) -> pv.PolyData:
+    """A small wire box (lines only) standing in for a mesh that could not be loaded."""
+    h = size / 2
+    return pv.Box(bounds=(-h, h, -h, h, -h, h)).extract_all_edges()
+
+
+def _normals(pd: pv.PolyData) -> pv.PolyData:
+    if pd.n_cells == 0:
+        return pd
+    return pd.compute_normals(cell_normals=False, split_vertices=True, feature_angle=FEATURE_ANGLE,
+                              consistent_normals=False, auto_orient_normals=False)
+
+
+# -- mesh files -------------------------------------------------------------------------------------
+
+_cache: dict[tuple, MeshAsset] = {}
+_raw_cache: dict[str, list] = {}
+_lock = threading.RLock()
+_file_locks: dict[str, threading.Lock] = {}
+
+
+def clear_cache() -> None:
+    with _lock:
+        _cache.clear()
+        _raw_cache.clear()
+
+
+def cache_key(filename: str | None, scale=(1.0, 1.0, 1.0)) -> tuple:
+    s = tuple(round(float(v), 9) for v in np.broadcast_to(np.asarray(scale, dtype=float), (3,)))
+    return (os.path.abspath(filename) if filename else None, s)
+
+
+def cached(filename: str | None, scale=(1.0, 1.0, 1.0)) -> MeshAsset | None:
+    with _lock:
+        return _cache.get(cache_key(filename, scale))
+
+
+def _rgba_u8(c) -> np.ndarray | None:
+    if c is None:
+        return None
+    a = np.asarray(c, dtype=float).reshape(-1)
+    if a.size == 3:
+        a = np.append(a, 255.0 if a.max() > 1.0 else 1.0)
+    if a.max() <= 1.0:
+        a = a * 255.0
+    return np.clip(np.round(a), 0, 255).astype(np.uint8)
+
+
+def _part_colors(geom) -> np.ndarray | None:
+    """Colour a geometry carries in its file: (4,) uint8, (nfaces, 4) uint8, or None."""
+    visual = getattr(geom, "visual", None)
+    if visual is None:
+        return None
+    kind = getattr(visual, "kind", None)
+    try:
+        if kind == "texture":
+            material = getattr(visual, "material", None)
+            image = getattr(material, "image", None) or getattr(material, "baseColorTexture", None)
+            if image is not None and getattr(visual, "uv", None) is not None:
+                vc = np.asarray(visual.to_color().vertex_colors, dtype=np.uint8)
+                return vc[geom.faces].mean(axis=1).astype(np.uint8)
+            if material is not None and getattr(material, "main_color", None) is not None:
+                return _rgba_u8(material.main_color)
+            return None
+        if kind == "vertex":
+            vc = np.asarray(visual.vertex_colors, dtype=np.uint8)
+            fc = vc[geom.faces].mean(axis=1).astype(np.uint8)
+        elif kind == "face":
+            fc = np.asarray(visual.face_colors, dtype=np.uint8)
+        else:
+            return None
+    except Exception:  # noqa: BLE001 - colours are a nicety; geometry still shows
+        return None
+    if len(fc) and np.all(fc == fc[0]):
+        return fc[0].copy()
+    return fc
+
+
+def _read_file(path: str) -> list:
+    """[(vertices (n,3), faces (m,3), colours)] of every triangle geometry in the file, node transforms
+    applied (scenes are flattened)."""
+    import trimesh  # local: heavy import, only when a mesh file is met
+
+    loaded = trimesh.load(path, force="scene", process=True)
+    out = []
+    graph = loaded.graph
+    for node in graph.nodes_geometry:
+        transform, geom_name = graph[node]
+        geom = loaded.geometry.get(geom_name)
+        if geom is None or not hasattr(geom, "faces") or len(geom.faces) == 0:
+            continue
+        v = np.asarray(geom.vertices, dtype=float)
+        T = np.asarray(transform, dtype=float)
+        if not np.allclose(T, np.eye(4)):
+            v = v @ T[:3, :3].T + T[:3, 3]
+            if np.linalg.det(T[:3, :3]) < 0:  # a mirroring node: keep faces outward
+                faces = np.asarray(geom.faces, dtype=np.int64)[:, ::-1]
+                out.append((v, faces, _part_colors(geom)))
+                continue
+        out.append((v, np.asarray(geom.faces, dtype=np.int64), _part_colors(geom)))
+    if not out:
+        raise ValueError("the file holds no triangle geometry")
+    return out
+
+
+def _raw(path: str) -> list:
+    with _lock:
+        hit = _raw_cache.get(path)
+        if hit is not None:
+            return hit
+        flock = _file_locks.setdefault(path, threading.Lock())
+    with flock:  # two threads asking for the same file read it once
+        with _lock:
+            hit = _raw_cache.get(path)
+        if hit is None:
+            hit = _read_file(path)
+            with _lock:
+                _raw_cache[path] = hit
+    return hit
+
+
+def _faces_vtk(faces: np.ndarray) -> np.ndarray:
+    cells = np.empty((len(faces), 4), dtype=np.int64)
+    cells[:, 0] = 3
+    cells[:, 1:] = faces
+    return cells.ravel()
+
+
+def _finish(pieces: list, has_colors: bool) -> pv.PolyData:
+    """Merge parts (each already with normals) into one PolyData with a RGBA cell array when coloured."""
+    polys = []
+    for pd, rgba in pieces:
+        pd = pd.copy(deep=False)
+        if has_colors:
+            if rgba is None:
+                rgba = _rgba_u8(DEFAULT_RGBA)
+            colors = np.asarray(rgba, dtype=np.uint8)
+            if colors.ndim == 1 or len(colors) != pd.n_cells:
+                colors = np.broadcast_to(colors.reshape(-1, 4)[0], (pd.n_cells, 4))
+            pd.cell_data["RGBA"] = np.ascontiguousarray(colors)
+        polys.append(pd)
+    if len(polys) == 1:
+        return polys[0]
+    merged = polys[0].merge(polys[1:], merge_points=False)
+    return merged if isinstance(merged, pv.PolyData) else merged.extract_surface()
+
+
+def _build(path: str, scale: np.ndarray) -> MeshAsset:
+    raw = _raw(path)
+    mirror = float(np.prod(scale)) < 0
+    pieces = []
+    for v, faces, colors in raw:
+        verts = v * scale
+        f = faces[:, ::-1] if mirror else faces  # a negative determinant flips the winding back outward
+        pd = pv.PolyData(verts, _faces_vtk(f))
+        pieces.append((_normals(pd), colors))
+    has_colors = any(c is not None for _, c in pieces)
+    asset = MeshAsset(key=cache_key(path, scale), polydata=_finish(pieces, has_colors), parts=pieces,
+                      has_colors=has_colors)
+    return asset
+
+
+def load_mesh(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAsset:
+    """The mesh of ``filename`` scaled by ``scale`` (cached); a placeholder asset (and a
+    :class:`MeshLoadWarning`) when it cannot be loaded."""
+    asset = _load(filename, scale, uri)
+    if asset.placeholder:
+        warnings.warn(f"placeholder shown for mesh {asset.message}", MeshLoadWarning, stacklevel=2)
+    return asset
+
+
+def _load(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAsset:
+    """Thread-safe loader behind :func:`load_mesh`: reports a failure in the asset, never warns or raises."""
+    key = cache_key(filename, scale)
+    with _lock:
+        hit = _cache.get(key)
+    if hit is not None:
+        return hit
+    scale_arr = np.asarray(key[1], dtype=float)
+    what = filename or uri or "<unnamed mesh>"
+    try:
+        if filename is None:
+            raise FileNotFoundError(f"mesh {uri!r} was not found")
+        if not os.path.isfile(filename):
+            raise FileNotFoundError(f"mesh file {filename!r} does not exist")
+        if np.any(scale_arr == 0):
+            raise ValueError(f"mesh scale {tuple(scale_arr)} has a zero component")
+        asset = _build(key[0], scale_arr)
+    except Exception as exc:  # noqa: BLE001 - never crash the view on a bad mesh
+        message = f"{what}: {exc}"
+        asset = MeshAsset(key=key, polydata=placeholder_polydata(), parts=[], placeholder=True,
+                          message=message)
+        # placeholders are not cached: the file may appear (Reload)
+        return asset
+    with _lock:
+        _cache[key] = asset
+    return asset
+
+
+# -- off the GUI thread -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MeshRequest:
+    filename: str | None
+    scale: tuple = (1.0, 1.0, 1.0)
+    uri: str = ""
+
+    @property
+    def key(self) -> tuple:
+        return cache_key(self.filename, self.scale)
+
+
+class MeshLoader(QObject):
+    """Loads batches of meshes on worker threads; signals arrive on the thread that owns the loader.
+
+    ``progress(done, total, name)`` after each mesh, ``finished(batch_id, {key: MeshAsset}, warnings)`` once
+    per batch. A newer batch does not cancel an older one (results are cached either way); the receiver
+    ignores batch ids it no longer wants.
+    """
+
+    progress = Signal(int, int, str)
+    finished = Signal(int, object, object)
+    _done = Signal(int, object, object, str, object)  # batch, key, asset, warning, request count
+
+    def __init__(self, parent=None, workers: int = 1):
+        super().__init__(parent)
+        self._pool = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="mesh-loader")
+        self._batches: dict[int, dict] = {}
+        self._next = 0
+        self._done.connect(self._on_done)  # queued across threads: runs on the owner's thread
+
+    def load(self, requests) -> int:
+        """Start loading; returns the batch id. Already cached meshes complete immediately."""
+        unique = {r.key: r for r in requests}
+        self._next += 1
+        batch = self._next
+        state = {"total": len(unique), "results": {}, "warnings": []}
+        self._batches[batch] = state
+        if not unique:
+            self.finished.emit(batch, {}, [])
+            self._batches.pop(batch, None)
+            return batch
+        for req in unique.values():
+            self._pool.submit(self._work, batch, req)
+        return batch
+
+    def _work(self, batch: int, req: MeshRequest) -> None:
+        try:
+            asset = _load(req.filename, req.scale, req.uri)
+        except Exception as exc:  # noqa: BLE001 - reported, never raised on a worker
+            asset = MeshAsset(key=req.key, polydata=placeholder_polydata(), placeholder=True,
+                              message=str(exc))
+        message = f"placeholder shown for mesh {asset.message}" if asset.placeholder else ""
+        try:
+            self._done.emit(batch, req.key, asset, message, None)
+        except RuntimeError:  # the loader was deleted while this mesh loaded
+            pass
+
+    def _on_done(self, batch: int, key, asset, message: str, _unused) -> None:
+        state = self._batches.get(batch)
+        if state is None:
+            return
+        state["results"][key] = asset
+        if message:
+            state["warnings"].append(message)
+        done = len(state["results"])
+        name = os.path.basename(key[0]) if key[0] else "<missing>"
+        self.progress.emit(done, state["total"], name)
+        if done == state["total"]:
+            self._batches.pop(batch, None)
+            self.finished.emit(batch, state["results"], state["warnings"])
+
+    def shutdown(self) -> None:
+        self._batches.clear()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def load_all(requests, progress=None) -> tuple[dict, list]:
+    """Synchronous batch load (when everything is cached, and for scripts): ``({key: asset}, warnings)``."""
+    unique = {r.key: r for r in requests}
+    results, problems = {}, []
+    for i, req in enumerate(unique.values()):
+        asset = _load(req.filename, req.scale, req.uri)
+        results[req.key] = asset
+        if asset.placeholder:
+            problems.append(f"placeholder shown for mesh {asset.message}")
+        if progress is not None:
+            progress(i + 1, len(unique), os.path.basename(req.filename or req.uri or ""))
+    return results, problems
+
+
+__all__ = [
+    "DEFAULT_RGBA",
+    "MeshAsset",
+    "MeshLoadWarning",
+    "MeshLoader",
+    "MeshRequest",
+    "box_polydata",
+    "cached",
+    "clear_cache",
+    "cylinder_polydata",
+    "load_all",
+    "load_mesh",
+    "placeholder_polydata",
+    "sphere_polydata",
+]
