@@ -63,8 +63,10 @@ class Segment:
     tree: MultibodyTree
     articulation: Articulation
     q: np.ndarray
-    world_X_frame: np.ndarray  # (nframes, 4, 4) at q
-    kind: str = "arm"  # 'arm' for a URDF; the rig model names its own segment kinds
+    world_X_frame: np.ndarray  # (nframes, 4, 4) at q, in the world (through the mount)
+    kind: str = "arm"  # 'arm' for a URDF; a rig names its kinds ('Arm.Dynamic', 'Motor.Kinematic', …)
+    mount: tuple[str, str] | None = None  # (segment, frame) this segment rides on; None: the world
+    placement: np.ndarray = field(default_factory=lambda: np.eye(4))  # mount_X_base (world_X_base)
 
     def frame_pose(self, name: str) -> np.ndarray:
         return self.world_X_frame[self.articulation.frame_index(name)]
@@ -80,7 +82,7 @@ class Document:
 
     @property
     def name(self) -> str:
-        return Path(self.path).name
+        return Path(self.path).name if self.path else str(getattr(self.source, "name", "untitled"))
 
     def reports(self) -> dict:
         """Segment name → the ReadReport of its description."""
@@ -103,10 +105,15 @@ def initial_q(art: Articulation) -> np.ndarray:
     return np.clip(np.zeros(art.nq), art.lower, art.upper)
 
 
-def _segment(name: str, tree: MultibodyTree, art: Articulation | None = None, kind: str = "arm") -> Segment:
+def _segment(name: str, tree: MultibodyTree, art: Articulation | None = None, kind: str = "arm",
+             mount=None, placement=None, positions: dict | None = None) -> Segment:
     art = art if art is not None else tree.compile()
     q = initial_q(art)
-    return Segment(name, tree, art, q, frame_poses(art, q), kind)
+    for joint, value in (positions or {}).items():
+        if joint in art.joint_names:
+            q[art.joint_index(joint)] = float(value)
+    X = np.eye(4) if placement is None else np.asarray(placement, dtype=float)
+    return Segment(name, tree, art, q, X @ frame_poses(art, q), kind, mount, X)
 
 
 def load_urdf_document(path: str) -> Document:
@@ -122,31 +129,77 @@ def load_rig_document(path: str) -> Document:
     try:
         from mime_gui import rig
     except ImportError:  # the rig model is not part of this build
-        raise SessionError("rig.unavailable", "this build cannot open rig files yet", str(path)) from None
+        raise SessionError("rig.unavailable", "this build cannot open rig files", str(path)) from None
     load = getattr(rig, "load", None)
     if load is None:
-        raise SessionError("rig.unavailable", "this build cannot open rig files yet", str(path))
+        raise SessionError("rig.unavailable", "this build cannot read rig files yet; open a URDF",
+                           str(path))
     try:
         apparatus = load(path)
+    except UrdfError as err:
+        raise SessionError.from_urdf(err) from None
+    except (ValueError, KeyError, TypeError, OSError) as err:
+        raise _rig_error(err, str(path)) from None
+    return apparatus_document(apparatus, str(path))
+
+
+def _rig_error(err: Exception, path: str) -> SessionError:
+    findings = getattr(err, "findings", None)
+    if findings:
+        first = findings[0]
+        more = f" (and {len(findings) - 1} more: " + "; ".join(str(f) for f in findings[1:4]) + ")" \
+            if len(findings) > 1 else ""
+        return SessionError(first.code, f"{first.where}: {first.message}{more}", path)
+    code = getattr(err, "code", None) or "rig.invalid"
+    return SessionError(code, str(getattr(err, "message", None) or err), path)
+
+
+def apparatus_document(apparatus, path: str = "") -> Document:
+    """Build a rig (an Apparatus) into a document: one segment per chain segment, placed on its mount."""
+    try:
         built = apparatus.build()
     except UrdfError as err:
         raise SessionError.from_urdf(err) from None
-    except (ValueError, KeyError, OSError) as err:
-        code = getattr(err, "code", "rig.invalid")
-        raise SessionError(code, str(getattr(err, "message", err)), str(path)) from None
-    return Document(str(path), "rig", _rig_segments(built), source=apparatus, built=built)
-
-
-def _rig_segments(built) -> dict[str, Segment]:
-    """Segments of a BuiltRig: each one has a tree and a compiled articulation."""
+    except (ValueError, KeyError, TypeError, OSError) as err:
+        raise _rig_error(err, path) from None
     segments: dict[str, Segment] = {}
-    for name, seg in dict(getattr(built, "segments", {})).items():
-        tree = getattr(seg, "tree", None)
-        art = getattr(seg, "articulation", None)
-        if tree is None:
-            continue
-        segments[name] = _segment(name, tree, art, getattr(seg, "kind", "arm"))
-    return segments
+    for name, seg in built.segments.items():
+        spec = getattr(seg, "segment", None)
+        segments[name] = _segment(
+            name, seg.tree, seg.articulation, kind=getattr(spec, "kind", "segment"),
+            mount=tuple(seg.mount) if seg.mount is not None else None, placement=seg.placement,
+            positions=getattr(spec, "initial_positions", None))
+    doc = Document(path, "rig", segments, source=apparatus, built=built)
+    _place_all(doc)
+    return doc
+
+
+def _mounted_order(segments: dict[str, Segment], start: str | None = None) -> list[str]:
+    """Segments in mount order (a mount before what rides on it); from ``start`` and what rides on it."""
+    riders: dict[str | None, list[str]] = {}
+    for name, seg in segments.items():
+        riders.setdefault(seg.mount[0] if seg.mount else None, []).append(name)
+    order, todo = [], [start] if start is not None else list(riders.get(None, []))
+    while todo:
+        name = todo.pop(0)
+        order.append(name)
+        todo.extend(riders.get(name, []))
+    return order
+
+
+def _place(segments: dict[str, Segment], name: str) -> None:
+    seg = segments[name]
+    world_X_base = seg.placement
+    if seg.mount is not None:
+        mount_seg, frame = seg.mount
+        world_X_base = segments[mount_seg].frame_pose(frame) @ seg.placement
+    frame_poses(seg.articulation, seg.q, out=seg.world_X_frame)
+    seg.world_X_frame[...] = world_X_base @ seg.world_X_frame
+
+
+def _place_all(doc: Document) -> None:
+    for name in _mounted_order(doc.segments):
+        _place(doc.segments, name)
 
 
 class Session:
@@ -224,12 +277,25 @@ class Session:
         self._set_document(doc)
         return doc
 
+    def open_apparatus(self, apparatus, path: str = "") -> Document:
+        """Show a rig built in Python (an Apparatus); a rig that does not build is refused like a file."""
+        try:
+            doc = apparatus_document(apparatus, str(path))
+        except SessionError as err:
+            self.error.emit(err)
+            raise
+        self._set_document(doc)
+        return doc
+
     def reload(self) -> Document | None:
         """Read the current file again, keeping joint positions where the joints still exist."""
         if self.document is None:
             return None
         old = self.document
-        doc = self.open(old.path)
+        if not old.path and old.kind == "rig":
+            doc = self.open_apparatus(old.source)
+        else:
+            doc = self.open(old.path)
         for name, seg in doc.segments.items():
             prev = old.segments.get(name)
             if prev is None:
@@ -281,11 +347,15 @@ class Session:
         if not np.all(np.isfinite(values)):
             raise self._fail("session.q-non-finite", "joint positions must be finite")
         seg.q = values
-        frame_poses(art, values, out=seg.world_X_frame)
+        moved = _mounted_order(self.segments, segment)  # this segment and everything riding on it
+        for name in moved:
+            _place(self.segments, name)
         if self.renderer is not None:
-            self.renderer.set_frame_poses(segment, seg.world_X_frame)
+            for name in moved:
+                self.renderer.set_frame_poses(name, self.segments[name].world_X_frame)
             self.renderer.request_render()
-        self.poses_changed.emit(segment)
+        for name in moved:
+            self.poses_changed.emit(name)
 
     def _fail(self, code: str, message: str) -> SessionError:
         err = SessionError(code, message)

@@ -1,0 +1,68 @@
+"""Rig documents in the Session: one segment per chain segment, riders follow their mount frame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mime_gui.multibody import frame_poses
+from mime_gui.session import FakeRenderer, ItemRef, Session, SessionError
+
+rig = pytest.importorskip("mime_gui.rig")
+
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "arm.urdf"
+
+
+def apparatus(mount: str = "link_6"):
+    return rig.Apparatus("bench", chain={
+        "arm": rig.Arm.Kinematic(description=str(DEMO), initial_positions={"joint_2": 0.3}),
+        "motor": rig.Motor.Kinematic(axis=(0, 0, 1), mount=mount, at=(0, 0, 0.05)),
+    })
+
+
+@pytest.fixture
+def session():
+    s = Session()
+    s.attach_renderer(FakeRenderer())
+    s.open_apparatus(apparatus())
+    return s
+
+
+def test_segments_and_initial_positions(session):
+    assert session.kind == "rig" and list(session.segments) == ["arm", "motor"]
+    arm, motor = session.segment("arm"), session.segment("motor")
+    assert arm.q[arm.articulation.joint_index("joint_2")] == pytest.approx(0.3)
+    assert motor.mount[0] == "arm" and motor.mount[1].endswith("link_6")
+    assert set(session.renderer.segments) == {"arm", "motor"}
+    assert session.document.name == "bench"
+
+
+def test_motor_rides_on_its_mount_frame(session):
+    arm, motor = session.segment("arm"), session.segment("motor")
+    mount_frame = motor.mount[1]
+    expected = arm.frame_pose(mount_frame) @ motor.placement @ frame_poses(motor.articulation, motor.q)
+    np.testing.assert_allclose(motor.world_X_frame, expected, atol=1e-12)
+    moved = []
+    session.poses_changed.connect(moved.append)
+    q = np.clip(np.full(arm.articulation.nq, 0.5), arm.articulation.lower, arm.articulation.upper)
+    session.set_joint_positions("arm", q)
+    assert moved == ["arm", "motor"]
+    expected = arm.frame_pose(mount_frame) @ motor.placement @ frame_poses(motor.articulation, motor.q)
+    np.testing.assert_allclose(session.renderer.poses["motor"], expected, atol=1e-12)
+    # turning the motor moves only the motor
+    moved.clear()
+    session.set_joint_positions("motor", [1.0])
+    assert moved == ["motor"]
+
+
+def test_invalid_rig_is_refused_with_its_finding_code(session):
+    doc = session.document
+    with pytest.raises(SessionError) as err:
+        session.open_apparatus(apparatus(mount="no_such_frame"))
+    assert err.value.code.startswith(("chain.", "mount.", "rig."))
+    assert "no_such_frame" in err.value.message
+    assert session.document is doc
+    session.select(ItemRef("motor", "link", "rotor"))
+    assert session.renderer.highlighted == ItemRef("motor", "link", "rotor")
