@@ -1,0 +1,144 @@
+"""Per-Articulation constants the algorithms read, computed once and cached on the Articulation object.
+
+The algorithms work in *axis frames*: body ``i``'s axis frame ``world_X_axis[i] = world_X_body[i] @ A_i``
+has the same origin as the body frame and its z axis along the body's joint axis (``A_0`` is the identity).
+With it, a joint's motion is a rotation about (or a translation along) z, so
+
+    world_X_axis[i] = world_X_axis[parent] @ parent_axis_X_axis0[i] @ Z(q_i)
+
+with a constant ``parent_axis_X_axis0`` and ``Z`` touching two columns only. Frames are read off with a
+constant ``axis_X_frame``. Inertias are kept in axis frames too.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+
+from mime_gui.multibody.articulation import PRISMATIC, Articulation
+
+_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _axis_rotation(a) -> np.ndarray:
+    """A rotation whose third column is the unit vector ``a``."""
+    z = np.asarray(a, dtype=float)
+    z = z / np.linalg.norm(z)
+    helper = np.array([1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    x = np.cross(helper, z)
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    return np.column_stack([x, y, z])
+
+
+@dataclass(frozen=True, eq=False)
+class Model:
+    nb: int
+    nq: int
+    parent: np.ndarray  # (nb,)
+    prismatic: np.ndarray  # (nq,) bool
+    revolute: np.ndarray  # (nq,) bool
+    any_prismatic: bool
+    revolute_index: np.ndarray  # joints that rotate
+    prismatic_index: np.ndarray  # joints that slide
+    joint_slot: np.ndarray  # (nq,) position of each joint in revolute_index or prismatic_index
+    A: np.ndarray  # (nb, 3, 3) body_R_axis
+    parent_axis_X_axis0: np.ndarray  # (nq, 4, 4), row j for body j + 1
+    parent_axis_c01: np.ndarray  # (nq, 4) complex: column 0 + i column 1 of parent_axis_X_axis0
+    parent_list: list
+    axis_X_body: np.ndarray  # (nb, 4, 4)
+    axis_X_frame: np.ndarray  # (nframes, 4, 4)
+    frame_body: np.ndarray  # (nframes,)
+    frames_of_body: tuple  # per body: (frame indices array, stacked axis_X_frame as (4, 4k))
+    mass: np.ndarray  # (nb,) with mass[0] = 0 (root excluded)
+    com: np.ndarray  # (nb, 3) in axis frames
+    inertia_com: np.ndarray  # (nb, 3, 3) about the COM, axis-frame axes
+    ancestor: np.ndarray  # (nb, nb) float: ancestor[b, k] = 1 when body k is b or an ancestor of b
+    joint_ancestor: np.ndarray  # (nb, nq): body b is moved by joint j
+    joint_joint: np.ndarray  # (nq, nq) bool: joint k's body is j's body or an ancestor of it (k <= j)
+    subtree: np.ndarray  # (nb, nb) float: subtree[b, k] = 1 when body k is in the subtree of b
+    depth_order: tuple  # tuple of (bodies, parents) per tree level, root excluded
+    armature: np.ndarray
+
+
+def model(art: Articulation) -> Model:
+    """The cached :class:`Model` of ``art`` (computed on first use)."""
+    m = _CACHE.get(art)
+    if m is None:
+        m = _build(art)
+        _CACHE[art] = m
+    return m
+
+
+def _build(art: Articulation) -> Model:
+    nb, nq = art.nbodies, art.nq
+    parent = np.asarray(art.parent, dtype=np.intp)
+    prismatic = np.asarray(art.joint_type) == PRISMATIC
+    A = np.empty((nb, 3, 3))
+    A[0] = np.eye(3)
+    for j in range(nq):
+        A[j + 1] = _axis_rotation(art.axis[j])
+    axis_X_body = np.zeros((nb, 4, 4))
+    axis_X_body[:, :3, :3] = np.swapaxes(A, 1, 2)
+    axis_X_body[:, 3, 3] = 1.0
+    body_X_axis = np.zeros((nb, 4, 4))
+    body_X_axis[:, :3, :3] = A
+    body_X_axis[:, 3, 3] = 1.0
+    pxa = np.empty((nq, 4, 4))
+    for j in range(nq):
+        b = j + 1
+        pxa[j] = axis_X_body[parent[b]] @ art.parent_X_joint[j] @ body_X_axis[b]
+    frame_body = np.asarray(art.frame_body, dtype=np.intp)
+    axis_X_frame = axis_X_body[frame_body] @ art.body_X_frame
+    frames_of_body = []
+    for b in range(nb):
+        idx = np.flatnonzero(frame_body == b)
+        stacked = np.ascontiguousarray(np.concatenate(list(axis_X_frame[idx]), axis=1)) if len(idx) else None
+        frames_of_body.append((idx, stacked))
+
+    mass = np.array(art.mass_of_body, dtype=float)
+    mass[0] = 0.0
+    At = np.swapaxes(A, 1, 2)
+    com = np.einsum("bji,bj->bi", A, art.com)  # A^T c
+    inertia_com = At @ art.inertia_com @ A
+    inertia_com[0] = 0.0
+    com[0] = 0.0
+
+    ancestor = np.zeros((nb, nb))
+    for b in range(nb):
+        k = b
+        while k >= 0:
+            ancestor[b, k] = 1.0
+            k = parent[k]
+    joint_ancestor = np.ascontiguousarray(ancestor[:, 1:])
+    joint_joint = ancestor[1:, 1:].astype(bool)
+    subtree = np.ascontiguousarray(ancestor.T)
+
+    depth = np.zeros(nb, dtype=int)
+    for b in range(1, nb):
+        depth[b] = depth[parent[b]] + 1
+    levels = []
+    for d in range(1, int(depth.max(initial=0)) + 1):
+        bodies = np.flatnonzero(depth == d)
+        levels.append((bodies, parent[bodies]))
+
+    rev_idx = np.flatnonzero(~prismatic)
+    pri_idx = np.flatnonzero(prismatic)
+    slot = np.zeros(nq, dtype=np.intp)
+    slot[rev_idx] = np.arange(len(rev_idx))
+    slot[pri_idx] = np.arange(len(pri_idx))
+    for a in (rev_idx, pri_idx, slot, parent, prismatic, A, pxa, axis_X_body, axis_X_frame, frame_body, mass,
+              com, inertia_com, ancestor, joint_ancestor, joint_joint, subtree):
+        a.setflags(write=False)
+    return Model(
+        nb=nb, nq=nq, parent=parent, parent_list=[int(p) for p in parent],
+        parent_axis_c01=pxa[:, :, 0] + 1j * pxa[:, :, 1], prismatic=prismatic, revolute=~prismatic,
+        any_prismatic=bool(prismatic.any()), revolute_index=rev_idx, prismatic_index=pri_idx,
+        joint_slot=slot, A=A, parent_axis_X_axis0=pxa, axis_X_body=axis_X_body,
+        axis_X_frame=axis_X_frame, frame_body=frame_body, frames_of_body=tuple(frames_of_body),
+        mass=mass, com=com, inertia_com=inertia_com, ancestor=ancestor, joint_ancestor=joint_ancestor,
+        joint_joint=joint_joint, subtree=subtree, depth_order=tuple(levels),
+        armature=np.array(art.armature, dtype=float),
+    )
