@@ -21,6 +21,7 @@ from mime_gui.rig.findings import Finding, RigError
 from mime_gui.rig.materials import Material, material, material_names, materials
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
 from mime_gui.rig.report import RigReport
+from mime_gui.rig.rigfile import RigFileError, load, save
 from mime_gui.rig.rules import RULES
 from mime_gui.rig.segments import Arm, Motor
 from mime_gui.rig.units import Quantity, kg, kg_m2, kg_per_m3, m, s, tesla
@@ -40,6 +41,7 @@ __all__ = [
     "PermanentMagnet",
     "Quantity",
     "RigError",
+    "RigFileError",
     "RigReport",
     "RigTrajectory",
     "Sphere",
@@ -48,12 +50,14 @@ __all__ = [
     "kg",
     "kg_m2",
     "kg_per_m3",
+    "load",
     "m",
     "material",
     "material_names",
     "materials",
     "register_actuator",
     "s",
+    "save",
     "tesla",
     "unregister_actuator",
 ]

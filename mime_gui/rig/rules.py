@@ -169,8 +169,6 @@ def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
         for code, w, message in problems:
             a.add(code, f"{where}.{w}", message)
         a.armature[name] = sources
-    elif isinstance(seg, _ArmSegment) and (getattr(seg, "armature", None) or getattr(seg, "actuators", None)):
-        a.add("chain.armature", f"{where}.armature", "a kinematic segment takes no armature")
 
 
 def _resolve_segment_mount(name: str, mount, earlier: list[str], a: Analysis) -> tuple[str, str] | None:

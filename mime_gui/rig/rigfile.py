@@ -1,0 +1,441 @@
+"""The rig file: ``*.rig.json``, ``"format": "mime-rig"``, ``"version": 1`` (see docs/rig-file.md).
+
+Every number carries its unit explicitly, every declaration keeps its reason, and URDF and mesh paths are
+relative to the rig file. :func:`load` refuses unknown keys, a wrong format or version and wrong types with a
+:class:`RigFileError` naming the JSON pointer; nothing is dropped silently. :func:`save` is atomic: the text
+is written to a temporary file in the same folder, flushed to disk, then renamed over the target, so a
+failure never truncates the old file. ``load(save(rig))`` equals ``rig``.
+
+The file holds what the user wrote, valid or not: a bare number where a unit is required loads (and
+``validate`` reports it as ``unit``), so the GUI can open and fix a rig that does not build yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from mime_gui.multibody.errors import Diagnostic
+from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
+from mime_gui.rig.units import UNITS, Quantity
+
+FORMAT = "mime-rig"
+VERSION = 1
+SUFFIX = ".rig.json"
+POSITIONS_UNIT = "rad|m"  # radians on revolute and continuous joints, metres on prismatic ones
+
+
+class RigFileError(ValueError):
+    """A refused rig file: ``code`` (``rigfile.*``), the file and the JSON ``pointer`` of the offending
+    value."""
+
+    def __init__(self, code: str, message: str, file: str = "", pointer: str = "", line: int = 0):
+        self.code = code
+        self.file = file
+        self.pointer = pointer
+        self.message = message
+        self.diagnostic = Diagnostic(code, message, file, line)
+        super().__init__(self.one_line())
+
+    def where(self) -> str:
+        where = self.diagnostic.where()
+        if self.pointer:
+            where = f"{where}#{self.pointer}" if where else f"#{self.pointer}"
+        return where
+
+    def one_line(self) -> str:
+        where = self.where()
+        head = f"error[{self.code}]"
+        return f"{head} {where}: {self.message}" if where else f"{head} {self.message}"
+
+
+def _escape(key) -> str:
+    return str(key).replace("~", "~0").replace("/", "~1")
+
+
+# -- reading ---------------------------------------------------------------------------------------
+class _Reader:
+    def __init__(self, file: str):
+        self.file = file
+
+    def fail(self, code: str, pointer: str, message: str):
+        raise RigFileError(code, message, self.file, pointer or "/")
+
+    def obj(self, value, pointer: str, required=(), optional=()) -> dict:
+        if not isinstance(value, dict):
+            self.fail("rigfile.type", pointer, f"expected an object, got {_kind(value)}")
+        allowed = set(required) | set(optional)
+        for key in value:
+            if key not in allowed:
+                self.fail("rigfile.key", f"{pointer}/{_escape(key)}", f"unknown key {key!r}; allowed here: "
+                                                                      f"{', '.join(sorted(allowed))}")
+        for key in required:
+            if key not in value:
+                self.fail("rigfile.missing", pointer, f"missing key {key!r}")
+        return value
+
+    def string(self, value, pointer: str, nullable: bool = False) -> str | None:
+        if value is None and nullable:
+            return None
+        if not isinstance(value, str):
+            self.fail("rigfile.type", pointer, f"expected text{' or null' if nullable else ''}, got "
+                                               f"{_kind(value)}")
+        return value
+
+    def number(self, value, pointer: str) -> float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.fail("rigfile.type", pointer, f"expected a number, got {_kind(value)}")
+        return float(value)
+
+    def numbers(self, value, pointer: str, n: int) -> tuple[float, ...]:
+        if not isinstance(value, list) or len(value) != n:
+            self.fail("rigfile.type", pointer, f"expected a list of {n} numbers, got {_kind(value)}")
+        return tuple(self.number(v, f"{pointer}/{i}") for i, v in enumerate(value))
+
+    def unit(self, value, pointer: str, unit: str) -> None:
+        if value != unit:
+            self.fail("rigfile.unit", pointer, f"expected the unit {unit!r}, got {value!r}")
+
+    def measured(self, value, pointer: str, unit: str, n: int | None = None):
+        """``{"value": number or [n numbers], "unit": unit}``."""
+        d = self.obj(value, pointer, ("value", "unit"))
+        self.unit(d["unit"], f"{pointer}/unit", unit)
+        if n is None:
+            return self.number(d["value"], f"{pointer}/value")
+        return self.numbers(d["value"], f"{pointer}/value", n)
+
+    def quantity(self, value, pointer: str, nullable: bool = True):
+        """A declaration: ``{"value", "unit", "reason"}``; a bare number is kept (validation reports it)."""
+        if value is None and nullable:
+            return None
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        d = self.obj(value, pointer, ("value", "unit"), ("reason",))
+        v = self.number(d["value"], f"{pointer}/value")
+        unit = self.string(d["unit"], f"{pointer}/unit")
+        if unit not in UNITS:
+            self.fail("rigfile.unit", f"{pointer}/unit", f"unknown unit {unit!r}; units: {', '.join(UNITS)}")
+        reason = self.string(d.get("reason"), f"{pointer}/reason", nullable=True)
+        return Quantity(v, unit, reason)
+
+    def names(self, value, pointer: str) -> dict:
+        if not isinstance(value, dict):
+            self.fail("rigfile.type", pointer, f"expected an object of names, got {_kind(value)}")
+        return value
+
+    # -- the document ------------------------------------------------------------------------------
+    def document(self, data, base: Path) -> Apparatus:
+        d = self.obj(data, "", ("format", "version", "name"), ("chain", "parts", "magnets"))
+        if d["format"] != FORMAT:
+            self.fail("rigfile.format", "/format",
+                      f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
+        version = d["version"]
+        if isinstance(version, bool) or not isinstance(version, int):
+            self.fail("rigfile.version", "/version", f"expected an integer version, got {_kind(version)}")
+        if version != VERSION:
+            newer = " (written by a newer mime-gui)" if version > VERSION else ""
+            self.fail("rigfile.version", "/version", f"version {version} is not supported{newer}; this "
+                                                     f"mime-gui reads version {VERSION}")
+        name = self.string(d["name"], "/name")
+        chain = {}
+        segments = d.get("chain", [])
+        if not isinstance(segments, list):
+            self.fail("rigfile.type", "/chain", f"expected a list of segments, got {_kind(segments)}")
+        for i, seg in enumerate(segments):
+            seg_name, segment = self.segment(seg, f"/chain/{i}")
+            if seg_name in chain:
+                self.fail("rigfile.duplicate", f"/chain/{i}/name",
+                          f"segment {seg_name!r} appears twice in the chain")
+            chain[seg_name] = segment
+        parts = {k: self.part(v, f"/parts/{_escape(k)}", magnet=False)
+                 for k, v in self.names(d.get("parts", {}), "/parts").items()}
+        magnets = {k: self.part(v, f"/magnets/{_escape(k)}", magnet=True)
+                   for k, v in self.names(d.get("magnets", {}), "/magnets").items()}
+        return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base)
+
+    def segment(self, value, p: str):
+        kind = value.get("kind") if isinstance(value, dict) else None
+        cls = SEGMENT_KINDS.get(kind)
+        common = ("at", "orientation", "mount", "servo_time_constant")
+        if not isinstance(value, dict):
+            self.fail("rigfile.type", p, f"expected a segment object, got {_kind(value)}")
+        if cls is None:
+            self.fail("rigfile.value", f"{p}/kind", f"unknown segment kind {kind!r}; kinds: "
+                                                    f"{', '.join(SEGMENT_KINDS)}")
+        kw = {}
+        if issubclass(cls, _ArmSegment):
+            extra = ("armature", "actuators") if cls.dynamic else ()
+            d = self.obj(value, p, ("name", "kind", "description"), (*common, "initial_positions", *extra))
+            kw["description"] = self.string(d["description"], f"{p}/description")
+            if "initial_positions" in d:
+                ip = self.obj(d["initial_positions"], f"{p}/initial_positions", ("value", "unit"))
+                self.unit(ip["unit"], f"{p}/initial_positions/unit", POSITIONS_UNIT)
+                values = self.names(ip["value"], f"{p}/initial_positions/value")
+                kw["initial_positions"] = {k: self.number(v, f"{p}/initial_positions/value/{_escape(k)}")
+                                           for k, v in values.items()}
+            for key in extra:
+                if key in d:
+                    entries = self.names(d[key], f"{p}/{key}")
+                    kw[key] = {k: (v if key == "actuators" and isinstance(v, str) else
+                                   self.quantity(v, f"{p}/{key}/{_escape(k)}", nullable=False))
+                               for k, v in entries.items()}
+        else:
+            extra = ("inertia",) if cls.dynamic else ()
+            d = self.obj(value, p, ("name", "kind"), (*common, "axis", "initial_position", *extra))
+            if "axis" in d:
+                kw["axis"] = self.numbers(d["axis"], f"{p}/axis", 3)
+            if "initial_position" in d:
+                kw["initial_position"] = self.measured(d["initial_position"], f"{p}/initial_position", "rad")
+            if "inertia" in d:
+                kw["inertia"] = self.quantity(d["inertia"], f"{p}/inertia")
+        name = self.string(d["name"], f"{p}/name")
+        if "at" in d:
+            kw["at"] = self.measured(d["at"], f"{p}/at", "m", 3)
+        if "orientation" in d:
+            o = self.obj(d["orientation"], f"{p}/orientation", ("wxyz",))
+            kw["orientation"] = self.numbers(o["wxyz"], f"{p}/orientation/wxyz", 4)
+        if "mount" in d:
+            kw["mount"] = self.string(d["mount"], f"{p}/mount", nullable=True)
+        if "servo_time_constant" in d:
+            kw["servo_time_constant"] = self.measured(d["servo_time_constant"], f"{p}/servo_time_constant",
+                                                      "s")
+        return name, cls(**kw)
+
+    def geometry(self, value, p: str):
+        kind = value.get("type") if isinstance(value, dict) else None
+        if not isinstance(value, dict):
+            self.fail("rigfile.type", p, f"expected a geometry object, got {_kind(value)}")
+        if kind not in GEOMETRY_KINDS:
+            self.fail("rigfile.value", f"{p}/type", f"unknown geometry {kind!r}; geometries: "
+                                                    f"{', '.join(GEOMETRY_KINDS)}")
+        if kind == "box":
+            d = self.obj(value, p, ("type", "unit", "size"))
+            self.unit(d["unit"], f"{p}/unit", "m")
+            return Box(self.numbers(d["size"], f"{p}/size", 3))
+        if kind == "cylinder":
+            d = self.obj(value, p, ("type", "unit", "radius", "length"))
+            self.unit(d["unit"], f"{p}/unit", "m")
+            return Cylinder(self.number(d["radius"], f"{p}/radius"), self.number(d["length"], f"{p}/length"))
+        if kind == "sphere":
+            d = self.obj(value, p, ("type", "unit", "radius"))
+            self.unit(d["unit"], f"{p}/unit", "m")
+            return Sphere(self.number(d["radius"], f"{p}/radius"))
+        d = self.obj(value, p, ("type", "path"), ("scale",))
+        kw = {"scale": self.numbers(d["scale"], f"{p}/scale", 3)} if "scale" in d else {}
+        return Mesh(self.string(d["path"], f"{p}/path"), **kw)
+
+    def part(self, value, p: str, magnet: bool):
+        extra = ("magnetisation", "remanence") if magnet else ()
+        d = self.obj(value, p, ("geometry",), ("material", "at", "mount", "mass", "density", *extra))
+        kw = {"geometry": self.geometry(d["geometry"], f"{p}/geometry")}
+        if "material" in d:
+            kw["material"] = self.string(d["material"], f"{p}/material", nullable=True)
+        if "at" in d:
+            kw["at"] = self.measured(d["at"], f"{p}/at", "m", 3)
+        if "mount" in d:
+            kw["mount"] = self.string(d["mount"], f"{p}/mount", nullable=True)
+        for key in ("mass", "density", "remanence"):
+            if key in d:
+                kw[key] = self.quantity(d[key], f"{p}/{key}")
+        if "magnetisation" in d:
+            kw["magnetisation"] = self.numbers(d["magnetisation"], f"{p}/magnetisation", 3)
+        return (PermanentMagnet if magnet else Part)(**kw)
+
+
+def _kind(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, int | float):
+        return f"a number ({value!r})"
+    if isinstance(value, str):
+        return f"text ({value!r})"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return "an object"
+
+
+def _no_duplicates(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Duplicate(key)
+        out[key] = value
+    return out
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _reject_constant(name):
+    raise ValueError(f"{name} is not a JSON number; write a finite number")
+
+
+def parse(text: str, file: str = "<string>", base=None) -> Apparatus:
+    """An Apparatus from rig-file text; relative paths are read against ``base``."""
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+    except _Duplicate as exc:
+        raise RigFileError("rigfile.duplicate", f"the key {exc.args[0]!r} appears twice in one object",
+                           file) from None
+    except json.JSONDecodeError as exc:
+        raise RigFileError("rigfile.json", f"not valid JSON: {exc.msg} (column {exc.colno})", file,
+                           line=exc.lineno) from None
+    except ValueError as exc:
+        raise RigFileError("rigfile.json", str(exc), file) from None
+    return _Reader(file).document(data, Path(base) if base is not None else Path.cwd())
+
+
+def load(path) -> Apparatus:
+    """Read a rig file; raises :class:`RigFileError` (code, file, JSON pointer) when it is refused."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RigFileError("rigfile.io", f"cannot read the file ({exc.strerror or exc})", str(path)) from None
+    except UnicodeDecodeError:
+        raise RigFileError("rigfile.json", "the file is not UTF-8 text", str(path)) from None
+    return parse(text, str(path), base=path.resolve().parent)
+
+
+# -- writing ---------------------------------------------------------------------------------------
+def _relative(path: str, base: Path | None, folder: Path) -> str:
+    """``path`` (relative to ``base``) rewritten relative to ``folder``, with forward slashes."""
+    p = Path(path)
+    source_base = (base or Path.cwd()).resolve()
+    if not p.is_absolute() and source_base == folder.resolve():
+        return path  # same folder: keep it exactly as written
+    absolute = p if p.is_absolute() else source_base / p
+    try:
+        return Path(os.path.relpath(absolute, folder.resolve())).as_posix()
+    except ValueError:  # another drive (Windows): keep the absolute path
+        return str(absolute)
+
+
+def _quantity(q):
+    if isinstance(q, Quantity):
+        return {"value": q.value, "unit": q.unit, "reason": q.reason}
+    return q  # a bare number (or None) is written as it is; validation reports it
+
+
+def _measured(value, unit: str):
+    return {"value": list(value) if isinstance(value, tuple) else value, "unit": unit}
+
+
+def _geometry(g, base, folder) -> dict:
+    if isinstance(g, Box):
+        return {"type": "box", "unit": "m", "size": list(g.size)}
+    if isinstance(g, Cylinder):
+        return {"type": "cylinder", "unit": "m", "radius": g.radius, "length": g.length}
+    if isinstance(g, Sphere):
+        return {"type": "sphere", "unit": "m", "radius": g.radius}
+    return {"type": "mesh", "path": _relative(g.path, base, folder), "scale": list(g.scale)}
+
+
+def to_data(rig: Apparatus, folder) -> dict:
+    """The JSON document of ``rig`` as it would be saved in ``folder``."""
+    folder = Path(folder)
+    chain = []
+    for name, seg in rig.chain.items():
+        d: dict = {"name": name, "kind": seg.kind}
+        if isinstance(seg, _ArmSegment):
+            d["description"] = _relative(seg.description, rig.base, folder)
+        d["mount"] = seg.mount
+        d["at"] = _measured(seg.at, "m")
+        d["orientation"] = {"wxyz": list(seg.orientation)}
+        d["servo_time_constant"] = _measured(seg.servo_time_constant, "s")
+        if isinstance(seg, _ArmSegment):
+            d["initial_positions"] = {"value": dict(seg.initial_positions), "unit": POSITIONS_UNIT}
+            if seg.dynamic:
+                d["armature"] = {k: _quantity(v) for k, v in seg.armature.items()}
+                d["actuators"] = {k: _quantity(v) for k, v in seg.actuators.items()}
+        elif isinstance(seg, _MotorSegment):
+            d["axis"] = list(seg.axis)
+            d["initial_position"] = _measured(seg.initial_position, "rad")
+            if seg.dynamic:
+                d["inertia"] = _quantity(seg.inertia)
+        chain.append(d)
+
+    def part(p) -> dict:
+        d = {"geometry": _geometry(p.geometry, rig.base, folder), "material": p.material,
+             "at": _measured(p.at, "m"), "mount": p.mount, "mass": _quantity(p.mass),
+             "density": _quantity(p.density)}
+        if isinstance(p, PermanentMagnet):
+            d["magnetisation"] = list(p.magnetisation)
+            d["remanence"] = _quantity(p.remanence)
+        return d
+
+    return {"format": FORMAT, "version": VERSION, "name": rig.name, "chain": chain,
+            "parts": {k: part(v) for k, v in rig.parts.items()},
+            "magnets": {k: part(v) for k, v in rig.magnets.items()}}
+
+
+_SCALAR = r"(?:-?[0-9.eE+\-]+|null|true|false)"
+_NUMBER_LIST = re.compile(r"\[\n\s+(" + _SCALAR + r"(?:,\n\s+" + _SCALAR + r")*)\n\s*\]")
+
+
+def _compact(text: str) -> str:
+    """Lists of numbers on one line (JSON strings hold no raw newline, so only indentation is touched)."""
+    return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",")) + "]", text)
+
+
+def dumps(rig: Apparatus, folder) -> str:
+    """The rig-file text of ``rig`` saved in ``folder``; refuses non-finite numbers (JSON has none)."""
+    try:
+        text = json.dumps(to_data(rig, folder), indent=2, ensure_ascii=False, allow_nan=False)
+        return _compact(text) + "\n"
+    except ValueError as exc:
+        raise RigFileError("rigfile.value", f"cannot write the rig: {exc} (JSON holds finite numbers only)") \
+            from None
+
+
+def save(rig: Apparatus, path) -> Path:
+    """Write ``rig`` to ``path`` atomically (temporary file in the same folder, fsync, rename).
+
+    Paths in the file are made relative to its folder. On any failure the old file, if any, is untouched
+    and the temporary file is removed. Returns the path written.
+    """
+    path = Path(path)
+    folder = path.resolve().parent
+    text = dumps(rig, folder)  # before touching the disk: a failure here leaves everything as it was
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
+        except OSError:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _sync_folder(folder)
+    return path
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush the rename to disk where the platform allows it (POSIX)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
