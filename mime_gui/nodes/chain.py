@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mime_gui import multibody
-from mime_gui.multibody import Articulation
+from mime_gui.multibody import PRISMATIC, Articulation
 
 _EYE4 = np.eye(4)
 _EYE4.setflags(write=False)
@@ -155,6 +155,18 @@ class KinematicArmNode(MountedNode):
         self._commanded = _readonly(np.flatnonzero(~art.is_mimic))
         self.command_names = tuple(art.joint_names[i] for i in self._commanded)
         self._followers = self._follower_order(art)
+        # for play: the frame on each joint's child body, the joint axis in that frame's coordinates, and
+        # which joints move each frame (its body's chain back to the root)
+        self._axis_frame = np.array([art.frame_index(art.body_names[j + 1]) for j in range(art.nq)],
+                                    dtype=int)
+        R = art.body_X_frame[self._axis_frame, :3, :3]
+        self._axis_in_frame = np.einsum("jba,jb->ja", R, art.axis) if art.nq else np.zeros((0, 3))
+        self._revolute = art.joint_type != PRISMATIC
+        moves = np.zeros((art.nbodies, art.nq))
+        for b in range(1, art.nbodies):
+            moves[b] = moves[art.parent[b]]
+            moves[b, b - 1] = 1.0
+        self._frame_moved_by = moves[art.frame_body]
 
     # -- construction helpers ----------------------------------------------------------------------
     def _limits(self, default: np.ndarray, given, what: str) -> np.ndarray:
@@ -263,6 +275,26 @@ class KinematicArmNode(MountedNode):
             W = np.einsum("...ab,...fb->...fa", R, W)
         return W + omega_mount[..., None, :]
 
+    def _angular_from_poses(self, poses, rate, omega_mount, out) -> np.ndarray:
+        """``Ω_k = ω_j + R(M_j ∘ O)·W_k`` from world poses already computed: ``W_k`` is the sum of
+        ``axis_j·rate_j`` over the revolute joints moving frame k, and ``R(M_j ∘ O)`` times joint j's axis in
+        the base frame is its axis in world, ``R(P_{child of j})·a_j``. The same quantity as rotating
+        :func:`~mime_gui.multibody.frame_angular_velocities` (which :meth:`advance` calls), without running
+        the chain a second time. ``poses (L, nframes, 4, 4)``, ``rate (L, nq)`` → ``out (L, nframes, 3)``."""
+        L, nq = len(poses), self.art.nq
+        world_axis = np.zeros((nq, L, 3))
+        for j in np.flatnonzero(self._revolute):
+            R = poses[:, self._axis_frame[j], :3, :3]
+            a = self._axis_in_frame[j]
+            w = world_axis[j]
+            np.multiply(R[..., 0], a[0], out=w)
+            w += R[..., 1] * a[1]
+            w += R[..., 2] * a[2]
+            w *= rate[:, j, None]
+        W = (self._frame_moved_by @ world_axis.reshape(nq, 3 * L)).reshape(-1, L, 3)
+        np.add(W.transpose(1, 0, 2), omega_mount[..., None, :], out=out)
+        return out
+
     # -- stepping ----------------------------------------------------------------------------------
     def initial_state(self, positions=None, mount_pose=None, mount_rate=None) -> NodeState:
         """At rest at ``positions`` (commands or full, held within the limits; default zeros held): the
@@ -345,7 +377,7 @@ class KinematicArmNode(MountedNode):
             if not identity:
                 P[...] = (base if base_fixed else base[:, None]) @ P
             omega = omega_all if omega_all.ndim == 1 else omega_all[start:stop]
-            angular[start:stop] = self._angular(q, rate, base, omega)
+            self._angular_from_poses(P, rate, omega, angular[start:stop])
             if progress is not None:
                 progress(stop, T)
         return Trajectory(_readonly(theta), _readonly(poses), _readonly(angular), dt, _readonly(clamped))
