@@ -2,15 +2,18 @@
 
 This is the document the GUI edits, the CLI validates and the rig file stores. ``base`` is the folder that
 relative paths (URDF descriptions, meshes) are read against: the rig file's folder when loaded from a file,
-the working folder otherwise. It is where the rig lives, not part of what the rig is, so equality ignores it.
+the working folder otherwise. It is where the rig lives, not part of what the rig is: equality compares the
+files that paths name, not how they are spelled.
 """
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 
 from mime_gui.rig.findings import Finding, RigError
-from mime_gui.rig.parts import Part, PermanentMagnet
+from mime_gui.rig.parts import Mesh, Part, PermanentMagnet
 from mime_gui.rig.segments import Segment
 
 
@@ -50,11 +53,29 @@ class Apparatus:
         for name, magnet in self.magnets.items():
             yield "magnets", name, magnet
 
+    def _canonical(self):
+        """What the rig is: chain order matters, and a relative path stands for the file it names."""
+        base = os.path.abspath(self.base if self.base is not None else os.getcwd())
+
+        def where(path: str) -> str:
+            return os.path.normpath(os.path.join(base, path))
+
+        def segment(seg):
+            return replace(seg, description=where(seg.description)) if hasattr(seg, "description") else seg
+
+        def part(p):
+            return replace(p, geometry=replace(p.geometry, path=where(p.geometry.path))) \
+                if isinstance(p.geometry, Mesh) else p
+
+        return (self.name, [(n, segment(s)) for n, s in self.chain.items()],
+                {n: part(p) for n, p in self.parts.items()}, {n: part(p) for n, p in self.magnets.items()})
+
     def __eq__(self, other) -> bool:
+        """Equal rigs: same name, same chain in the same order, same parts and magnets; paths compare by
+        the file they name (``arm.urdf`` beside the rig equals ``../demo/arm.urdf`` from another folder)."""
         if not isinstance(other, Apparatus):
             return NotImplemented
-        return (self.name == other.name and list(self.chain.items()) == list(other.chain.items())
-                and self.parts == other.parts and self.magnets == other.magnets)
+        return self._canonical() == other._canonical()
 
     __hash__ = None
 

@@ -403,8 +403,15 @@ def save(rig: Apparatus, path) -> Path:
     and the temporary file is removed. Returns the path written.
     """
     path = Path(path)
+    text = dumps(rig, path.resolve().parent)  # before touching the disk
+    return write_atomic(path, text)
+
+
+def write_atomic(path, text: str) -> Path:
+    """Replace ``path`` with ``text`` or leave it as it was: temporary file in the same folder, fsync,
+    ``os.replace``; the temporary file is removed on any failure."""
+    path = Path(path)
     folder = path.resolve().parent
-    text = dumps(rig, folder)  # before touching the disk: a failure here leaves everything as it was
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:

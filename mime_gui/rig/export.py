@@ -1,0 +1,127 @@
+"""Export a rig as MIME-style Python: ``Apparatus(...)`` source that executes into an equal rig.
+
+Every name, path and reason is written with :func:`repr`, so any text (quotes, newlines, backslashes,
+non-ASCII) comes back exactly; numbers are written with :func:`repr` too, which round-trips every float.
+Description and mesh paths are written relative to the exported file, and the source sets ``base`` to its
+own folder, so it runs from anywhere. Only a valid rig is exported.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from mime_gui import __version__
+from mime_gui.rig.findings import RigError
+from mime_gui.rig.parts import Box, Cylinder, Sphere
+from mime_gui.rig.rigfile import _relative, write_atomic
+from mime_gui.rig.segments import _ArmSegment
+from mime_gui.rig.units import KG, KG_M2, KG_PER_M3, TESLA, M, Quantity, S
+
+_CONSTRUCTOR = {KG: "kg", KG_M2: "kg_m2", KG_PER_M3: "kg_per_m3", M: "m", S: "s", TESLA: "tesla"}
+_IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "Mesh", "Motor", "Part", "PermanentMagnet", "Quantity",
+            "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
+
+
+def _num(x) -> str:
+    x = float(x)
+    return repr(x) if math.isfinite(x) else f"float({str(x)!r})"
+
+
+def _tuple(values) -> str:
+    return "(" + ", ".join(_num(v) for v in values) + ("," if len(values) == 1 else "") + ")"
+
+
+def _quantity(q) -> str:
+    if q is None:
+        return "None"
+    if not isinstance(q, Quantity):
+        return _num(q)
+    reason = "" if q.reason is None else f", reason={q.reason!r}"
+    name = _CONSTRUCTOR.get(q.unit)
+    if name is None:
+        return f"Quantity({_num(q.value)}, {q.unit!r}{reason})"
+    return f"{name}({_num(q.value)}{reason})"
+
+
+def _mapping(d: dict, render, indent: str) -> str:
+    if not d:
+        return "{}"
+    inner = indent + "    "
+    items = "".join(f"{inner}{k!r}: {render(v)},\n" for k, v in d.items())
+    return "{\n" + items + indent + "}"
+
+
+def _call(name: str, args: list[str], indent: str) -> str:
+    inner = indent + "    "
+    return f"{name}(\n" + "".join(f"{inner}{a},\n" for a in args) + indent + ")"
+
+
+def _geometry(g, rig, folder) -> str:
+    if isinstance(g, Box):
+        return f"Box(size={_tuple(g.size)})"
+    if isinstance(g, Cylinder):
+        return f"Cylinder(radius={_num(g.radius)}, length={_num(g.length)})"
+    if isinstance(g, Sphere):
+        return f"Sphere(radius={_num(g.radius)})"
+    return f"Mesh({_relative(g.path, rig.base, folder)!r}, scale={_tuple(g.scale)})"
+
+
+def _segment(seg, rig, folder, indent: str) -> str:
+    args = []
+    if isinstance(seg, _ArmSegment):
+        args.append(f"description={_relative(seg.description, rig.base, folder)!r}")
+    args += [f"at={_tuple(seg.at)}", f"orientation={_tuple(seg.orientation)}", f"mount={seg.mount!r}",
+             f"servo_time_constant={_num(seg.servo_time_constant)}"]
+    inner = indent + "    "
+    if isinstance(seg, _ArmSegment):
+        args.append(f"initial_positions={_mapping(seg.initial_positions, _num, inner)}")
+        if seg.dynamic:
+            args.append(f"armature={_mapping(seg.armature, _quantity, inner)}")
+            args.append("actuators=" + _mapping(seg.actuators, lambda v: repr(v) if isinstance(v, str)
+                                                else _quantity(v), inner))
+    else:
+        args += [f"axis={_tuple(seg.axis)}", f"initial_position={_num(seg.initial_position)}"]
+        if seg.dynamic:
+            args.append(f"inertia={_quantity(seg.inertia)}")
+    return _call(seg.kind, args, indent)
+
+
+def _part(part, rig, folder, indent: str) -> str:
+    args = [_geometry(part.geometry, rig, folder), f"material={part.material!r}", f"at={_tuple(part.at)}",
+            f"mount={part.mount!r}", f"mass={_quantity(part.mass)}", f"density={_quantity(part.density)}"]
+    if part.role == "magnet":
+        args += [f"magnetisation={_tuple(part.magnetisation)}", f"remanence={_quantity(part.remanence)}"]
+    return _call(type(part).__name__, args, indent)
+
+
+def to_python(rig, folder, source: str = "") -> str:
+    """The Python source of ``rig`` as saved in ``folder`` (it defines ``rig``)."""
+    folder = Path(folder)
+    origin = f" from {source!r}" if source else ""
+    lines = [f"# MIME rig {rig.name!r}, exported by mime-gui {__version__}{origin}.",
+             "", "from pathlib import Path", "",
+             "from mime_gui.rig import (", *(f"    {name}," for name in _IMPORTS), ")", "",
+             "# paths below are relative to this file's folder",
+             'HERE = Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd()', ""]
+    indent = "        "
+    chain = "".join(f"{indent}{n!r}: {_segment(s, rig, folder, indent)},\n" for n, s in rig.chain.items())
+    parts = "".join(f"{indent}{n!r}: {_part(p, rig, folder, indent)},\n" for n, p in rig.parts.items())
+    mags = "".join(f"{indent}{n!r}: {_part(p, rig, folder, indent)},\n" for n, p in rig.magnets.items())
+    lines += ["rig = Apparatus(",
+              f"    {rig.name!r},",
+              "    chain={\n" + chain + "    },",
+              "    parts={\n" + parts + "    },",
+              "    magnets={\n" + mags + "    },",
+              "    base=HERE,",
+              ")", ""]
+    return "\n".join(lines)
+
+
+def export_python(rig, path, source: str = "") -> Path:
+    """Write the Python source of a valid ``rig`` to ``path`` atomically; raises RigError when invalid."""
+    findings = rig.validate()
+    if findings:
+        raise RigError(findings)
+    path = Path(path)
+    return write_atomic(path, to_python(rig, path.resolve().parent, source))
