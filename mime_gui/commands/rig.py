@@ -1,0 +1,93 @@
+"""``mime-gui validate | report | export RIG.rig.json``: the rig model on the command line, headless.
+
+- ``validate RIG``: exit 0 when the rig is valid; exit 1 with one line per finding,
+  ``error[code] where: message`` (``where`` a rig path such as ``parts.holder.mount``).
+- ``report RIG [--json]``: the build report (armature source of every joint, mass source of every part,
+  grafts, totals, magnetic moments) as text or JSON.
+- ``export RIG --python OUT.py | --json OUT.rig.json``: MIME-style Python or a rig file. An invalid rig
+  writes nothing and exits 1.
+
+A rig file that cannot be read prints one ``error[rigfile.*] FILE#/json/pointer: message`` line and exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+
+
+def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.add_argument("rig", metavar="RIG.rig.json", help="the rig file")
+    if name == "report":
+        parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    elif name == "export":
+        out = parser.add_mutually_exclusive_group(required=True)
+        out.add_argument("--python", metavar="OUT.py", help="write MIME-style Python source defining `rig`")
+        out.add_argument("--json", metavar="OUT.rig.json", help="write a rig file (paths relative to it)")
+
+
+def _print_findings(findings, stream) -> int:
+    for f in findings:
+        print(str(f), file=stream)
+    return EXIT_INVALID
+
+
+def run(args: argparse.Namespace, out=None, err=None) -> int:
+    from mime_gui.rig import RigError, RigFileError, load
+
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
+    command = getattr(args, "command", "validate")
+    try:
+        rig = load(args.rig)
+    except RigFileError as exc:
+        print(exc.one_line(), file=out)
+        return EXIT_INVALID
+
+    if command == "validate":
+        findings = rig.validate()
+        if findings:
+            return _print_findings(findings, out)
+        counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)"
+        print(f"{args.rig}: rig {rig.name!r} is valid ({counts})", file=out)
+        return EXIT_OK
+
+    if command == "report":
+        try:
+            built = rig.build()
+        except RigError as exc:
+            return _print_findings(exc.findings, out)
+        if args.json:
+            out.write(built.report.to_json() + "\n")
+        else:
+            out.write(built.report.to_text())
+        return EXIT_OK
+
+    if command == "export":
+        from mime_gui.rig.export import export_python
+        from mime_gui.rig.rigfile import save
+
+        findings = rig.validate()
+        if findings:
+            print(f"{args.rig}: the rig is not valid; nothing written", file=err)
+            return _print_findings(findings, out)
+        target = Path(args.python or args.json)
+        try:
+            if args.python:
+                export_python(rig, target, source=Path(args.rig).name)
+            else:
+                save(rig, target)
+        except RigError as exc:
+            return _print_findings(exc.findings, out)
+        except OSError as exc:
+            print(f"error[export.io] {target}: cannot write ({exc.strerror or exc})", file=out)
+            return EXIT_INVALID
+        print(f"wrote {target}", file=out)
+        return EXIT_OK
+
+    raise ValueError(f"unknown rig command {command!r}")
+
