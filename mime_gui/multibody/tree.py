@@ -85,9 +85,12 @@ class Limit:
 
 @dataclass
 class Mimic:
+    """The joint follows ``joint``: ``q = multiplier * q_joint + offset``."""
+
     joint: str
     multiplier: float = 1.0
     offset: float = 0.0
+    line: int = 0
 
 
 @dataclass

@@ -211,8 +211,6 @@ def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dic
                             "`xacro FILE.urdf.xacro > FILE.urdf` first and open the result",
                             file, line) from None
         msg = str(exc).split(": line")[0]
-        if not data.strip():
-            msg = "the file is empty; expected a <robot> element"
         raise UrdfError("urdf.xml", f"not well-formed XML ({msg}); fix the markup at this line",
                         file, line) from None
     if root is None:
@@ -222,6 +220,8 @@ def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dic
 
 def _parse_xml(data: bytes, file: str) -> tuple[ET.Element, dict]:
     data, offset = _prepare(data)
+    if not data:
+        raise UrdfError("urdf.xml", "the file is empty (or only blank); expected a <robot> element", file, 1)
     return _fast_parse(data, offset) or _defused_parse(data, offset, file)
 
 
@@ -425,7 +425,7 @@ class _Reader:
                                  "outside [0, 1]; it is clipped", self.line(color))
                 values = tuple(min(max(v, 0.0), 1.0) for v in values)
             return values, name
-        if owner and name not in self.materials and name not in self._warned_materials:
+        if owner and not len(mat) and name not in self.materials and name not in self._warned_materials:
             self._warned_materials.add(name)
             self.report.warn("urdf.material", f"the visual of link {owner!r} names material {name!r}, which "
                              "is not declared with a colour; it is drawn in the default colour",
@@ -451,19 +451,19 @@ class _Reader:
         if tag == "box":
             size = self.floats(shape, "size", 3)
             if min(size) < 0:
-                self.fail("urdf.geometry", f"box size {size} of link {owner!r} is negative; sizes are >= 0",
+                self.fail("urdf.geometry", f"<box> size {size} of link {owner!r} is negative; sizes are >= 0",
                           shape)
             return Box(size)
         if tag == "cylinder":
             r, length = self.scalar(shape, "radius"), self.scalar(shape, "length")
             if r < 0 or length < 0:
-                self.fail("urdf.geometry", f"cylinder of link {owner!r} has a negative radius or length",
-                          shape)
+                self.fail("urdf.geometry", f"<cylinder> of link {owner!r} has a negative radius or "
+                          "length; sizes are >= 0", shape)
             return Cylinder(r, length)
         if tag == "sphere":
             r = self.scalar(shape, "radius")
             if r < 0:
-                self.fail("urdf.geometry", f"sphere of link {owner!r} has a negative radius", shape)
+                self.fail("urdf.geometry", f"<sphere> of link {owner!r} has a negative radius", shape)
             return Sphere(r)
         if tag == "mesh":
             uri = (shape.get("filename") or "").strip()
@@ -583,7 +583,7 @@ class _Reader:
                             "a fixed joint follows nothing")
                 return joint
             joint.mimic = Mimic(master, self.scalar(mimic, "multiplier", 1.0),
-                                self.scalar(mimic, "offset", 0.0))
+                                self.scalar(mimic, "offset", 0.0), self.line(mimic))
         return joint
 
     def limits(self, node: ET.Element, joint: Joint) -> None:
@@ -727,12 +727,13 @@ class _Reader:
             if master is None or not master.movable:
                 what = "not a joint" if master is None else "a fixed joint"
                 self.fail("urdf.mimic", f"joint {joint.name!r} mimics {joint.mimic.joint!r}, which is {what} "
-                          "of this robot; name a movable joint in <mimic joint=...>", joint.line)
+                          "of this robot; name a movable joint in <mimic joint=...>",
+                          joint.mimic.line or joint.line)
             seen = [joint.name]
             while master.mimic is not None:  # a chain of mimics must end at an independent joint
                 if master.name in seen:
                     self.fail("urdf.mimic", f"the <mimic> joints {seen} follow each other in a loop; one of "
-                              "them must be independent", joint.line)
+                              "them must be independent", joint.mimic.line or joint.line)
                 seen.append(master.name)
                 master = joints.get(master.mimic.joint)
                 if master is None:

@@ -1,0 +1,168 @@
+"""Every refusal of the reader, one small hand-written file each: the code, the line and the element named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mime_gui.multibody import UrdfError, read_urdf
+from mime_gui.multibody.report import REFUSED
+
+BAD = Path(__file__).resolve().parents[1] / "data" / "bad_urdf"
+
+# file → (code, line of the element at fault, text the message must hold to name it)
+CASES = {
+    "xml_not_well_formed.urdf": ("urdf.xml", 6, "mismatched tag"),
+    "xml_entity_bomb.urdf": ("urdf.xml", 3, "ENTITY"),
+    "xml_external_entity.urdf": ("urdf.xml", 3, "ENTITY"),
+    "xml_not_robot.urdf": ("urdf.xml", 2, "<sdf>"),
+    "xml_empty.urdf": ("urdf.xml", 1, "<robot>"),
+    "xacro_element.urdf": ("urdf.xacro", 4, "<xacro:macro>"),
+    "xacro_unbound_prefix.urdf": ("urdf.xacro", 4, "xacro: elements"),
+    "xacro_substitution.urdf": ("urdf.xacro", 6, "<mesh>"),
+    "closed_chain_two_parents.urdf": ("urdf.closed-chain", 18, "link 'tip'"),
+    "closed_chain_detached_loop.urdf": ("urdf.closed-chain", 4, "'ring_a', 'ring_b'"),
+    "closed_chain_self_joint.urdf": ("urdf.closed-chain", 4, "joint 'to_itself'"),
+    "joint_type_floating.urdf": ("urdf.joint-type", 5, "joint 'base_joint' is floating"),
+    "joint_type_planar.urdf": ("urdf.joint-type", 5, "joint 'base_joint' is planar"),
+    "joint_type_unknown.urdf": ("urdf.joint-type", 5, "'spherical'"),
+    "missing_link_child.urdf": ("urdf.missing-link", 5, "'fore_arm'"),
+    "missing_link_none.urdf": ("urdf.missing-link", 2, "<link>"),
+    "duplicate_link.urdf": ("urdf.duplicate-name", 5, "link 'arm'"),
+    "duplicate_joint.urdf": ("urdf.duplicate-name", 9, "joint 'shoulder'"),
+    "multiple_roots.urdf": ("urdf.multiple-roots", 5, "'floating_tool'"),
+    "non_finite_origin.urdf": ("urdf.non-finite", 6, "<origin>"),
+    "non_finite_mass.urdf": ("urdf.non-finite", 5, "<mass>"),
+    "inertial_negative_mass.urdf": ("urdf.inertial", 7, "link 'arm'"),
+    "inertial_not_psd.urdf": ("urdf.inertial", 7, "<inertia> of link 'arm'"),
+    "inertial_no_mass.urdf": ("urdf.inertial", 4, "<inertial> of link 'base'"),
+    "axis_zero.urdf": ("urdf.axis", 7, "<axis>"),
+    "value_not_a_number.urdf": ("urdf.value", 5, "<origin>"),
+    "value_wrong_count.urdf": ("urdf.value", 5, "<box>"),
+    "value_negative_damping.urdf": ("urdf.value", 8, "<dynamics>"),
+    "geometry_missing.urdf": ("urdf.geometry", 4, "<visual> of link 'base'"),
+    "geometry_unknown.urdf": ("urdf.geometry", 6, "<capsule>"),
+    "geometry_negative_radius.urdf": ("urdf.geometry", 5, "<cylinder>"),
+    "limit_lower_above_upper.urdf": ("urdf.limit", 8, "joint 'rail'"),
+    "limit_negative_velocity.urdf": ("urdf.limit", 8, "<limit> of joint 'shoulder'"),
+    "mimic_unknown_joint.urdf": ("urdf.mimic", 13, "'finger_joint'"),
+    "mimic_loop.urdf": ("urdf.mimic", 9, "finger_b_joint"),
+    "missing_attribute_link_name.urdf": ("urdf.missing-attribute", 4, "<link>"),
+    "missing_attribute_mesh_filename.urdf": ("urdf.missing-attribute", 5, "<mesh>"),
+}
+
+
+def test_every_bad_file_has_a_case():
+    on_disk = {p.name for p in BAD.glob("*.urdf")}
+    assert on_disk == set(CASES)
+    assert len(CASES) >= 20
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_refusal(name):
+    code, line, named = CASES[name]
+    path = BAD / name
+    with pytest.raises(UrdfError) as info:
+        read_urdf(path)
+    err = info.value
+    assert err.code == code
+    assert err.line == line
+    assert named in err.diagnostic.message
+    assert err.file == str(path)
+    one = err.one_line()
+    assert one.startswith(f"error[{code}] {path}:{line}: ")
+    assert "\n" not in one
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_refusal_from_text_and_bytes(name):
+    """The same refusal whether the description comes as a file, text or bytes."""
+    code, line, _ = CASES[name]
+    data = (BAD / name).read_bytes()
+    for source in (data, data.decode()):
+        if isinstance(source, str) and not source.strip():
+            continue  # blank text is not recognisable as a description; bytes are
+        with pytest.raises(UrdfError) as info:
+            read_urdf(source)
+        assert (info.value.code, info.value.line) == (code, line)
+        assert info.value.file == "<string>"
+
+
+def test_refused_kind_is_reported():
+    """A refusal met while sorting the elements lands in the report's refused group."""
+    with pytest.raises(UrdfError) as info:
+        read_urdf(BAD / "xacro_element.urdf")
+    report = info.value.report
+    assert report is not None
+    assert [e.kind for e in report.group(REFUSED)] == ["robot/macro"]
+    with pytest.raises(UrdfError) as info:
+        read_urdf(BAD / "joint_type_floating.urdf")
+    assert "robot/joint@type=floating" in [e.kind for e in info.value.report.group(REFUSED)]
+
+
+def test_entity_bomb_is_refused_before_expansion():
+    """A billion-laughs file refuses at the first entity declaration; nothing is expanded."""
+    with pytest.raises(UrdfError) as info:
+        read_urdf(BAD / "xml_entity_bomb.urdf")
+    assert "EntitiesForbidden" in info.value.diagnostic.message
+
+
+def test_external_entity_is_not_read(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOP-SECRET")
+    text = (f'<?xml version="1.0"?>\n<!DOCTYPE robot [<!ENTITY s SYSTEM "file://{secret}">]>\n'
+            '<robot name="x"><link name="&s;"/></robot>\n')
+    with pytest.raises(UrdfError) as info:
+        read_urdf(text)
+    assert info.value.code == "urdf.xml"
+    assert "TOP-SECRET" not in str(info.value)
+
+
+def test_doctype_without_entities_is_accepted():
+    tree = read_urdf('<?xml version="1.0"?>\n<!DOCTYPE robot>\n<robot name="r">\n  <link name="base"/>\n'
+                     '</robot>\n')
+    assert tree.links["base"].line == 4
+
+
+def test_unreadable_path(tmp_path):
+    missing = tmp_path / "nope.urdf"
+    with pytest.raises(UrdfError) as info:
+        read_urdf(missing)
+    assert info.value.code == "urdf.io"
+    assert info.value.file == str(missing)
+    with pytest.raises(UrdfError) as info:
+        read_urdf(tmp_path)
+    assert info.value.code == "urdf.io"
+
+
+@pytest.mark.parametrize("snippet, code", [
+    ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+     '<limit lower="-1" upper="1" effort="1" velocity="1"/><mimic multiplier="2"/></joint>', "urdf.mimic"),
+    ('<joint name="j" type="fixed"><parent link="a"/></joint>', "urdf.missing-link"),
+    ('<joint name="j"><parent link="a"/><child link="b"/></joint>', "urdf.joint-type"),
+    ('<joint type="fixed"><parent link="a"/><child link="b"/></joint>', "urdf.missing-attribute"),
+    ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 inf"/></joint>',
+     "urdf.non-finite"),
+    ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+     '<limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="k"/></joint>'
+     '<joint name="k" type="fixed"><parent link="b"/><child link="c"/></joint>', "urdf.mimic"),
+    ('<transmission name="t"><joint name="j"/><actuator name="m"><mechanicalReduction>${r}'
+     '</mechanicalReduction></actuator></transmission>', "urdf.xacro"),
+    ('<transmission name="t"><joint name="j"/><actuator name="m"><mechanicalReduction>0'
+     '</mechanicalReduction></actuator></transmission>', "urdf.non-finite"),
+])
+def test_small_refusals(snippet, code):
+    links = '<link name="a"/><link name="b"/><link name="c"/>'
+    base = '<joint name="ab" type="fixed"><parent link="a"/><child link="b"/></joint>'
+    if 'name="k"' in snippet:
+        base = ""
+    elif "transmission" in snippet:
+        base += '<joint name="bc" type="fixed"><parent link="b"/><child link="c"/></joint>'
+    elif 'child link="b"' in snippet:
+        base = '<joint name="bc" type="fixed"><parent link="b"/><child link="c"/></joint>'
+    text = f'<robot name="r">\n{links}\n{base}\n{snippet}\n</robot>'
+    with pytest.raises(UrdfError) as info:
+        read_urdf(text)
+    assert info.value.code == code
+    assert info.value.line == 4
