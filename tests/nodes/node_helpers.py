@@ -26,6 +26,28 @@ MIMIC_URDF = """<robot name="mimic_arm">
 </robot>
 """
 
+# A tree: j1 carries two revolute branches (j2 about x, j3 about an oblique axis with a rotated origin), one
+# with a fixed tool welded on; no limits on j3 (continuous).
+BRANCH_URDF = """<robot name="branch">
+  <link name="root"/><link name="hub"/><link name="left"/><link name="right"/><link name="tool"/>
+  <joint name="j1" type="revolute"><parent link="root"/><child link="hub"/><origin xyz="0 0 0.1"/>
+    <axis xyz="0 0 1"/><limit lower="-2" upper="2" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="hub"/><child link="left"/>
+    <origin xyz="0 0.2 0" rpy="0.3 0 0"/>
+    <axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j3" type="continuous"><parent link="hub"/><child link="right"/>
+    <origin xyz="0 -0.2 0" rpy="0 0.5 1.0"/><axis xyz="0.6 0 0.8"/></joint>
+  <joint name="t" type="fixed"><parent link="right"/><child link="tool"/>
+    <origin xyz="0.1 0 0" rpy="1 0 0"/></joint>
+</robot>
+"""
+
+STATIC_URDF = """<robot name="static">
+  <link name="base"/><link name="plate"/>
+  <joint name="weld" type="fixed"><parent link="base"/><child link="plate"/><origin xyz="0 0 0.3"/></joint>
+</robot>
+"""
+
 
 def robots_dir() -> Path | None:
     """example-robot-data's robots folder under the running interpreter's environment, if installed."""

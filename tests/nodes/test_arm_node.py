@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from node_helpers import pose, random_pose, rot, rotation_log
+from node_helpers import STATIC_URDF, pose, random_pose, rot, rotation_log
 
-from mime_gui.multibody import frame_angular_velocities, frame_poses
+from mime_gui.multibody import frame_angular_velocities, frame_poses, read_urdf
 from mime_gui.nodes import KinematicArmNode, NodeState, Trajectory
 
 
@@ -243,3 +243,14 @@ def test_chunked_play_equals_one_chunk(demo_art):
     # continue from a state
     c = node.play(u[50:], 0.01, a.state(49), mount_poses=M[50:])
     np.testing.assert_allclose(c.frame_angular_velocities, a.frame_angular_velocities[50:], atol=1e-10)
+
+
+def test_a_segment_without_movable_joints_rides_its_mount():
+    art = read_urdf(STATIC_URDF).compile()
+    node = KinematicArmNode(art, placement=pose([0, 0, 1], 0.5, [1, 0, 0]))
+    assert node.command_names == ()
+    M = np.stack([pose([1, 0, 0], 0.1 * n, [0, 0, n]) for n in range(4)])
+    played = node.play(np.zeros((4, 0)), 0.1, mount_poses=M, mount_rates=[0.0, 0.0, 2.0])
+    expected = M[:, None] @ node.placement @ frame_poses(art, np.zeros(0))
+    np.testing.assert_allclose(played.frame_poses, expected)
+    np.testing.assert_array_equal(played.frame_angular_velocities, np.broadcast_to([0, 0, 2.0], (4, 2, 3)))

@@ -6,13 +6,14 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
-from node_helpers import DEMO_URDF, MIMIC_URDF
+from node_helpers import BRANCH_URDF, DEMO_URDF, MIMIC_URDF
 
 from mime_gui.multibody import read_urdf
 from mime_gui.nodes import KinematicArmNode
 
 DEMO = read_urdf(DEMO_URDF).compile()
 MIMIC = read_urdf(MIMIC_URDF).compile()
+BRANCH = read_urdf(BRANCH_URDF).compile()
 
 finite = st.floats(-10, 10, allow_nan=False)
 taus = st.one_of(st.just(0.0), st.floats(1e-3, 2.0))
@@ -52,7 +53,7 @@ def test_clamp_invariants(u):
 
 @st.composite
 def runs(draw):
-    art = draw(st.sampled_from([DEMO, MIMIC]))
+    art = draw(st.sampled_from([DEMO, MIMIC, BRANCH]))
     k = sum(1 for m in art.mimic_master if m < 0)
     steps = draw(st.integers(1, 25))
     commands = draw(arrays(float, (steps, k), elements=st.floats(-4, 4)))
