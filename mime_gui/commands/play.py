@@ -93,9 +93,17 @@ def load_urdf(path: Path, options: argparse.Namespace) -> ArmPlayable:
     return ArmPlayable(node, art.name)
 
 
+def load_rig(path: Path, options: argparse.Namespace) -> Playable:
+    """A rig file: every segment in chain order, each on its mount (see :mod:`mime_gui.rig.playback`)."""
+    from mime_gui.rig.playback import load_rig_playable
+
+    return load_rig_playable(path, options)
+
+
 #: (file-name ending, loader) tried in order; a loader returns a :class:`Playable`
 LOADERS: list[tuple[str, Callable[[Path, argparse.Namespace], Playable]]] = [
     (".urdf", load_urdf),
+    (".rig.json", load_rig),
 ]
 
 
@@ -195,8 +203,8 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
               f"{len(playable.frame_names)} frames", file=out)
         print(f"  commands: {args.commands}: {len(recorded.time)} samples of {len(recorded.joint_names)} "
               f"joint(s)", file=out)
-        print(f"  steps: {steps} x {dt:g} s = {steps * dt:g} s, servo time constant "
-              f"{args.servo_tau or 0.0:g} s", file=out)
+        servo = getattr(playable, "servo_summary", None) or f"{args.servo_tau or 0.0:g} s"
+        print(f"  steps: {steps} x {dt:g} s = {steps * dt:g} s, servo time constant {servo}", file=out)
         clamped = _clamped_summary(schedule.command_names, trajectory.clamped, steps)
         print(f"  clamped command values: {clamped}", file=out)
         total = _time.perf_counter() - wall

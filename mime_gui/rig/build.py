@@ -146,7 +146,7 @@ class BuiltRig:
                 raise KeyError(f"unknown command {key!r}; commands: {', '.join(names)}")
             init[names.index(key)] = float(value)
         out, col = {}, 0
-        for n, s in self.segments.items():
+        for i, (n, s) in enumerate(self.segments.items()):
             node = self.node(n, servo_time_constant)
             k = node.ncommands
             mount_poses = mount_rates = None
@@ -155,8 +155,12 @@ class BuiltRig:
                 f = self.segments[seg].articulation.frame_index(frame)
                 mount_poses = out[seg].frame_poses[:, f]
                 mount_rates = out[seg].frame_angular_velocities[:, f]
+            step = None
+            if progress is not None:
+                def step(done, total, _i=i):
+                    progress(_i * total + done, len(self.segments) * total)
             out[n] = node.play(u[:, col:col + k], dt, init[col:col + k], mount_poses=mount_poses,
-                               mount_rates=mount_rates, progress=progress)
+                               mount_rates=mount_rates, progress=step)
             col += k
         return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt))
 

@@ -1,0 +1,89 @@
+"""A rig file as something ``mime-gui play`` drives: every segment in chain order, each on its mount.
+
+Commands name joints ``<segment>.<joint>`` (``arm.joint_1``, ``motor.shaft``); a bare joint name is accepted
+when exactly one segment has a commandable joint of that name, so an arm's own command files play on a rig.
+Joints the file does not name hold the rig's initial positions. The output names joints and frames
+``<segment>.<name>`` in chain order.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import numpy as np
+
+from mime_gui.multibody import PRISMATIC
+
+
+class RigPlayable:
+    """The :class:`mime_gui.commands.play.Playable` of a built rig."""
+
+    def __init__(self, built, servo_time_constant: float | None = None):
+        self.built = built
+        self.servo_time_constant = servo_time_constant
+        self.name = built.apparatus.name
+        self.joint_names = built.joint_names
+        self.frame_names = built.frame_names
+        self.command_names = built.command_names
+
+    @property
+    def servo_summary(self) -> str:
+        """The servo time constant of each segment (the rig's own unless overridden)."""
+        if self.servo_time_constant is not None:
+            return f"{self.servo_time_constant:g} s (every segment)"
+        return ", ".join(f"{n} {s.segment.servo_time_constant:g} s" for n, s in self.built.segments.items())
+
+    def _qualified(self, recorded):
+        """The recorded commands with bare joint names turned into ``<segment>.<joint>`` where unique."""
+        owners: dict[str, list[str]] = {}
+        for name in self.command_names:
+            owners.setdefault(name.split(".", 1)[1], []).append(name)
+        names = tuple(n if n in self.command_names or len(owners.get(n, ())) != 1 else owners[n][0]
+                      for n in recorded.joint_names)
+        return dataclasses.replace(recorded, joint_names=names)
+
+    def schedule(self, recorded, dt: float | None):
+        linear, followers = set(), {}
+        for seg, s in self.built.segments.items():
+            art = s.articulation
+            for i, joint in enumerate(art.joint_names):
+                if art.joint_type[i] == PRISMATIC:
+                    linear.add(f"{seg}.{joint}")
+                if art.mimic_master[i] >= 0:
+                    master = art.joint_names[art.mimic_master[i]]
+                    followers[f"{seg}.{joint}"] = f"it follows {seg}.{master} (mimic); command that"
+        return self._qualified(recorded).schedule(self.command_names, dt, self.built.initial_commands(),
+                                                  not_commandable=followers, linear=linear)
+
+    def play(self, schedule, progress=None):
+        initial = dict(zip(self.command_names, np.asarray(schedule.initial_positions, float), strict=True))
+        trajectory = self.built.play(schedule.commands, schedule.dt, initial_positions=initial,
+                                     servo_time_constant=self.servo_time_constant, progress=progress)
+        return trajectory.as_trajectory()
+
+
+def load_rig_playable(path, options=None) -> RigPlayable:
+    """Load and build a rig file for ``mime-gui play``; a refusal raises an error with ``one_line()``."""
+    from mime_gui.rig import RigError, load
+
+    rig = load(Path(path))
+    try:
+        built = rig.build()
+    except RigError as exc:
+        raise _RigRefused(exc, str(path)) from None
+    return RigPlayable(built, getattr(options, "servo_tau", None))
+
+
+class _RigRefused(ValueError):
+    def __init__(self, error, file: str):
+        self.findings = error.findings
+        self.code = self.findings[0].code
+        super().__init__(str(error))
+        self.file = file
+
+    def one_line(self) -> str:
+        first = self.findings[0]
+        n = len(self.findings) - 1
+        more = f" (and {n} more; run mime-gui validate)" if n else ""
+        return f"error[{first.code}] {self.file}: {first.where}: {first.message}{more}"
