@@ -49,7 +49,7 @@ COLLISION_RGBA = (0.35, 0.75, 0.95, 0.45)
 INERTIA_RGBA = (0.55, 0.85, 0.45, 0.35)
 REVOLUTE_AXIS_RGB = (0.98, 0.82, 0.25)
 PRISMATIC_AXIS_RGB = (0.35, 0.85, 0.95)
-TRIAD_FRACTION = 0.06  # triad length as a fraction of the model's bounding-box diagonal
+TRIAD_FRACTION = 0.07  # triad length as a fraction of the model's bounding-box diagonal
 SOFTWARE_GL = ("llvmpipe", "softpipe", "swrast", "software rasterizer", "lavapipe")
 
 
@@ -108,7 +108,7 @@ def _triad_polydata() -> pv.PolyData:
     for i, color in enumerate(((230, 64, 64), (80, 200, 90), (70, 120, 240))):
         d = np.zeros(3)
         d[i] = 1.0
-        arrow = pv.Arrow(start=(0, 0, 0), direction=d, tip_length=0.22, tip_radius=0.06, shaft_radius=0.022,
+        arrow = pv.Arrow(start=(0, 0, 0), direction=d, tip_length=0.24, tip_radius=0.085, shaft_radius=0.034,
                          tip_resolution=10, shaft_resolution=8, scale=1.0).triangulate()
         arrow.cell_data["RGB"] = np.tile(np.array(color, dtype=np.uint8), (arrow.n_cells, 1))
         parts.append(arrow)
@@ -205,6 +205,13 @@ class SceneView(QWidget):
     # -- look --------------------------------------------------------------------------------------
     def _setup_look(self) -> None:
         p = self.plotter
+        # frames, joint axes and centres of mass draw over the geometry (they are mostly inside it)
+        self._overlay = vtk.vtkRenderer()
+        self._overlay.SetLayer(1)
+        self._overlay.SetInteractive(False)
+        self._overlay.SetActiveCamera(p.renderer.GetActiveCamera())
+        p.ren_win.SetNumberOfLayers(max(2, p.ren_win.GetNumberOfLayers()))
+        p.ren_win.AddRenderer(self._overlay)
         p.set_background(BACKGROUND_BOTTOM, top=BACKGROUND_TOP)
         p.remove_all_lights()
         ren = p.renderer
@@ -472,8 +479,11 @@ class SceneView(QWidget):
     def pick(self, x: float, y: float) -> ItemRef | None:
         """Pick at display coordinates (VTK's, origin bottom-left) and emit :attr:`picked`."""
         picker = vtk.vtkPropPicker()
-        picker.PickProp(x, y, self.plotter.renderer)
-        prop = picker.GetViewProp()
+        prop = None
+        for ren in (self._overlay, self.plotter.renderer):
+            if picker.PickProp(x, y, ren):
+                prop = picker.GetViewProp()
+                break
         ref = self._by_actor.get(id(prop)) if prop is not None else None
         self.picked.emit(ref)
         return ref
@@ -497,7 +507,7 @@ class SceneView(QWidget):
         return super().close()
 
     # -- building ----------------------------------------------------------------------------------
-    def _new_actor(self, pd, rgba=None, colors=False, mapper=None) -> pv.Actor:
+    def _new_actor(self, pd, rgba=None, colors=False, mapper=None, overlay=False) -> pv.Actor:
         if mapper is None:
             mapper = vtk.vtkPolyDataMapper()
             mapper.SetInputData(pd)
@@ -513,7 +523,7 @@ class SceneView(QWidget):
             prop.SetColor(*rgba[:3])
             if len(rgba) > 3 and rgba[3] < 1.0:
                 prop.SetOpacity(float(rgba[3]))
-        self.plotter.renderer.AddActor(actor)
+        (self._overlay if overlay else self.plotter.renderer).AddActor(actor)
         return actor
 
     @staticmethod
@@ -625,7 +635,8 @@ class SceneView(QWidget):
         art, tree, s = seg.art, seg.tree, self._size
         eye = np.eye(4)
         for i, fname in enumerate(art.frame_names):
-            triad = self._new_actor(None, None, mapper=self._shared_mapper("triad", self._triad_pd, "RGB"))
+            triad = self._new_actor(None, None, mapper=self._shared_mapper("triad", self._triad_pd, "RGB"),
+                                   overlay=True)
             triad.SetScale(TRIAD_FRACTION * s)
             triad.GetProperty().SetSpecular(0.1)
             self._register(seg, "frames", triad, i, eye, ItemRef(seg.name, "frame", fname))
@@ -638,7 +649,7 @@ class SceneView(QWidget):
             tp.SetBackgroundOpacity(0.55)
             label.SetDisplayOffset(6, 6)
             label.SetPickable(False)
-            self.plotter.renderer.AddActor(label)
+            self._overlay.AddActor(label)
             seg.labels.append(label)
         for jname in art.joint_names:
             joint = tree.joints[jname]
@@ -646,8 +657,9 @@ class SceneView(QWidget):
             local = np.eye(4)
             local[:3, :3] = _rotation_to(joint.axis)
             color = PRISMATIC_AXIS_RGB if joint.type == "prismatic" else REVOLUTE_AXIS_RGB
-            actor = self._new_actor(None, color, mapper=self._shared_mapper("arrow", self._arrow_pd, None))
-            actor.SetScale(2.2 * TRIAD_FRACTION * s)
+            actor = self._new_actor(None, color, mapper=self._shared_mapper("arrow", self._arrow_pd, None),
+                                   overlay=True)
+            actor.SetScale(1.6 * TRIAD_FRACTION * s)
             self._register(seg, "joint_axes", actor, frame, local, ItemRef(seg.name, "joint", jname))
         for link_name, link in tree.links.items():
             inertial = link.inertial
@@ -655,7 +667,8 @@ class SceneView(QWidget):
                 continue
             frame = art.frame_index(link_name)
             ref = ItemRef(seg.name, "link", link_name)
-            com = self._new_actor(None, None, mapper=self._shared_mapper("com", self._com_pd, "RGB"))
+            com = self._new_actor(None, None, mapper=self._shared_mapper("com", self._com_pd, "RGB"),
+                                 overlay=True)
             com.SetScale(0.22 * TRIAD_FRACTION * s)
             local = np.eye(4)
             local[:3, 3] = inertial.link_X_com[:3, 3]
@@ -685,7 +698,7 @@ class SceneView(QWidget):
             for a in seg.layers["frames"].actors:
                 a.SetScale(TRIAD_FRACTION * s)
             for a in seg.layers["joint_axes"].actors:
-                a.SetScale(2.2 * TRIAD_FRACTION * s)
+                a.SetScale(1.6 * TRIAD_FRACTION * s)
             for a in seg.layers["com"].actors:
                 a.SetScale(0.22 * TRIAD_FRACTION * s)
 
@@ -737,8 +750,9 @@ class SceneView(QWidget):
             for group in seg.layers.values():
                 for a in group.actors:
                     ren.RemoveActor(a)
+                    self._overlay.RemoveActor(a)
             for a in seg.labels:
-                ren.RemoveActor(a)
+                self._overlay.RemoveActor(a)
         self._segments.clear()
         self._by_actor.clear()
         self._asset_of.clear()
