@@ -112,7 +112,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(Qt.RightDockWidgetArea, self.properties_dock)
         self.addDockWidget(Qt.RightDockWidgetArea, self.report_dock)
         self.splitDockWidget(self.properties_dock, self.report_dock, Qt.Vertical)
-        self.resizeDocks([self.tree_dock, self.properties_dock], [380, 380], Qt.Horizontal)
+        self.resizeDocks([self.tree_dock, self.properties_dock], [360, 340], Qt.Horizontal)
         self.resizeDocks([self.properties_dock, self.report_dock], [420, 360], Qt.Vertical)
 
         self.progress = QProgressBar(self)
@@ -257,6 +257,8 @@ class MainWindow(QMainWindow):
         self.progress.hide()
         if problems:
             self.statusBar().showMessage(f"{len(problems)} mesh problem(s): {problems[0]}", 8000)
+        elif self.session.document is not None:
+            self.statusBar().showMessage(f"Opened {self.session.document.path}", 5000)
 
     def _picked(self, ref) -> None:
         if ref is None or self.session.has_item(ref):
@@ -265,8 +267,6 @@ class MainWindow(QMainWindow):
     def _load_progress(self, done: int, total: int, text: str = "") -> None:
         if total <= 0 or done >= total:
             self.progress.hide()
-            if text:
-                self.statusBar().showMessage(text, 4000)
             return
         self.progress.setRange(0, total)
         self.progress.setValue(done)

@@ -23,6 +23,14 @@ def _num(v: float, unit: str = "") -> str:
     return f"{v:.6g}" + (f" {unit}" if unit else "")
 
 
+def _angle(v: float) -> str:
+    """Radians with degrees beside them."""
+    v = float(v)
+    if not math.isfinite(v):
+        return _num(v, "rad")
+    return f"{v:.6g} rad  ({math.degrees(v):.1f}°)"
+
+
 def rpy_of(R: np.ndarray) -> np.ndarray:
     """Roll, pitch, yaw (URDF convention: R = Rz(yaw) Ry(pitch) Rx(roll))."""
     pitch = math.asin(max(-1.0, min(1.0, -R[2, 0])))
@@ -109,6 +117,7 @@ class PropertiesDock(QDockWidget):
             self._pose_rows = {}
             self._ref = ref
             if ref is None or not self.session.has_item(ref):
+                self._document()
                 placeholder = QTreeWidgetItem(self.tree, ["Select a link, joint or frame", ""])
                 placeholder.setFirstColumnSpanned(True)
                 placeholder.setDisabled(True)
@@ -120,6 +129,30 @@ class PropertiesDock(QDockWidget):
                 self._joint(seg, ref.name)
             if ref.kind in ("link", "frame"):
                 self._frame(seg, ref.name)
+
+    def _document(self) -> None:
+        doc = self.session.document
+        if doc is None:
+            return
+        s = self._section(f"Document {doc.name}")
+        self._row(s, "kind", "URDF" if doc.kind == "urdf" else "rig")
+        self._row(s, "file", doc.path or "(not saved)")
+        for name, seg in doc.segments.items():
+            tree, art = seg.tree, seg.articulation
+            s = self._section(f"Segment {name}")
+            if seg.kind != "arm":
+                self._row(s, "kind", seg.kind)
+            if seg.mount is not None:
+                self._row(s, "mounted on", f"{seg.mount[0]}.{seg.mount[1]}")
+            self._row(s, "links", str(len(tree.links)))
+            movable = sum(1 for j in tree.joints.values() if j.movable)
+            fixed = len(tree.joints) - movable
+            self._row(s, "joints", f"{len(tree.joints)} ({movable} movable, {fixed} fixed)")
+            self._row(s, "degrees of freedom", str(art.nq))
+            self._row(s, "frames", str(art.nframes))
+            mass = sum(link.inertial.mass for link in tree.links.values() if link.inertial is not None)
+            self._row(s, "total mass", _num(mass, "kg"))
+            self._row(s, "warnings", str(len(tree.report.warnings)))
 
     def _link(self, seg, name: str) -> None:
         link = seg.tree.links[name]
@@ -168,12 +201,13 @@ class PropertiesDock(QDockWidget):
         if not joint.movable:
             return
         unit = "m" if joint.type == "prismatic" else "rad"
+        pos = (lambda v: _num(v, "m")) if unit == "m" else _angle
         i = art.joint_index(name)
         self._row(s, "axis", _vec(art.axis[i], 3))
-        self._row(s, "position", _num(seg.q[i], unit))
+        self._row(s, "position", pos(seg.q[i]))
         s = self._section("Limits")
-        self._row(s, "lower", _num(art.lower[i], unit))
-        self._row(s, "upper", _num(art.upper[i], unit))
+        self._row(s, "lower", pos(art.lower[i]))
+        self._row(s, "upper", pos(art.upper[i]))
         self._row(s, "effort", _num(art.effort_limit[i], "N" if unit == "m" else "N·m"))
         self._row(s, "velocity", _num(art.velocity_limit[i], f"{unit}/s"))
         s = self._section("Dynamics")

@@ -18,6 +18,7 @@ from mime_gui.session import ItemRef, Session
 
 REF_ROLE = Qt.UserRole
 ROLE_KIND = Qt.UserRole + 1
+ROLE_CODE = Qt.UserRole + 2
 GROUP_TITLES = (("used", "Read and used"), ("ignored", "Recognised, not used"), ("refused", "Refused"))
 
 
@@ -146,16 +147,18 @@ class ReportDock(QDockWidget):
         bold.setBold(True)
         warnings.setFont(0, bold)
         for w in report.warnings:
-            row = QTreeWidgetItem(warnings, [f"{w.code}: {w.message}", "", str(w.line or "")])
+            text = w.message.replace("<robot/", "<")
+            row = QTreeWidgetItem(warnings, [text, "", str(w.line or "")])
             row.setIcon(0, kind_icon("warning"))
             row.setData(0, ROLE_KIND, "warning")
+            row.setData(0, ROLE_CODE, w.code)
             row.setToolTip(0, str(w))
             ref = index.find(w.line)
             if w.code == "urdf.mesh-unresolved":
                 for link, mesh in missing:
                     if repr(mesh.uri) in w.message and repr(link) in w.message:
                         ref = ItemRef(segment, "link", link)
-                        row.setText(0, f"{w.code}: mesh {mesh.uri} of link {link} not found")
+                        row.setText(0, f"mesh {mesh.uri} of link {link} not found")
                         for path in mesh.tried:
                             tried = QTreeWidgetItem(row, [f"tried {path}", "", ""])
                             tried.setIcon(0, kind_icon("path"))

@@ -46,7 +46,11 @@ def joint_summary(joint) -> str:
         text = joint.type
     else:
         unit = "m" if joint.type == "prismatic" else "rad"
-        text = f"{joint.type}  {_fmt(joint.limit.lower, unit)} … {_fmt(joint.limit.upper, unit)}"
+        lo, hi = joint.limit.lower, joint.limit.upper
+        if lo == -hi and lo < 0:
+            text = f"{joint.type}  ±{_fmt(hi, unit)}"
+        else:
+            text = f"{joint.type}  {_fmt(lo, unit)} … {_fmt(hi, unit)}"
     if joint.mimic is not None:
         text += f"  (mimics {joint.mimic.joint})"
     return text
@@ -121,7 +125,7 @@ class TreeDock(QDockWidget):
             for seg_name, seg in self.session.segments.items():
                 self._add_segment(seg_name, seg)
         self.tree.resizeColumnToContents(0)
-        self.tree.setColumnWidth(0, min(max(self.tree.columnWidth(0), 160), 320))
+        self.tree.setColumnWidth(0, min(max(self.tree.columnWidth(0), 160), 220))
         self.apply_filter(self.filter.text())
         self.show_selection(self.session.selection)
 

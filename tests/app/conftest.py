@@ -1,0 +1,94 @@
+"""Qt fixtures for the desktop app tests (run under ``xvfb-run -a``: the 3D view needs an X server)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from mime_gui import RESOURCES
+
+DEMO_URDF = RESOURCES / "demo" / "arm.urdf"
+
+
+def example_robot_data() -> Path | None:
+    """``…/cmeel.prefix/share/example-robot-data/robots`` of the installed example-robot-data, if any."""
+    candidates = [Path(sys.prefix) / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+                  / "site-packages" / "cmeel.prefix" / "share" / "example-robot-data" / "robots"]
+    spec = importlib.util.find_spec("example_robot_data")
+    if spec is not None and spec.origin:
+        for parent in Path(spec.origin).resolve().parents:
+            candidates.append(parent / "cmeel.prefix" / "share" / "example-robot-data" / "robots")
+    for c in candidates:
+        if c.is_dir():
+            return c
+    return None
+
+
+ROBOTS = {
+    "pr2": "pr2_description/urdf/pr2.urdf",
+    "panda": "panda_description/urdf/panda.urdf",
+    "ur5": "ur_description/urdf/ur5_robot.urdf",
+}
+
+
+def robot_path(name: str) -> Path:
+    if name == "demo":
+        return DEMO_URDF
+    root = example_robot_data()
+    if root is None:
+        pytest.skip("example-robot-data is not installed (pip install --no-deps example-robot-data)")
+    return root / ROBOTS[name]
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path, monkeypatch):
+    """Keep QSettings (recent files, window state) in a per-test folder."""
+    from PySide6.QtCore import QSettings
+
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    for fmt in (QSettings.NativeFormat, QSettings.IniFormat):
+        QSettings.setPath(fmt, QSettings.UserScope, str(folder))
+    yield folder
+
+
+@pytest.fixture
+def make_window(qtbot):
+    """``make_window(restore=False)`` → a shown MainWindow on a fresh Session; every one is closed after."""
+    from mime_gui.app.main_window import MainWindow
+    from mime_gui.session import Session
+
+    windows = []
+
+    def make(restore: bool = False, size=(1200, 800)):
+        w = MainWindow(Session(), restore=restore)
+        if not restore:
+            w.resize(*size)
+        w.show()
+        qtbot.waitExposed(w)
+        windows.append(w)
+        return w
+
+    yield make
+    for w in windows:
+        if w.error_dialog is not None:
+            try:
+                w.error_dialog.close()
+            except RuntimeError:  # already deleted on close
+                pass
+        w.close()
+        w.deleteLater()
+
+
+@pytest.fixture
+def window(make_window):
+    return make_window()
+
+
+@pytest.fixture
+def robot_file():
+    """``robot_file('pr2' | 'panda' | 'ur5' | 'demo')`` → the URDF path (skips without example-robot-data)."""
+    return robot_path
