@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 import subprocess
 import sys
 
@@ -93,3 +95,26 @@ def test_the_command_line_in_a_subprocess_imports_no_gui(tmp_path):
                          timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("error[commands.io] ")
     assert "Traceback" not in bad.stderr
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_long_runs_show_a_progress_bar_on_a_terminal(tmp_path, monkeypatch):
+    from mime_gui.commands import play as play_command
+
+    monkeypatch.setattr(play_command, "CHUNK_STEPS", 100)
+    args = argparse.Namespace(file=str(DEMO_URDF), commands=str(WAVE), dt=None, servo_tau=None,
+                              out=str(tmp_path / "o.npz"), quiet=True)
+    out, err = io.StringIO(), _Terminal()
+    monkeypatch.setattr(play_command, "PROGRESS_STEPS", 10**9)
+    assert play_command.play(args, out, err) == 0
+    assert err.getvalue() == ""  # a short run: no bar
+    monkeypatch.setattr(play_command, "PROGRESS_STEPS", 100)
+    assert play_command.play(args, out, err) == 0
+    bar = err.getvalue()
+    assert bar.count("\r") == 6 and bar.endswith("501/501 steps\n") and out.getvalue() == ""
+    err = io.StringIO()  # not a terminal: no bar however long
+    assert play_command.play(args, out, err) == 0 and err.getvalue() == ""
