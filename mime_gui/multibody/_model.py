@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mime_gui.multibody.articulation import PRISMATIC, Articulation
+from mime_gui.multibody.spatial import skew, spatial_inertia
 
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -60,7 +61,39 @@ class Model:
     joint_joint: np.ndarray  # (nq, nq) bool: joint k's body is j's body or an ancestor of it (k <= j)
     subtree: np.ndarray  # (nb, nb) float: subtree[b, k] = 1 when body k is in the subtree of b
     depth_order: tuple  # tuple of (bodies, parents) per tree level, root excluded
-    armature: np.ndarray
+    batch_constants: BatchConstants
+
+
+@dataclass(frozen=True, eq=False)
+class BatchConstants:
+    """Constant 6x6 operators of the axis-frame recursive algorithms (spatial vectors [angular; linear])."""
+
+    X2: np.ndarray  # (nq, 12, 12) two copies of the motion transform child-axis(q=0) <- parent-axis
+    XT: np.ndarray  # (nq, 6, 6) its transpose: forces back from child to parent
+    I2: np.ndarray  # (nb, 12, 12) two copies of each body's spatial inertia in its axis frame
+
+
+def _batch_constants(pxa, mass, com, inertia_com) -> BatchConstants:
+    nq = len(pxa)
+    X = np.zeros((nq, 6, 6))
+    for j in range(nq):
+        R, p = pxa[j, :3, :3], pxa[j, :3, 3]
+        X[j, :3, :3] = R.T
+        X[j, 3:, 3:] = R.T
+        X[j, 3:, :3] = -R.T @ skew(p)
+    X2 = np.zeros((nq, 12, 12))
+    X2[:, :6, :6] = X
+    X2[:, 6:, 6:] = X
+    nb = len(mass)
+    I2 = np.zeros((nb, 12, 12))
+    for b in range(nb):
+        inertia = spatial_inertia(mass[b], com[b], inertia_com[b])
+        I2[b, :6, :6] = inertia
+        I2[b, 6:, 6:] = inertia
+    XT = np.ascontiguousarray(np.swapaxes(X, 1, 2))
+    for a in (X2, XT, I2):
+        a.setflags(write=False)
+    return BatchConstants(X2=X2, XT=XT, I2=I2)
 
 
 def model(art: Articulation) -> Model:
@@ -140,5 +173,5 @@ def _build(art: Articulation) -> Model:
         axis_X_frame=axis_X_frame, frame_body=frame_body, frames_of_body=tuple(frames_of_body),
         mass=mass, com=com, inertia_com=inertia_com, ancestor=ancestor, joint_ancestor=joint_ancestor,
         joint_joint=joint_joint, subtree=subtree, depth_order=tuple(levels),
-        armature=np.array(art.armature, dtype=float),
+        batch_constants=_batch_constants(pxa, mass, com, inertia_com),
     )
