@@ -251,3 +251,32 @@ def test_cli_screenshot_and_refusal(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert done.stderr.startswith("error[urdf.closed-chain]") and "Traceback" not in done.stderr
+
+
+def test_a_pick_in_the_view_selects_in_the_tree(window):
+    open_ready(window, DEMO_URDF)
+    name, seg = only_segment(window)
+    window.scene.view_standard("front")
+    window.scene.plotter.render()
+    # the middle of link_2's box (0.35 m long, centred 0.175 m up its frame), projected to the display
+    centre = seg.frame_pose("link_2") @ np.array([0.0, 0.0, 0.175, 1.0])
+    ren = window.scene.plotter.renderer
+    ren.SetWorldPoint(*centre)
+    ren.WorldToDisplay()
+    x, y, _ = ren.GetDisplayPoint()
+    ref = window.scene.pick(x, y)
+    assert ref == ItemRef(name, "link", "link_2")
+    assert window.session.selection == ref
+    assert [i.data(0, Qt.UserRole) for i in window.tree_dock.tree.selectedItems()] == [ref]
+    assert "Link link_2/segment" in window.properties_dock.values()
+
+
+def test_export_report_and_save_as_copy(window, tmp_path):
+    import json
+
+    open_ready(window, DEMO_URDF)
+    name, seg = only_segment(window)
+    assert not window.act_save.isEnabled()  # nothing to save for a URDF
+    out = tmp_path / "report.json"
+    window.export_report(str(out))
+    assert json.loads(out.read_text()) == {name: json.loads(json.dumps(seg.tree.report.to_dict()))}
