@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import platform
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -348,10 +347,11 @@ class MainWindow(QMainWindow):
         doc = self.session.document
         if doc is None or doc.kind != "rig":
             return
-        save = getattr(doc.source, "save", None)
-        if save is not None:
-            save(doc.path)
-            self.statusBar().showMessage(f"Saved {doc.path}", 4000)
+        try:
+            path = self.session.save()
+        except SessionError:
+            return
+        self.statusBar().showMessage(f"Saved {path}", 4000)
 
     def save_as(self) -> None:
         doc = self.session.document
@@ -361,19 +361,30 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getSaveFileName(self, "Save as", doc.path, suffix)
         if not path:
             return
-        save = getattr(doc.source, "save", None) if doc.kind == "rig" else None
-        if save is not None:
-            save(path)
-        elif Path(path).resolve() != Path(doc.path).resolve():
-            shutil.copyfile(doc.path, path)
+        try:
+            self.session.save(path)
+        except SessionError:
+            return
         self.statusBar().showMessage(f"Saved {path}", 4000)
 
     def export(self) -> None:
         doc = self.session.document
         if doc is None:
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export the read report", str(Path(doc.path).with_suffix(
-            ".report.json")), "JSON (*.json)")
+        if doc.kind == "rig":
+            path, chosen = QFileDialog.getSaveFileName(
+                self, "Export", str(Path(doc.path or "rig").with_suffix("").with_suffix(".py")),
+                "MIME-style Python (*.py);;Read report (*.json)")
+            if path and chosen.startswith("MIME"):
+                from mime_gui.rig.export import export_python
+
+                export_python(doc.source, path, source=doc.name)
+                self.statusBar().showMessage(f"Exported {path}", 4000)
+                return
+        else:
+            path, _ = QFileDialog.getSaveFileName(
+                self, "Export the read report", str(Path(doc.path).with_suffix(".report.json")),
+                "JSON (*.json)")
         if path:
             self.export_report(path)
 

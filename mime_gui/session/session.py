@@ -151,7 +151,12 @@ def _rig_error(err: Exception, path: str) -> SessionError:
             if len(findings) > 1 else ""
         return SessionError(first.code, f"{first.where}: {first.message}{more}", path)
     code = getattr(err, "code", None) or "rig.invalid"
-    return SessionError(code, str(getattr(err, "message", None) or err), path)
+    message = str(getattr(err, "message", None) or err)
+    pointer = getattr(err, "pointer", "")
+    if pointer:
+        message = f"at {pointer}: {message}"
+    diagnostic = getattr(err, "diagnostic", None)
+    return SessionError(code, message, getattr(err, "file", "") or path, getattr(diagnostic, "line", 0))
 
 
 def apparatus_document(apparatus, path: str = "") -> Document:
@@ -286,6 +291,32 @@ class Session:
             raise
         self._set_document(doc)
         return doc
+
+    def save(self, path: str | os.PathLike | None = None) -> str:
+        """Write the rig document to ``path`` (default: its own file); a URDF is saved as a copy."""
+        doc = self.document
+        if doc is None:
+            raise self._fail("session.no-document", "nothing is open")
+        target = str(path or doc.path)
+        if not target:
+            raise self._fail("session.no-path", "this rig has no file yet; save it under a name")
+        try:
+            if doc.kind == "rig":
+                from mime_gui.rig import save
+
+                save(doc.source, target)
+            elif os.path.abspath(target) != os.path.abspath(doc.path):
+                import shutil
+
+                shutil.copyfile(doc.path, target)
+        except OSError as err:
+            raise self._fail("session.write", f"cannot write {target}: {err.strerror or err}") from None
+        except ValueError as err:
+            code = getattr(err, "code", "session.write")
+            raise self._fail(code, str(getattr(err, "message", err))) from None
+        if doc.kind == "rig" and not doc.path:
+            doc.path = target
+        return target
 
     def reload(self) -> Document | None:
         """Read the current file again, keeping joint positions where the joints still exist."""

@@ -66,3 +66,34 @@ def test_invalid_rig_is_refused_with_its_finding_code(session):
     assert session.document is doc
     session.select(ItemRef("motor", "link", "rotor"))
     assert session.renderer.highlighted == ItemRef("motor", "link", "rotor")
+
+
+RIG_FILE = DEMO.parent / "demo.rig.json"
+
+
+@pytest.mark.skipif(not RIG_FILE.exists(), reason="the demo rig file is not there")
+def test_open_save_and_reopen_the_demo_rig(tmp_path):
+    s = Session()
+    s.attach_renderer(FakeRenderer())
+    doc = s.open(RIG_FILE)
+    assert doc.kind == "rig" and len(doc.segments) >= 2
+    assert set(s.renderer.segments) == set(doc.segments)
+    copy = tmp_path / "copy.rig.json"
+    s.save(copy)
+    again = Session().open(copy)
+    assert list(again.segments) == list(doc.segments)
+    for name, seg in doc.segments.items():
+        np.testing.assert_allclose(again.segments[name].world_X_frame, seg.world_X_frame, atol=1e-12)
+
+
+def test_refused_rig_file_has_its_code_and_pointer(tmp_path):
+    s = Session()
+    bad = tmp_path / "bad.rig.json"
+    bad.write_text('{"format": "mime-rig", "version": 1, "name": "x",'
+                   ' "chain": [{"name": "a", "kind": "Arm.Dynamic"}]}')
+    with pytest.raises(SessionError) as err:
+        s.open(bad)
+    assert err.value.code == "rigfile.missing"
+    assert "/chain/0" in err.value.message and "description" in err.value.message
+    assert err.value.file.endswith("bad.rig.json")
+    assert s.document is None
