@@ -121,6 +121,12 @@ class ReportDock(QDockWidget):
 
     def _add_report(self, parent: QTreeWidgetItem, segment: str, tree) -> None:
         report = tree.report
+        if str(tree.source).startswith("<") and not report.entries and not report.warnings:
+            text = f"built by the rig ({tree.source.strip('<>')}), no file read"
+            row = QTreeWidgetItem(parent, [text, "", ""])
+            row.setData(0, ROLE_KIND, "builtin")
+            row.setDisabled(True)
+            return
         index = LineIndex(segment, tree)
         for key, title in GROUP_TITLES:
             entries = report.group({"ignored": "recognised-not-used"}.get(key, key))

@@ -145,7 +145,7 @@ class TreeDock(QDockWidget):
                 parent, name = stack.pop()
                 link = tree.links[name]
                 item = self._item(parent, name, link_summary(link), "link", ItemRef(seg_name, "link", name),
-                                  "link")
+                                  "part" if name.startswith("part:") else "link")
                 joints = children.get(name, [])
                 under = parent if len(joints) == 1 else item
                 pending = []

@@ -280,3 +280,25 @@ def test_export_report_and_save_as_copy(window, tmp_path):
     out = tmp_path / "report.json"
     window.export_report(str(out))
     assert json.loads(out.read_text()) == {name: json.loads(json.dumps(seg.tree.report.to_dict()))}
+
+
+def test_the_demo_rig_shows_every_segment(window):
+    rig_file = RESOURCES / "demo" / "demo.rig.json"
+    if not rig_file.exists():
+        pytest.skip("no demo rig")
+    open_ready(window, rig_file)
+    segments = window.session.segments
+    assert len(segments) >= 2
+    counts = window.tree_dock.counts()
+    assert counts["segment"] == len(segments)
+    assert counts["link"] == sum(len(s.tree.links) for s in segments.values())
+    assert counts["joint"] == sum(len(s.tree.joints) for s in segments.values())
+    assert counts["frame"] == sum(s.articulation.nframes for s in segments.values())
+    assert window.session.kind == "rig" and window.act_save.isEnabled()
+    # a rider moves with its mount
+    arm = next(n for n, s in segments.items() if s.mount is None)
+    rider = next(n for n, s in segments.items() if s.mount is not None)
+    before = window.session.segment(rider).world_X_frame.copy()
+    art = segments[arm].articulation
+    window.session.set_joint_positions(arm, np.clip(np.full(art.nq, 0.3), art.lower, art.upper))
+    assert not np.allclose(window.session.segment(rider).world_X_frame, before)
