@@ -302,3 +302,34 @@ def test_the_demo_rig_shows_every_segment(window):
     art = segments[arm].articulation
     window.session.set_joint_positions(arm, np.clip(np.full(art.nq, 0.3), art.lower, art.upper))
     assert not np.allclose(window.session.segment(rider).world_X_frame, before)
+
+
+def test_tree_hides_a_frame_filters_triads_and_focuses_the_camera(window, qtbot):
+    open_ready(window, DEMO_URDF)
+    name, seg = only_segment(window)
+    scene = window.scene
+    window.layer_actions["frames"].trigger()
+    all_frames = scene.actor_counts()["frames"]
+    assert all_frames >= seg.articulation.nframes
+    # hide one frame (what the context menu does), then show it again
+    ref = ItemRef(name, "frame", "link_4")
+    assert window.can_hide(ref)
+    window.session.set_item_visible(ref, False)
+    assert scene.actor_counts()["frames"] < all_frames
+    assert window.tree_dock.item_for(ref).font(0).italic()
+    window.session.set_item_visible(ref, True)
+    assert scene.actor_counts()["frames"] == all_frames
+    # the tree's filter also filters the triads
+    window.tree_dock.filter.setText("tool0")
+    assert 0 < scene.actor_counts()["frames"] < all_frames
+    window.tree_dock.filter.clear()
+    assert scene.actor_counts()["frames"] == all_frames
+    # double-click focuses the camera on the item
+    camera = scene.plotter.camera
+    before = (tuple(camera.focal_point), camera.distance)
+    item = window.tree_dock.item_for(ItemRef(name, "link", "link_6"))
+    window.tree_dock.tree.itemDoubleClicked.emit(item, 0)
+    after = (tuple(camera.focal_point), camera.distance)
+    assert after != before
+    link6 = seg.frame_pose("link_6")[:3, 3]
+    assert np.linalg.norm(np.array(after[0]) - link6) < np.linalg.norm(np.array(before[0]) - link6)
