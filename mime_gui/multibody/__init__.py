@@ -10,11 +10,32 @@ Conventions (written once, here):
   every link name stays a frame. ``nq == nv``: each movable joint (revolute, continuous, prismatic) has one
   degree of freedom, and a continuous joint's q is its angle.
 - Mimic joints are independent degrees of freedom in the algorithms; the playback node makes followers follow.
+- Jacobians, momenta and the dynamics work in world axes. ``geometric_jacobian`` and ``momentum_matrix`` are
+  ``(6, nv)`` with rows ``[angular; linear]``; as in RigidBodyDynamics.jl, the linear rows of a twist are the
+  velocity of the body point at the world origin and angular momentum is taken about the world origin.
+- External wrenches are a mapping body (or link/frame) name → ``(torque, force)`` in world axes, the torque
+  about the world origin.
+- Equations of motion ``M(q) vdot + c(q, v, w_ext) = tau``; ``M`` includes ``art.armature`` on its diagonal
+  and inverse dynamics includes ``armature * vdot``. Joint damping and friction are carried by the
+  Articulation but *not applied* by these algorithms (add them to ``tau`` yourself).
+- Every algorithm accepts leading batch dimensions on q (and v, vdot, tau), vectorised over the batch.
+- Bad input (wrong shape, non-finite values) raises ValueError naming the argument; an unknown frame, body or
+  joint name raises KeyError.
 """
 
 from mime_gui.multibody.articulation import PRISMATIC, REVOLUTE, Articulation
 from mime_gui.multibody.errors import Diagnostic, UrdfError
+from mime_gui.multibody.jacobians import geometric_jacobian, point_jacobian
+from mime_gui.multibody.joint_space import dynamics, dynamics_bias, inverse_dynamics, mass_matrix
 from mime_gui.multibody.kinematics import body_poses, frame_angular_velocities, frame_poses
+from mime_gui.multibody.momentum import (
+    center_of_mass,
+    kinetic_energy,
+    mass,
+    momentum,
+    momentum_matrix,
+    subtree_mass,
+)
 from mime_gui.multibody.report import ReadReport
 from mime_gui.multibody.tree import MultibodyTree
 from mime_gui.multibody.urdf import read_urdf
@@ -28,7 +49,19 @@ __all__ = [
     "ReadReport",
     "UrdfError",
     "body_poses",
+    "center_of_mass",
+    "dynamics",
+    "dynamics_bias",
     "frame_angular_velocities",
     "frame_poses",
+    "geometric_jacobian",
+    "inverse_dynamics",
+    "kinetic_energy",
+    "mass",
+    "mass_matrix",
+    "momentum",
+    "momentum_matrix",
+    "point_jacobian",
+    "subtree_mass",
     "read_urdf",
 ]

@@ -62,6 +62,8 @@ class Model:
     subtree: np.ndarray  # (nb, nb) float: subtree[b, k] = 1 when body k is in the subtree of b
     depth_order: tuple  # tuple of (bodies, parents) per tree level, root excluded
     batch_constants: BatchConstants
+    mass_or_one: np.ndarray  # (nb,) mass, with 1 where it is 0 (safe divisor)
+    mass_eye: np.ndarray  # (nb, 3, 3) mass * identity
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,4 +176,5 @@ def _build(art: Articulation) -> Model:
         mass=mass, com=com, inertia_com=inertia_com, ancestor=ancestor, joint_ancestor=joint_ancestor,
         joint_joint=joint_joint, subtree=subtree, depth_order=tuple(levels),
         batch_constants=_batch_constants(pxa, mass, com, inertia_com),
+        mass_or_one=np.where(mass > 0, mass, 1.0), mass_eye=mass[:, None, None] * np.eye(3),
     )

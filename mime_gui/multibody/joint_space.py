@@ -1,6 +1,8 @@
-"""Joint-space dynamics of an Articulation: mass matrix (CRBA), inverse dynamics (RNEA), bias, forward dynamics.
+"""Joint-space dynamics of an Articulation: mass matrix (CRBA), inverse dynamics (RNEA), bias, forward
+dynamics.
 
-Equations of motion: ``M(q) vdot + c(q, v, w_ext) = tau`` with ``M`` including ``art.armature`` on its diagonal.
+Equations of motion: ``M(q) vdot + c(q, v, w_ext) = tau`` with ``M`` including ``art.armature`` on its
+diagonal.
 Joint damping and friction are carried by the Articulation but *not applied* here: add ``damping * v`` (and a
 friction model of your choice) to ``tau`` yourself.
 
@@ -37,7 +39,8 @@ def mass_matrix(art: Articulation, q) -> np.ndarray:
 
 def _mass_matrix(m: Model, ws: _world.WorldState, armature) -> np.ndarray:
     U = ws.composite_columns()  # (..., nq, 6)
-    G = U @ np.swapaxes(ws.S, -1, -2)  # G[j, k] = U_j . S_k, valid when k's body is an ancestor of j's (or same)
+    # G[j, k] = U_j . S_k, valid when k's body is j's body or an ancestor of it
+    G = U @ np.swapaxes(ws.S, -1, -2)
     lower = np.where(m.joint_joint, G, 0.0)
     M = lower + np.swapaxes(lower, -1, -2)
     idx = np.arange(m.nq)
@@ -65,8 +68,8 @@ def inverse_dynamics(art: Articulation, q, v, vdot, external_wrenches=None, grav
     ``art.armature * vdot``.
 
     ``external_wrenches``: mapping body or link name → ``(torque, force)`` acting on that body, world axes,
-    torque about the world origin (each may carry the batch dimensions). ``gravity`` in world axes. Damping and
-    friction are not applied.
+    torque about the world origin (each may carry the batch dimensions). ``gravity`` in world axes. Damping
+    and friction are not applied.
     """
     m = model(art)
     (q, v, vdot), batch = _check_state(art, q, v, vdot)

@@ -41,7 +41,8 @@ def quaternion_to_matrix(wxyz) -> np.ndarray:
     q = np.asarray(wxyz, dtype=float)
     n = np.linalg.norm(q)
     if not np.isfinite(n) or n == 0.0:
-        raise ValueError(f"quaternion {tuple(q)} has no direction; expected (w, x, y, z) with a non-zero norm")
+        raise ValueError(f"quaternion {tuple(q)} has no direction; "
+                         "expected (w, x, y, z) with a non-zero norm")
     w, x, y, z = q / n
     return np.array([
         [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
