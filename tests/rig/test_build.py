@@ -33,11 +33,17 @@ MU0 = 1.25663706212e-6  # CODATA 2018 vacuum permeability, N/A²
 
 
 def mass_matrix_or_none():
-    try:
-        from mime_gui.multibody.dynamics import mass_matrix
-    except ImportError:
-        return None
-    return mass_matrix
+    """The engine's mass matrix, wherever this build has it (None before the engine lands)."""
+    import importlib
+
+    for module in ("mime_gui.multibody", "mime_gui.multibody.joint_space", "mime_gui.multibody.dynamics"):
+        try:
+            found = getattr(importlib.import_module(module), "mass_matrix", None)
+        except ImportError:
+            continue
+        if found is not None:
+            return found
+    return None
 
 
 # -- armature ---------------------------------------------------------------------------------------
