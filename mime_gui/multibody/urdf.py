@@ -15,6 +15,7 @@ fixed joints into the body of their nearest movable ancestor and keeps every lin
 from __future__ import annotations
 
 import bisect
+import gc
 import math
 import os
 import re
@@ -269,8 +270,9 @@ _ONE3 = (1.0, 1.0, 1.0)
 # -- the reader ------------------------------------------------------------------------------------------
 
 class _Reader:
-    def __init__(self, file: str, base: Path | None, package_dirs, lines: dict):
+    def __init__(self, file: str, base: Path | None, package_dirs, lines: dict, may_hold_xacro: bool = True):
         self.file = file
+        self.may_hold_xacro = may_hold_xacro
         self.lines = lines
         self.resolve = Resolver(base, package_dirs)
         self.report = ReadReport(file=file)
@@ -302,74 +304,83 @@ class _Reader:
             self.report.warn("urdf.not-used", f"<{kind}> is recognised and not used"
                              + (f" ({why})" if why else ""), line)
 
-    def account(self, root: ET.Element) -> None:
-        """Sort every element, its attributes and its subtree into the report groups (document order)."""
+    def account(self, root: ET.Element, may_hold_xacro: bool = True) -> None:
+        """Sort every element, its attributes and its subtree into the report groups.
+
+        Elements are grouped by signature (kind and attribute names), so each element costs one lookup; a
+        kind's first lines are the smallest over its signatures. ``may_hold_xacro`` False (no ``$`` in the
+        file) skips the search for xacro substitutions.
+        """
         lines = self.lines
-        seen: dict[str, list] = {}  # kind -> [group, count, first lines, note], in first-seen order
-        kinds: dict[tuple, tuple] = {}  # (parent kind, tag) -> (kind, attributes it reads or None, note)
-        attr_kinds: dict[tuple, tuple] = {}  # (kind, attribute) -> (kind@attribute, group, note)
-
-        def hit(kind: str, group: str, node: ET.Element, note: str = "") -> None:
-            entry = seen.get(kind)
-            if entry is None:
-                seen[kind] = [group, 1, [lines.get(node, 0)], note]
-            else:
-                entry[1] += 1
-                if len(entry[2]) < 5:
-                    entry[2].append(lines.get(node, 0))
-
+        # signature -> [count, first elements, kind, attribute kinds [(kind, group, note)], group, note]
+        groups: dict[tuple, list] = {}
         stack: list[tuple[ET.Element, str]] = [(root, "")]
         try:
             while stack:
                 node, path = stack.pop()
                 tag = node.tag
-                known = kinds.get((path, tag))
-                if known is None:
-                    if not isinstance(tag, str):
-                        continue
-                    local = _local(tag)
-                    kind = f"{path}/{local}" if path else local
-                    if tag[:1] == "{":
-                        if "xacro" in tag:
-                            self.fail("urdf.xacro", f"<xacro:{local}> is an unexpanded xacro element; run "
-                                      "`xacro FILE.urdf.xacro > FILE.urdf` first and open the result", node,
-                                      kind=kind)
-                        known = (kind, None, "namespaced extension element")
-                    else:
-                        used = _USED.get(kind)
-                        note = "" if used is not None else _KNOWN_UNUSED.get(tag, "unknown element")
-                        known = (kind, used, note)
-                    kinds[(path, tag)] = known
-                kind, used_attrs, note = known
-                if used_attrs is None:
-                    hit(kind, IGNORED, node, note)
-                    continue
-                hit(kind, USED, node)
                 attrib = node.attrib
-                if attrib:
+                key = (path, tag, *attrib) if attrib else (path, tag)
+                entry = groups.get(key)
+                if entry is None:
+                    entry = groups[key] = self._signature(node, path, tag, attrib)
+                entry[0] += 1
+                if len(entry[1]) < 5:
+                    entry[1].append(node)
+                if may_hold_xacro and attrib:
                     for attr, value in attrib.items():
                         if "$" in value and _XACRO_SUBST.search(value):
-                            self.fail("urdf.xacro", f"attribute {_local(attr)}={value!r} of <{tag}> holds an "
-                                      "unexpanded xacro substitution; run xacro first", node,
-                                      kind=f"{kind}@{attr}")
-                        akind = attr_kinds.get((kind, attr))
-                        if akind is None:
-                            if attr in used_attrs:
-                                akind = (f"{kind}@{attr}", USED, "")
-                            else:
-                                akind = (f"{kind}@{_local(attr)}", IGNORED,
-                                         "namespaced attribute" if attr[:1] == "{" else "attribute not used")
-                            attr_kinds[(kind, attr)] = akind
-                        hit(akind[0], akind[1], node, akind[2])
-                if len(node):
+                            self.fail("urdf.xacro", f"attribute {_local(attr)}={value!r} of <{_local(tag)}> "
+                                      "holds an unexpanded xacro substitution; run xacro first", node,
+                                      kind=f"{entry[2]}@{attr}")
+                if entry[4] == USED and len(node):
+                    kind = entry[2]
                     stack.extend([(child, kind) for child in reversed(node)])
         finally:
-            for kind, (group, count, first, note) in seen.items():
-                if group == IGNORED and kind not in self._warned_kinds:
-                    self._warned_kinds.add(kind)
-                    self.report.warn("urdf.not-used", f"<{kind}> is recognised and not used"
-                                     + (f" ({note})" if note else ""), first[0])
-                self.report.merge(kind, group, count, first, note)
+            self._flush(groups, lines)
+
+    def _signature(self, node: ET.Element, path: str, tag, attrib) -> list:
+        if not isinstance(tag, str):  # a comment or processing instruction kept by a custom builder
+            return [0, [], "", [], None, ""]
+        local = _local(tag)
+        kind = f"{path}/{local}" if path else local
+        if tag[:1] == "{":
+            if "xacro" in tag:
+                self.fail("urdf.xacro", f"<xacro:{local}> is an unexpanded xacro element; run "
+                          "`xacro FILE.urdf.xacro > FILE.urdf` first and open the result", node, kind=kind)
+            return [0, [], kind, [], IGNORED, "namespaced extension element"]
+        used = _USED.get(kind)
+        if used is None:
+            return [0, [], kind, [], IGNORED, _KNOWN_UNUSED.get(tag, "unknown element")]
+        attrs = []
+        for attr in attrib:
+            if attr in used:
+                attrs.append((f"{kind}@{attr}", USED, ""))
+            else:
+                attrs.append((f"{kind}@{_local(attr)}", IGNORED,
+                              "namespaced attribute" if attr[:1] == "{" else "attribute not used"))
+        return [0, [], kind, attrs, USED, ""]
+
+    def _flush(self, groups: dict[tuple, list], lines) -> None:
+        """Move the counted signatures into the report, kinds in document order, one warning per kind."""
+        kinds: dict[str, list] = {}  # kind -> [group, count, first lines, note]
+        for count, first, kind, attrs, group, note in groups.values():
+            if group is None:
+                continue
+            first_lines = [lines.get(e, 0) for e in first]
+            for k, g, n in [(kind, group, note), *attrs]:
+                entry = kinds.get(k)
+                if entry is None:
+                    kinds[k] = [g, count, first_lines, n]
+                else:
+                    entry[1] += count
+                    entry[2] = sorted(entry[2] + first_lines)[:5]
+        for kind, (group, count, first, note) in sorted(kinds.items(), key=lambda kv: kv[1][2][:1]):
+            if group == IGNORED and kind not in self._warned_kinds:
+                self._warned_kinds.add(kind)
+                self.report.warn("urdf.not-used", f"<{kind}> is recognised and not used"
+                                 + (f" ({note})" if note else ""), first[0] if first else 0)
+            self.report.merge(kind, group, count, first, note)
 
     # -- values ------------------------------------------------------------------------------------
     def floats(self, node: ET.Element, attr: str, n: int, default=None, what: str = "") -> tuple:
@@ -644,7 +655,7 @@ class _Reader:
         if root.tag != "robot":
             self.fail("urdf.xml", f"the top element is <{_local(root.tag)}>, expected <robot>; is this a "
                       "URDF?", root)
-        self.account(root)
+        self.account(root, self.may_hold_xacro)
         for m in root.iterfind("material"):
             rgba, name = self.rgba(m)
             if name in self.materials and self.materials[name] != rgba and rgba is not None:
@@ -761,5 +772,11 @@ def read_urdf(source, package_dirs=()) -> MultibodyTree:
             raise UrdfError("urdf.io", f"cannot read the file ({exc.strerror or exc}); check the path",
                             file) from None
         base = path.resolve().parent
-    root, lines = _parse_xml(data, file)
-    return _Reader(file, base, package_dirs, lines).read(root)
+    enabled = gc.isenabled()
+    gc.disable()  # the reader allocates many small objects and no cycles: collecting them is wasted time
+    try:
+        root, lines = _parse_xml(data, file)
+        return _Reader(file, base, package_dirs, lines, b"$" in data).read(root)
+    finally:
+        if enabled:
+            gc.enable()
