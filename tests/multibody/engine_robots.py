@@ -1,4 +1,4 @@
-"""Shared fixtures for the engine tests: real robots from example-robot-data and their Pinocchio twins."""
+"""Shared helpers of the engine tests: real robots from example-robot-data and their Pinocchio twins."""
 
 from __future__ import annotations
 
@@ -125,8 +125,3 @@ def random_state(art, rng, n=None):
 
 
 ROBOTS = list(ROBOT_FILES)
-
-
-@pytest.fixture(params=ROBOTS)
-def robot(request):
-    return request.param

@@ -12,7 +12,7 @@ import pytest
 import mime_gui.multibody as mb
 from mime_gui.multibody import joint_space
 
-from .conftest import ROBOTS, pin_twin, random_state
+from .engine_robots import ROBOTS, pin_twin, random_state
 
 pin = pytest.importorskip("pinocchio")
 
