@@ -13,7 +13,11 @@ from mime_gui.session import ItemRef, Session
 
 
 def _vec(v, digits: int = 4) -> str:
-    return "  ".join(f"{float(x):+.{digits}f}" for x in v)
+    return "  ".join(f"{round(float(x), digits) + 0.0:+.{digits}f}" for x in v)  # no "-0.0000"
+
+
+def _gvec(v) -> str:
+    return ", ".join(f"{float(x):.4g}" for x in v)
 
 
 def _num(v: float, unit: str = "") -> str:
@@ -62,7 +66,7 @@ def geometry_text(g) -> str:
         return f"sphere r {g.radius:.3g} m"
     if isinstance(g, Mesh):
         scale = "" if tuple(g.scale) == (1.0, 1.0, 1.0) else "  scale " + " ".join(f"{s:g}" for s in g.scale)
-        return f"mesh {g.uri}{scale}" + ("" if g.filename else "  (not found)")
+        return f"mesh {g.uri.rsplit('/', 1)[-1]}{scale}" + ("" if g.filename else "  (not found)")
     return type(g).__name__
 
 
@@ -168,14 +172,14 @@ class PropertiesDock(QDockWidget):
             inertial = link.inertial
             X = inertial.link_X_com
             self._row(s, "mass", _num(inertial.mass, "kg"))
-            self._row(s, "COM xyz (link)", _vec(X[:3, 3]) + " m")
+            self._row(s, "COM xyz", _vec(X[:3, 3]) + " m")
             rpy = rpy_of(X[:3, :3])
             if np.any(np.abs(rpy) > 1e-12):
-                self._row(s, "COM rpy (link)", _vec(rpy) + " rad")
+                self._row(s, "COM rpy", _vec(rpy) + " rad")
             I = inertial.inertia
-            self._row(s, "Ixx Iyy Izz", _vec(np.diag(I), 6) + " kg·m²")
-            self._row(s, "Ixy Ixz Iyz", _vec([I[0, 1], I[0, 2], I[1, 2]], 6) + " kg·m²")
-            self._row(s, "principal moments", _vec(np.linalg.eigvalsh(I), 6) + " kg·m²")
+            self._row(s, "Ixx, Iyy, Izz", _gvec(np.diag(I)) + " kg·m²")
+            self._row(s, "Ixy, Ixz, Iyz", _gvec([I[0, 1], I[0, 2], I[1, 2]]) + " kg·m²")
+            self._row(s, "principal", _gvec(np.linalg.eigvalsh(I)) + " kg·m²")
         for title, shapes in (("Visuals", link.visuals), ("Collisions", link.collisions)):
             if not shapes:
                 continue
@@ -186,8 +190,8 @@ class PropertiesDock(QDockWidget):
                 if shape.rgba is not None:
                     text += "  rgba " + " ".join(f"{c:.2g}" for c in shape.rgba)
                 row = self._row(s, label, text)
-                if isinstance(shape.geometry, Mesh) and shape.geometry.filename:
-                    row.setToolTip(1, shape.geometry.filename)
+                if isinstance(shape.geometry, Mesh):
+                    row.setToolTip(1, f"{shape.geometry.uri}\n{shape.geometry.filename or 'not found'}")
 
     def _joint(self, seg, name: str) -> None:
         joint = seg.tree.joints[name]
@@ -227,7 +231,8 @@ class PropertiesDock(QDockWidget):
         self._pose_rows = {
             "xyz": self._row(s, "xyz", ""),
             "rpy": self._row(s, "rpy", ""),
-            "quat": self._row(s, "quaternion xyzw", ""),
+            "deg": self._row(s, "rpy (degrees)", ""),
+            "quat": self._row(s, "quat xyzw", ""),
         }
         self._update_pose()
 
@@ -238,7 +243,8 @@ class PropertiesDock(QDockWidget):
         X = self.session.frame_world_pose(ref.segment, ref.name)
         self._pose_rows["xyz"].setText(1, _vec(X[:3, 3]) + " m")
         rpy = rpy_of(X[:3, :3])
-        self._pose_rows["rpy"].setText(1, _vec(rpy) + " rad  (" + _vec(np.degrees(rpy), 1) + "°)")
+        self._pose_rows["rpy"].setText(1, _vec(rpy) + " rad")
+        self._pose_rows["deg"].setText(1, _vec(np.degrees(rpy), 1) + " °")
         self._pose_rows["quat"].setText(1, _vec(quat_of(X[:3, :3])))
 
     def _poses_changed(self, segments) -> None:
