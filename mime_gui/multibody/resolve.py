@@ -11,6 +11,7 @@ is kept so an unresolved mesh can say where it looked.
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 from urllib.parse import unquote
@@ -73,7 +74,11 @@ class Resolver:
         tried: list[str] = []
 
         def first(candidates):
-            for c in _unique(candidates):
+            seen = set()
+            for c in candidates:
+                if c in seen:
+                    continue
+                seen.add(c)
                 tried.append(c)
                 if _isfile(c):
                     return os.path.normpath(c)
@@ -88,10 +93,10 @@ class Resolver:
             if rest.startswith("/"):  # package:///path: no package name, a path under any root
                 rel = rest.lstrip("/")
                 roots = [*self.package_dirs, *self.ros, *self.parents]
-                found = first([_join(r, rel) for r in roots] + ["/" + rel])
+                found = first(itertools.chain((_join(r, rel) for r in roots), ["/" + rel]))
                 return found, tuple(tried)
             name, _, rel = rest.partition("/")
-            return first([_join(root, rel) for root in self.package_roots(name)]), tuple(tried)
+            return first(_join(root, rel) for root in self.package_roots(name)), tuple(tried)
         if scheme == "file":
             if rest.startswith("/"):
                 return first([rest]), tuple(tried)

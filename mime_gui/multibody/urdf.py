@@ -408,7 +408,17 @@ class _Reader:
         return values
 
     def scalar(self, node: ET.Element, attr: str, default=None) -> float:
-        return self.floats(node, attr, 1, None if default is None else (default,))[0]
+        raw = node.get(attr)
+        if raw is None and default is not None:
+            return default
+        try:
+            value = float(raw)
+        except (TypeError, ValueError):  # absent, or not one plain number: the full path says why
+            return self.floats(node, attr, 1, None if default is None else (default,))[0]
+        if value - value != 0.0:  # inf or nan
+            self.fail("urdf.non-finite", f"{attr}={raw!r} of <{_local(node.tag)}> is not finite; give a "
+                      "finite number", node)
+        return value
 
     def origin(self, parent: ET.Element) -> np.ndarray:
         o = parent.find("origin")
