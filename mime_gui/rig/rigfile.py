@@ -39,6 +39,7 @@ class RigFileError(ValueError):
         self.file = file
         self.pointer = pointer
         self.message = message
+        self.line = line
         self.diagnostic = Diagnostic(code, message, file, line)
         super().__init__(self.one_line())
 
