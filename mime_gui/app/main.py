@@ -83,5 +83,6 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
         print(screenshot)
         return 0
     window.show()
-    window._add_recent(str(path))
+    if file:
+        window._add_recent(str(path))
     return app.exec()

@@ -160,6 +160,7 @@ def test_filter_hides_rows_that_do_not_match(window, qtbot, robot_file):
     assert all(not item.isHidden() for item in dock._items.values())
 
 
+@pytest.mark.filterwarnings("ignore:placeholder shown for mesh")
 def test_report_groups_and_unresolved_mesh_paths(window, tmp_path):
     urdf = tmp_path / "missing_mesh.urdf"
     urdf.write_text("""<robot name="m"><link name="base"/><link name="arm">
