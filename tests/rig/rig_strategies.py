@@ -1,0 +1,44 @@
+"""Hypothesis strategies: any rig the model can hold, valid or not (names and reasons of any text)."""
+
+from hypothesis import strategies as st
+
+from mime_gui.rig import (
+    Apparatus,
+    Arm,
+    Box,
+    Cylinder,
+    Mesh,
+    Motor,
+    Part,
+    PermanentMagnet,
+    Quantity,
+    Sphere,
+)
+from mime_gui.rig.units import UNITS
+
+finite = st.floats(allow_nan=False, allow_infinity=False, width=64)
+text = st.text(max_size=12)
+vec3 = st.tuples(finite, finite, finite)
+quantity = st.builds(Quantity, finite, st.sampled_from(sorted(UNITS)), st.none() | text)
+declaration = st.none() | finite | quantity
+paths = st.sampled_from(["arm.urdf", "sub/arm.urdf", "../other/arm.urdf", "a b/ü.urdf"])
+common = {"at": vec3, "orientation": st.tuples(finite, finite, finite, finite), "mount": st.none() | text,
+          "servo_time_constant": finite}
+positions = st.dictionaries(text, finite, max_size=3)
+arms = st.builds(Arm.Kinematic, description=paths, initial_positions=positions, **common) | st.builds(
+    Arm.Dynamic, description=paths, initial_positions=positions,
+    armature=st.dictionaries(text, finite | quantity, max_size=3),
+    actuators=st.dictionaries(text, text | finite | quantity, max_size=3), **common)
+motors = st.builds(Motor.Kinematic, axis=vec3, initial_position=finite, **common) | st.builds(
+    Motor.Dynamic, axis=vec3, initial_position=finite, inertia=declaration, **common)
+geometry = (st.builds(Box, vec3) | st.builds(Cylinder, finite, finite) | st.builds(Sphere, finite)
+            | st.builds(Mesh, paths, vec3))
+part_fields = {"material": st.none() | text, "at": vec3, "mount": st.none() | text, "mass": declaration,
+               "density": declaration}
+parts = st.builds(Part, geometry, **part_fields)
+magnets = st.builds(PermanentMagnet, geometry, magnetisation=vec3, remanence=declaration, **part_fields)
+rigs = st.builds(lambda name, chain, parts, magnets: Apparatus(name, chain, parts, magnets),
+                 text, st.dictionaries(text, arms | motors, max_size=3),
+                 st.dictionaries(text, parts, max_size=3), st.dictionaries(text, magnets, max_size=2))
+
+
