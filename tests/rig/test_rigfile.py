@@ -26,6 +26,7 @@ from mime_gui.rig import rigfile as rigfile_module
 SCHEMA = json.loads((RESOURCES / "rig.schema.json").read_text())
 DOCS = RESOURCES.parent / "docs" / "rig-file.md"
 
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rigs)
 def test_round_trip_is_lossless(rig):
