@@ -109,18 +109,16 @@ def body_poses(art: Articulation, q) -> np.ndarray:
     return axis_frames(m, q) @ m.axis_X_body
 
 
-def _frame_poses_chunk(m: Model, q: np.ndarray, out: np.ndarray, F: np.ndarray, E: np.ndarray) -> None:
-    """Large-batch kernel: ``q (n, nq)`` → ``out (n, nframes, 4, 4)``.
+def _axis_rows_chunk(m: Model, q: np.ndarray, F: np.ndarray, E: np.ndarray) -> np.ndarray:
+    """Large-batch kernel: the top three rows of ``world_X_axis`` of every body for ``q (n, nq)``, as
+    ``(nb, 3, n, 4)``.
 
     ``F`` and ``E`` are flat float and complex scratch of at least ``nb * 3 * n * 4`` and ``nrev * n``
-    elements; F is viewed as ``(nb, 3, n, 4)`` (rows of every pose, row-major), E as ``(nrev, n)``. A
-    rotation about z by ``q`` acting on the first two columns is a complex product
-    ``(col0 + i col1) * exp(-i q)``.
+    elements; the result is a view of F. A rotation about z by ``q`` acting on the first two columns is a
+    complex product ``(col0 + i col1) * exp(-i q)``.
     """
     n = q.shape[0]
     F = F[: m.nb * 3 * n * 4].reshape(m.nb, 3, n, 4)
-    out[:, :, 3, :3] = 0.0
-    out[:, :, 3, 3] = 1.0
     e = E[: len(m.revolute_index) * n].reshape(-1, n)
     qt = q.T
     _cos_sin(qt[m.revolute_index], e.real, e.imag, -1.0)
@@ -141,6 +139,14 @@ def _frame_poses_chunk(m: Model, q: np.ndarray, out: np.ndarray, F: np.ndarray, 
             Fb[:, :, 3] += Fb[:, :, 2] * qt[j]
         else:
             Fb.view(complex)[:, :, 0] *= e[slot[j]]
+    return F
+
+
+def _frame_poses_chunk(m: Model, q: np.ndarray, out: np.ndarray, F: np.ndarray, E: np.ndarray) -> None:
+    """Large-batch kernel: ``q (n, nq)`` → ``out (n, nframes, 4, 4)`` (scratch as in _axis_rows_chunk)."""
+    F = _axis_rows_chunk(m, q, F, E)
+    out[:, :, 3, :3] = 0.0
+    out[:, :, 3, 3] = 1.0
     N = m.axis_X_frame
     for f, b in enumerate(m.frame_body):
         Fb = F[b]
@@ -195,8 +201,40 @@ def frame_angular_velocities(art: Articulation, q, v) -> np.ndarray:
     m = model(art)
     q = check_vector(art, q)
     v = check_vector(art, v, "v")
-    F = axis_frames(m, q)
-    # world axis of each joint: the z column of its body's axis frame
-    omega_joint = F[..., 1:, :3, 2] * (v * m.revolute)[..., None]
-    omega = np.matmul(m.joint_ancestor, omega_joint)  # (..., nb, 3)
-    return omega[..., m.frame_body, :]
+    try:
+        batch = np.broadcast_shapes(q.shape[:-1], v.shape[:-1])
+    except ValueError:
+        raise ValueError(f"the leading (batch) dimensions of q {q.shape} and v {v.shape} "
+                         "do not broadcast") from None
+    n = math.prod(batch)
+    if n < LARGE_BATCH:
+        F = axis_frames(m, q)
+        # world axis of each joint: the z column of its body's axis frame
+        omega_joint = F[..., 1:, :3, 2] * (v * m.revolute)[..., None]
+        omega = np.matmul(m.joint_ancestor, omega_joint)  # (..., nb, 3)
+        return omega[..., m.frame_body, :]
+    shape = (*batch, art.nq)
+    qf = np.broadcast_to(q, shape).reshape(n, art.nq)
+    vf = np.broadcast_to(v, shape).reshape(n, art.nq)
+    out = np.empty((n, art.nframes, 3))
+    size = min(CHUNK, n)
+    F = np.empty(m.nb * 3 * size * 4)
+    E = np.empty(len(m.revolute_index) * size, dtype=complex)
+    W = np.empty((m.nb, 3, size))
+    parent = m.parent_list
+    for start in range(0, n, size):
+        stop = min(start + size, n)
+        k = stop - start
+        rows = _axis_rows_chunk(m, qf[start:stop], F, E)
+        w = W[:, :, :k]
+        w[0] = 0.0
+        vt = vf[start:stop].T
+        for b in range(1, m.nb):
+            j = b - 1
+            if m.prismatic[j]:
+                w[b] = w[parent[b]]
+            else:
+                np.multiply(rows[b, :, :, 2], vt[j], out=w[b])
+                w[b] += w[parent[b]]
+        out[start:stop] = w[m.frame_body].transpose(2, 0, 1)
+    return out.reshape(*batch, art.nframes, 3)
