@@ -103,8 +103,12 @@ def dynamics(art: Articulation, q, v, tau, external_wrenches=None, gravity=(0.0,
     ws = _world.WorldState(m, q)
     M = _mass_matrix(m, ws, art.armature)
     c = _rnea_world(m, ws, q, v, None, g, fext, art.armature)
-    rhs = np.broadcast_to(tau - c, (*batch, art.nv))[..., None]
-    M = np.broadcast_to(M, (*batch, art.nv, art.nv))
+    rhs = tau - c
+    if rhs.shape != (*batch, art.nv):
+        rhs = np.broadcast_to(rhs, (*batch, art.nv))
+    if M.shape != (*batch, art.nv, art.nv):
+        M = np.broadcast_to(M, (*batch, art.nv, art.nv))
+    rhs = rhs[..., None]
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError:
