@@ -25,6 +25,7 @@ from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.report import RigReport, geometry_dict, link_inertials
 from mime_gui.rig.rules import Analysis, analyse
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
+from mime_gui.rig.visuals import part_shape
 
 GRAFT_PREFIX = "part:"
 
@@ -244,7 +245,8 @@ def build(apparatus) -> BuiltRig:
             if seg.dynamic and (mass.mass > 0 or np.any(mass.inertia)):
                 inertial = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
             link = GRAFT_PREFIX + pname
-            tree.add_fixed_link(link, mount[1], X, inertial)
+            grafted = tree.add_fixed_link(link, mount[1], X, inertial)
+            grafted.visuals.append(part_shape(part, mass.centroid, apparatus.base))
             if seg.dynamic:
                 grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,
                                "mass": mass.mass, "at": list(part.at),
