@@ -52,7 +52,6 @@ class Model:
     axis_X_body: np.ndarray  # (nb, 4, 4)
     axis_X_frame: np.ndarray  # (nframes, 4, 4)
     frame_body: np.ndarray  # (nframes,)
-    frames_of_body: tuple  # per body: (frame indices array, stacked axis_X_frame as (4, 4k))
     mass: np.ndarray  # (nb,) with mass[0] = 0 (root excluded)
     com: np.ndarray  # (nb, 3) in axis frames
     inertia_com: np.ndarray  # (nb, 3, 3) about the COM, axis-frame axes
@@ -127,11 +126,6 @@ def _build(art: Articulation) -> Model:
         pxa[j] = axis_X_body[parent[b]] @ art.parent_X_joint[j] @ body_X_axis[b]
     frame_body = np.asarray(art.frame_body, dtype=np.intp)
     axis_X_frame = axis_X_body[frame_body] @ art.body_X_frame
-    frames_of_body = []
-    for b in range(nb):
-        idx = np.flatnonzero(frame_body == b)
-        stacked = np.ascontiguousarray(np.concatenate(list(axis_X_frame[idx]), axis=1)) if len(idx) else None
-        frames_of_body.append((idx, stacked))
 
     mass = np.array(art.mass_of_body, dtype=float)
     mass[0] = 0.0
@@ -172,7 +166,7 @@ def _build(art: Articulation) -> Model:
         parent_axis_c01=pxa[:, :, 0] + 1j * pxa[:, :, 1], prismatic=prismatic, revolute=~prismatic,
         any_prismatic=bool(prismatic.any()), revolute_index=rev_idx, prismatic_index=pri_idx,
         joint_slot=slot, A=A, parent_axis_X_axis0=pxa, axis_X_body=axis_X_body,
-        axis_X_frame=axis_X_frame, frame_body=frame_body, frames_of_body=tuple(frames_of_body),
+        axis_X_frame=axis_X_frame, frame_body=frame_body,
         mass=mass, com=com, inertia_com=inertia_com, ancestor=ancestor, joint_ancestor=joint_ancestor,
         joint_joint=joint_joint, subtree=subtree, depth_order=tuple(levels),
         batch_constants=_batch_constants(pxa, mass, com, inertia_com),

@@ -38,19 +38,6 @@ def check_vector(art: Articulation, x, name: str = "q", size: int | None = None)
     return x
 
 
-def check_single(art: Articulation, x, name: str = "q") -> np.ndarray:
-    """``x`` as a float array of shape ``(nq,)`` (one configuration)."""
-    x = check_vector(art, x, name)
-    if x.ndim != 1:
-        raise ValueError(f"{name} must have shape ({art.nq},) (one configuration) for {art.name!r}, "
-                         f"got {x.shape}")
-    return x
-
-
-# backwards-compatible name used by earlier callers
-_check_q = check_vector
-
-
 def _cos_sin(q: np.ndarray, cos: np.ndarray, sin: np.ndarray, scale: float = 1.0) -> None:
     """``cos(q)`` and ``scale * sin(q)`` into the given arrays from one tangent of the half angle (numpy's
     tangent is vectorised, its sine and cosine are not; the result agrees with them to a few ulp)."""
