@@ -105,7 +105,7 @@ def test_every_mesh_of_real_robots_loads(name):
         assert all(a.has_colors for a in dae)
         # link0.dae has parts in several colours (white body, dark details): kept per part
         link0 = next(a for k, a in results.items() if k[0].endswith("visual/link0.dae"))
-        colours = np.unique(link0.polydata.cell_data["RGBA"], axis=0)
+        colours = np.unique(link0.polydata.point_data["RGBA"], axis=0)
         assert len(colours) >= 2
     if name == "demo":
         assert exts == {".stl", ".obj"}

@@ -3,7 +3,7 @@
 Every result is a :class:`pyvista.PolyData` in the frame of the shape (the view places it with
 ``link_X_shape``), triangulated, with split normals for smooth shading that keeps hard CAD edges. A mesh file
 whose parts carry their own colours (DAE materials, OBJ/GLB materials, vertex colours) keeps them as a
-``RGBA`` cell array; otherwise the URDF material colours the actor.
+``RGBA`` point array; otherwise the URDF material colours the actor.
 
 :func:`load_mesh` is thread-safe and cached. :class:`MeshLoader` runs a batch of loads off the GUI thread
 and delivers progress and results on the GUI thread through Qt signals. A missing or unreadable file gives
@@ -37,7 +37,7 @@ class MeshLoadWarning(UserWarning):
 @dataclass
 class MeshAsset:
     """A loaded mesh: ``parts`` (one per geometry of the file, each with its own colour or None) merged into
-    ``polydata`` (with a ``RGBA`` cell array when ``has_colors``)."""
+    ``polydata`` (with a ``RGBA`` point array when ``has_colors``)."""
 
     key: tuple
     polydata: pv.PolyData
@@ -221,17 +221,29 @@ def _faces_vtk(faces: np.ndarray) -> np.ndarray:
 
 
 def _finish(pieces: list, has_colors: bool) -> pv.PolyData:
-    """Merge parts (each already with normals) into one PolyData with a RGBA cell array when coloured."""
+    """Merge parts (each already with normals) into one PolyData with a ``RGBA`` point array when coloured.
+
+    Colours go on points, not cells: per-cell colours cost a texture lookup per fragment, which a software
+    renderer pays on every pixel. Parts do not share points, so a part's colour stays its own."""
     polys = []
     for pd, rgba in pieces:
         pd = pd.copy(deep=False)
+        for name in ("pyvistaOriginalPointIds", "pyvistaOriginalCellIds"):
+            if name in pd.point_data:
+                del pd.point_data[name]
+            if name in pd.cell_data:
+                del pd.cell_data[name]
         if has_colors:
             if rgba is None:
                 rgba = _rgba_u8(DEFAULT_RGBA)
             colors = np.asarray(rgba, dtype=np.uint8)
-            if colors.ndim == 1 or len(colors) != pd.n_cells:
-                colors = np.broadcast_to(colors.reshape(-1, 4)[0], (pd.n_cells, 4))
-            pd.cell_data["RGBA"] = np.ascontiguousarray(colors)
+            if colors.ndim == 2 and len(colors) == pd.n_cells and pd.n_cells:
+                per_point = np.empty((pd.n_points, 4), dtype=np.uint8)
+                per_point[:] = colors[0]
+                per_point[pd.regular_faces.ravel()] = np.repeat(colors, 3, axis=0)
+            else:
+                per_point = np.broadcast_to(colors.reshape(-1, 4)[0], (pd.n_points, 4))
+            pd.point_data["RGBA"] = np.ascontiguousarray(per_point)
         polys.append(pd)
     if len(polys) == 1:
         return polys[0]
