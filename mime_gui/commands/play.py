@@ -162,9 +162,34 @@ def _write(out: Path, arrays: dict[str, np.ndarray]) -> None:
         with open(tmp, "wb") as fh:
             np.savez(fh, **arrays)
         os.replace(tmp, out)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise PlayError("play.io", f"cannot write the output ({exc.strerror or exc})", str(out)) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        try:
+            tmp.unlink(missing_ok=True)
+        except (OSError, ValueError):  # the folder is missing or not a folder: nothing was written
+            pass
+        raise PlayError("play.io", f"cannot write the output ({getattr(exc, 'strerror', None) or exc})",
+                        str(out)) from None
+
+
+def _check_finite(trajectory: Trajectory, playable: Playable, schedule: Schedule, commands: str) -> None:
+    """Refuse a playback that overflowed (commands or steps so extreme that positions, poses or rates are
+    no longer finite numbers) rather than write infinities and NaNs."""
+    for what, values, names in (("joint positions", trajectory.joint_positions, playable.joint_names),
+                                ("frame poses", trajectory.frame_poses, playable.frame_names),
+                                ("frame angular velocities", trajectory.frame_angular_velocities,
+                                 playable.frame_names)):
+        bad = ~np.isfinite(values)
+        if bad.any():
+            step, column = (int(i[0]) for i in np.nonzero(bad)[:2])
+            largest = ""
+            if schedule.commands.size:
+                size = np.abs(schedule.commands)
+                row, col = np.unravel_index(int(np.argmax(size)), size.shape)
+                largest = (f"the largest command is {schedule.commands[row, col]:g} for "
+                           f"{schedule.command_names[col]} at step {row}, ")
+            raise PlayError("play.non-finite", f"the {what} overflow at step {step} ({names[column]}): "
+                            f"{largest}the step {schedule.dt:g} s; check the file's units and values, or "
+                            "choose a larger step (--dt)", commands)
 
 
 def _clamped_summary(names, counts, steps: int) -> str:
@@ -184,8 +209,10 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
     schedule = playable.schedule(recorded, args.dt)
     progress = _ProgressBar(err) if schedule.steps >= PROGRESS_STEPS and err.isatty() else None
     started = _time.perf_counter()
-    trajectory = playable.play(schedule, progress)
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused below, with its place
+        trajectory = playable.play(schedule, progress)
     playing = _time.perf_counter() - started
+    _check_finite(trajectory, playable, schedule, str(args.commands))
     _write(Path(args.out), {
         "time": trajectory.times(schedule.start),
         "joint_names": np.array(playable.joint_names, dtype=str),

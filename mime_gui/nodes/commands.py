@@ -26,6 +26,7 @@ import csv
 import math
 import re
 import zipfile
+import zlib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,7 @@ MAX_STEPS = 5_000_000
 _UNIT = re.compile(r"^(?P<name>.*?)\s*\[\s*(?P<unit>[^\]]*?)\s*\]$")
 _ANGLE_UNITS = {"rad": 1.0, "deg": math.pi / 180.0}
 _ALL_UNITS = {"rad", "deg", "m"}
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class CommandFileError(ValueError):
@@ -106,7 +108,13 @@ class RecordedCommands:
         if len(self.time) < 2:
             raise self.fail("commands.dt", "one sample only: the step cannot come from the sample spacing; "
                             "give a step (--dt)", self.header_line)
-        return float(np.median(np.diff(self.time)))
+        with np.errstate(over="ignore", invalid="ignore"):
+            spacing = float(np.median(np.diff(self.time)))
+        if not (math.isfinite(spacing) and spacing > 0.0):
+            raise self.fail("commands.dt", f"the samples' median spacing is {spacing:g} s (the times run "
+                            f"from {self.time[0]:g} to {self.time[-1]:g} s); give a step (--dt) or fix the "
+                            "times", self.header_line)
+        return spacing
 
     def resample(self, dt: float | None = None,
                  max_steps: int = MAX_STEPS) -> tuple[np.ndarray, np.ndarray, float]:
@@ -115,11 +123,15 @@ class RecordedCommands:
         dt = self.sample_spacing() if dt is None else float(dt)
         if not (math.isfinite(dt) and dt > 0.0):
             raise self.fail("commands.dt", f"the step must be a positive number of seconds, got {dt}")
-        span = float(self.time[-1] - self.time[0])
-        n = int(math.floor(span / dt + 1e-9)) + 1
-        if n > max_steps:
-            raise self.fail("commands.dt", f"a step of {dt:g} s over {span:g} s makes {n} steps (more than "
-                            f"{max_steps}); choose a larger step")
+        span = float(self.time[-1]) - float(self.time[0])
+        if not math.isfinite(span):
+            raise self.fail("commands.dt", f"the times run from {self.time[0]:g} to {self.time[-1]:g} s, a "
+                            "span too long to step through; fix the times")
+        steps = span / dt + 1e-9
+        if not math.isfinite(steps) or steps >= max_steps:
+            raise self.fail("commands.dt", f"a step of {dt:g} s over {span:g} s makes more than {max_steps} "
+                            "steps; choose a larger step")
+        n = int(math.floor(steps)) + 1
         grid = self.time[0] + dt * np.arange(n)
         index = np.searchsorted(self.time, grid + 1e-9 * dt, side="right") - 1
         return grid, self.joint_positions[index], dt
@@ -182,8 +194,12 @@ def read_commands(path) -> RecordedCommands:
     if suffix not in (".csv", ".npz"):
         raise CommandFileError("commands.format", "expected a .csv or .npz command file, got "
                                f"{suffix or 'no'} extension", file)
-    if not path.is_file():
-        why = "no such file" if not path.exists() else "not a regular file"
+    try:
+        regular = path.is_file()
+        why = "" if regular else "no such file" if not path.exists() else "not a regular file"
+    except (OSError, ValueError) as exc:  # a name too long, a NUL byte, a folder that cannot be searched
+        regular, why = False, getattr(exc, "strerror", None) or str(exc)
+    if not regular:
         raise CommandFileError("commands.io", f"cannot read the file ({why}); check the path", file)
     return _read_csv(path, file) if suffix == ".csv" else _read_npz(path, file)
 
@@ -233,7 +249,9 @@ def _read_csv(path: Path, file: str) -> RecordedCommands:
     header_line = 0
     rows: list[list[float]] = []
     lines: list[int] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # only CR, LF and CRLF end a line (str.splitlines would also split on form feeds, vertical tabs and
+    # Unicode separators, so line numbers would not be an editor's and a stray one would make a new row)
+    for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
         stripped = raw.strip()
         if not stripped or stripped.startswith("#"):
             continue
@@ -285,7 +303,11 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 
 def _read_npz(path: Path, file: str) -> RecordedCommands:
     try:
-        with np.load(path, allow_pickle=False) as archive:
+        archive = np.load(path, allow_pickle=False)
+        if not isinstance(archive, np.lib.npyio.NpzFile):  # a bare .npy file: np.load returned an array
+            raise CommandFileError("commands.format", "a single NumPy array (.npy data), not an NPZ archive; "
+                                   "save time, joint_positions and joint_names with numpy.savez", file)
+        with archive:
             missing = [k for k in ("time", "joint_positions", "joint_names") if k not in archive.files]
             if missing:
                 raise CommandFileError("commands.format", f"missing array(s) {', '.join(missing)}; an NPZ "
@@ -298,15 +320,21 @@ def _read_npz(path: Path, file: str) -> RecordedCommands:
         raise
     except OSError as exc:
         raise CommandFileError("commands.io", f"cannot read the file ({exc.strerror or exc})", file) from None
-    except (ValueError, zipfile.BadZipFile, EOFError) as exc:
-        raise CommandFileError("commands.format", f"not a readable NPZ archive of plain arrays ({exc})",
-                               file) from None
+    # not a zip, a damaged member, pickled objects, an encrypted or unknown zip, an absurd array header
+    except (ValueError, zipfile.BadZipFile, EOFError, zlib.error, RuntimeError, NotImplementedError,
+            KeyError, MemoryError) as exc:
+        raise CommandFileError("commands.format", f"not a readable NPZ archive of plain arrays "
+                               f"({type(exc).__name__}: {exc})", file) from None
     if raw_names.dtype.kind not in "US" or raw_names.ndim != 1:
         raise CommandFileError("commands.format", f"joint_names must be a 1-D array of strings, got "
                                f"{raw_names.dtype} {raw_names.shape}", file)
     if time.dtype.kind not in "fiu" or values.dtype.kind not in "fiu":
         raise CommandFileError("commands.format", "time and joint_positions must be numeric arrays", file)
-    cells = [n.decode() if isinstance(n, bytes) else str(n) for n in raw_names]
+    try:
+        cells = [n.decode() if isinstance(n, bytes) else str(n) for n in raw_names]
+    except UnicodeDecodeError as exc:
+        raise CommandFileError("commands.format", f"joint_names holds bytes that are not UTF-8 text ({exc})",
+                               file) from None
     names, units = _columns(["time", *cells], file, 0)
     if time.ndim != 1 or values.ndim != 2 or values.shape != (len(time), len(names)):
         raise CommandFileError("commands.columns", f"joint_positions {values.shape} must be (len(time), "
