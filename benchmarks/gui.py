@@ -88,7 +88,7 @@ class Bench:
         scene = urdf.scene
         for node in scene.graph.nodes_geometry:
             transform, name = scene.graph[node]
-            actor = plotter.add_mesh(pv.wrap(scene.geometry[name]), color="lightgrey", smooth_shading=True,
+            actor = plotter.add_mesh(pv.wrap(scene.geometry[name]), color="lightgrey",
                                      reset_camera=False)
             actor.user_matrix = transform
         plotter.reset_camera()
