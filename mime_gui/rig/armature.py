@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from mime_gui.multibody import MultibodyTree
@@ -129,7 +130,13 @@ def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource]
                                                           f"{tree.name!r}; movable joints: "
                                                           f"{_listing(movable)}"))
                 continue
-            value = rotor * t.reduction ** 2
+            value = rotor * t.reduction ** 2 if abs(t.reduction) < 1e150 else float("inf")
+            if not math.isfinite(value):
+                problems.append(("chain.armature", where, f"the rotor of {name!r} ({rotor:g} kg·m²) through "
+                                                          f"the reduction {t.reduction:g} of transmission "
+                                                          f"{t.name!r} reflects an armature beyond the "
+                                                          "largest number; check both"))
+                continue
             detail = (f"rotor of {name} {rotor:g} kg·m² × reduction² ({t.reduction:g}² through {t.name})"
                       + (f"; {reason}" if reason else ""))
             by_joint.setdefault(t.joint, []).append(

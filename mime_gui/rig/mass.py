@@ -24,6 +24,7 @@ DECLARED_MASS = "declared mass"
 DECLARED_DENSITY = "declared density"
 MATERIAL = "material"
 NONE = "none"
+_DECLARED_WHERE = {DECLARED_MASS: "mass", DECLARED_DENSITY: "density"}
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,9 @@ def part_mass(part, base=None) -> tuple[PartMass | None, list[tuple[str, str, st
         return None, problems
     props = part.geometry.mass_properties(base)
     v = props.volume
+    if not (math.isfinite(v) and v > 0.0):  # sizes so large or so small that the volume over/underflows
+        return None, [("part.geometry", "geometry", f"the volume of this geometry is {v:g} m³, not a finite "
+                                                    "positive number; give sizes in metres")]
     if part.mass is not None:
         mass, density = part.mass.value, part.mass.value / v
         source, detail = DECLARED_MASS, f"declared {part.mass}: {part.mass.reason}"
@@ -95,7 +99,12 @@ def part_mass(part, base=None) -> tuple[PartMass | None, list[tuple[str, str, st
     else:
         density, mass = None, 0.0
         source, detail = NONE, "no material density and no declared mass or density, so massless"
-    inertia = props.inertia * (density or 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        inertia = props.inertia * density if density is not None else np.zeros((3, 3))
+    if not (math.isfinite(mass) and math.isfinite(density or 0.0) and np.all(np.isfinite(inertia))):
+        return None, [("part.mass", _DECLARED_WHERE.get(source, "material"),
+                       f"the mass {mass:g} kg and density {density:g} kg/m³ of a {v:g} m³ part give a mass "
+                       "or an inertia beyond the largest number; check the declared value and the sizes")]
     return PartMass(v, mass, density, source, detail, props.centroid, inertia), problems
 
 
@@ -104,6 +113,9 @@ def magnet_moment(magnet: PermanentMagnet, volume: float | None) -> tuple[Magnet
     """Remanence and moment ``Br·V/μ0`` of a magnet, and its problems."""
     problems: list[tuple[str, str, str]] = []
     d = np.asarray(magnet.magnetisation, dtype=float)
+    big = float(np.max(np.abs(d))) if np.all(np.isfinite(d)) else math.nan
+    if big > 0:
+        d = d / big  # a direction: scaled first so a huge vector's norm does not overflow
     n = float(np.linalg.norm(d))
     if not math.isfinite(n) or n == 0:
         problems.append(("magnet.magnetisation", "magnetisation",
@@ -128,6 +140,10 @@ def magnet_moment(magnet: PermanentMagnet, volume: float | None) -> tuple[Magnet
     if problems or volume is None:
         return None, problems
     moment = br * volume / MU0
+    if not math.isfinite(moment):
+        message = f"the moment Br·V/μ0 of {br:g} T over {volume:g} m³ is beyond the largest number; check " \
+            "the remanence"
+        return None, [("magnet.remanence", "remanence", message)]
     return MagnetMoment(br, source, moment, tuple(float(x) for x in d / n)), problems
 
 

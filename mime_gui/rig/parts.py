@@ -145,10 +145,11 @@ class Mesh:
 
     def mass_properties(self, base=None) -> MassProperties:
         mesh = _load_mesh(str(self.resolve(base).resolve())).copy()
-        mesh.apply_scale(self.scale)
-        mesh.density = 1.0
-        return MassProperties(float(mesh.volume), np.array(mesh.center_mass, dtype=float),
-                              np.array(mesh.moment_inertia, dtype=float))
+        with np.errstate(over="ignore", invalid="ignore"):  # a huge scale overflows: the caller refuses it
+            mesh.apply_scale(self.scale)
+            mesh.density = 1.0
+            return MassProperties(float(mesh.volume), np.array(mesh.center_mass, dtype=float),
+                                  np.array(mesh.moment_inertia, dtype=float))
 
 
 @cache

@@ -13,6 +13,7 @@ The file holds what the user wrote, valid or not: a bare number where a unit is 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import tempfile
@@ -91,7 +92,14 @@ class _Reader:
     def number(self, value, pointer: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail("rigfile.type", pointer, f"expected a number, got {_kind(value)}")
-        return float(value)
+        try:
+            number = float(value)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):  # JSON reads 1e999 (or an integer of 400 digits) as infinity
+            self.fail("rigfile.value", pointer, f"{_short(value)} is beyond the largest number a rig holds "
+                                                "(about 1.8e308); write a finite number")
+        return number
 
     def numbers(self, value, pointer: str, n: int) -> tuple[float, ...]:
         if not isinstance(value, list) or len(value) != n:
@@ -115,7 +123,7 @@ class _Reader:
         if value is None and nullable:
             return None
         if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
+            return self.number(value, pointer)
         d = self.obj(value, pointer, ("value", "unit"), ("reason",))
         v = self.number(d["value"], f"{pointer}/value")
         unit = self.string(d["unit"], f"{pointer}/unit")
@@ -161,7 +169,7 @@ class _Reader:
 
     def segment(self, value, p: str):
         kind = value.get("kind") if isinstance(value, dict) else None
-        cls = SEGMENT_KINDS.get(kind)
+        cls = SEGMENT_KINDS.get(kind) if isinstance(kind, str) else None
         common = ("at", "orientation", "mount", "servo_time_constant")
         if not isinstance(value, dict):
             self.fail("rigfile.type", p, f"expected a segment object, got {_kind(value)}")
@@ -211,7 +219,7 @@ class _Reader:
         kind = value.get("type") if isinstance(value, dict) else None
         if not isinstance(value, dict):
             self.fail("rigfile.type", p, f"expected a geometry object, got {_kind(value)}")
-        if kind not in GEOMETRY_KINDS:
+        if not isinstance(kind, str) or kind not in GEOMETRY_KINDS:
             self.fail("rigfile.value", f"{p}/type", f"unknown geometry {kind!r}; geometries: "
                                                     f"{', '.join(GEOMETRY_KINDS)}")
         if kind == "box":
@@ -248,6 +256,13 @@ class _Reader:
         return (PermanentMagnet if magnet else Part)(**kw)
 
 
+def _short(value) -> str:
+    if isinstance(value, int) and abs(value) >= 10**30:
+        return f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _kind(value) -> str:
     if value is None:
         return "null"
@@ -272,7 +287,58 @@ def _no_duplicates(pairs):
 
 
 class _Duplicate(Exception):
-    pass
+    def __init__(self, key):
+        super().__init__(key)
+        self.key = key
+        self.start = -1  # where the object holding the key twice starts in the text
+
+
+def _duplicate_line(text: str) -> int:
+    """The line of the innermost object that holds a key twice (0 when not found): parsed again with the
+    pure-Python scanner, whose object parser is told where each object starts."""
+    decoder = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
+
+    def parse_object(s_and_end, *args):
+        try:
+            return json.decoder.JSONObject(s_and_end, *args)
+        except _Duplicate as exc:
+            if exc.start < 0:
+                exc.start = s_and_end[1] - 1
+            raise
+
+    decoder.parse_object = parse_object
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)
+    try:
+        decoder.decode(text)
+    except _Duplicate as exc:
+        return text.count("\n", 0, exc.start) + 1 if exc.start >= 0 else 0
+    except (ValueError, RecursionError):
+        pass
+    return 0
+
+
+def _lone_surrogate(data) -> tuple[str, str] | None:
+    """The JSON pointer and text of the first key or string holding a lone surrogate (``"\\ud800"``), which
+    no UTF-8 file can hold, so the rig could not be saved again; None when there is none."""
+    stack = [("", data)]
+    while stack:
+        pointer, value = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return pointer or "/", value
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                inner = f"{pointer}/{_escape(key)}"
+                try:
+                    key.encode("utf-8")
+                except UnicodeEncodeError:
+                    return inner, key
+                stack.append((inner, item))
+        elif isinstance(value, list):
+            stack.extend((f"{pointer}/{i}", item) for i, item in enumerate(value))
+    return None
 
 
 def _reject_constant(name):
@@ -284,13 +350,20 @@ def parse(text: str, file: str = "<string>", base=None) -> Apparatus:
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
     except _Duplicate as exc:
-        raise RigFileError("rigfile.duplicate", f"the key {exc.args[0]!r} appears twice in one object",
-                           file) from None
+        raise RigFileError("rigfile.duplicate", f"the key {exc.key!r} appears twice in one object; keep one",
+                           file, line=_duplicate_line(text)) from None
     except json.JSONDecodeError as exc:
         raise RigFileError("rigfile.json", f"not valid JSON: {exc.msg} (column {exc.colno})", file,
                            line=exc.lineno) from None
+    except RecursionError:
+        raise RigFileError("rigfile.json", "the JSON is nested too deeply to be a rig file", file) from None
     except ValueError as exc:
         raise RigFileError("rigfile.json", str(exc), file) from None
+    bad = _lone_surrogate(data)
+    if bad is not None:
+        raise RigFileError("rigfile.value", f"{bad[1]!r} holds a lone UTF-16 surrogate (a \\ud800-\\udfff "
+                                            "escape), which is not text; write the character itself", file,
+                           bad[0])
     return _Reader(file).document(data, Path(base) if base is not None else Path.cwd())
 
 
@@ -298,7 +371,7 @@ def load(path) -> Apparatus:
     """Read a rig file; raises :class:`RigFileError` (code, file, JSON pointer) when it is refused."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors write is skipped
     except OSError as exc:
         raise RigFileError("rigfile.io", f"cannot read the file ({exc.strerror or exc})", str(path)) from None
     except UnicodeDecodeError:
@@ -389,12 +462,19 @@ def _compact(text: str) -> str:
 
 def dumps(rig: Apparatus, folder) -> str:
     """The rig-file text of ``rig`` saved in ``folder``; refuses non-finite numbers (JSON has none)."""
+    data = to_data(rig, folder)
     try:
-        text = json.dumps(to_data(rig, folder), indent=2, ensure_ascii=False, allow_nan=False)
-        return _compact(text) + "\n"
+        text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
     except ValueError as exc:
         raise RigFileError("rigfile.value", f"cannot write the rig: {exc} (JSON holds finite numbers only)") \
             from None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        pointer, bad = _lone_surrogate(data) or ("", "")
+        raise RigFileError("rigfile.value", f"cannot write the rig: {bad!r} holds a lone UTF-16 surrogate, "
+                                            "which a UTF-8 file cannot hold", pointer=pointer) from None
+    return _compact(text) + "\n"
 
 
 def save(rig: Apparatus, path) -> Path:

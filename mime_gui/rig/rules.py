@@ -74,14 +74,24 @@ def _finite(values) -> bool:
     return all(math.isfinite(v) for v in values)
 
 
+def _is_text(name: str) -> bool:
+    """Text a UTF-8 file can hold (no lone surrogate such as ``"\\ud800"``)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _check_names(rig, a: Analysis) -> None:
-    if not isinstance(rig.name, str) or not rig.name.strip():
+    if not isinstance(rig.name, str) or not rig.name.strip() or not _is_text(rig.name):
         a.add("name.invalid", "name", f"the apparatus needs a non-empty name, got {rig.name!r}")
     seen: dict[str, str] = {}
     for collection in ("chain", "parts", "magnets"):
         for name in getattr(rig, collection):
             where = f"{collection}.{name}"
-            if not isinstance(name, str) or not name or name != name.strip() or "." in name:
+            if not isinstance(name, str) or not name or name != name.strip() or "." in name \
+                    or not _is_text(name):
                 a.add("name.invalid", where, f"{name!r} is not a valid name: use non-empty text without dots "
                                              "or surrounding spaces")
                 continue
@@ -94,11 +104,20 @@ def _check_names(rig, a: Analysis) -> None:
 def _segment_tree(name: str, seg, rig, a: Analysis) -> MultibodyTree | None:
     where = f"chain.{name}"
     if isinstance(seg, _ArmSegment):
+        if not seg.description.strip() or "\x00" in seg.description:
+            a.add("chain.description", f"{where}.description", f"{seg.description!r} is not the path of a "
+                                                               "URDF file; give the file's path, relative to "
+                                                               "the rig file")
+            return None
         try:
             return seg.tree(rig.base)
         except UrdfError as exc:
             a.add("chain.description", f"{where}.description", f"cannot read {seg.description!r}: "
                                                                f"[{exc.code}] {exc.diagnostic.message}")
+            return None
+        except OSError as exc:
+            a.add("chain.description", f"{where}.description", f"cannot read {seg.description!r} "
+                                                               f"({exc.strerror or exc}); check the path")
             return None
     if isinstance(seg, _MotorSegment):
         try:

@@ -159,6 +159,9 @@ class _MotorSegment(_Segment):
     def tree(self, base: Path | None = None, name: str = "motor") -> MultibodyTree:
         """Stator (the root, placed on the mount) and rotor on one continuous joint about ``axis``."""
         a = np.asarray(self.axis, dtype=float)
+        big = float(np.max(np.abs(a))) if np.all(np.isfinite(a)) else math.nan
+        if big > 0:
+            a = a / big  # a direction: scaled first so a huge vector's norm does not overflow
         n = np.linalg.norm(a)
         if not math.isfinite(n) or n == 0:
             raise ValueError(f"the motor axis {self.axis} has no direction")

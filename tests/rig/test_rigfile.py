@@ -149,7 +149,9 @@ def test_refusals_name_the_json_pointer(case, tmp_path):
 
 @pytest.mark.parametrize("text, code, line", [
     ('{"format": "mime-rig",\n "version": 1,\n "name": }', "rigfile.json", 3),
-    ('{"format": "mime-rig", "version": 1, "name": "a", "name": "b"}', "rigfile.duplicate", 0),
+    ('{"format": "mime-rig", "version": 1, "name": "a", "name": "b"}', "rigfile.duplicate", 1),
+    ('{"format": "mime-rig", "version": 1, "name": "a",\n "parts": {"p": {"geometry":\n  {"type": "sphere", '
+     '"type": "box"}}}}', "rigfile.duplicate", 3),  # the line where the object holding the key twice starts
     ('{"format": "mime-rig", "version": 1, "name": "a", "parts": {"p": {"geometry": {"type": "sphere", '
      '"unit": "m", "radius": NaN}}}}', "rigfile.json", 0),
 ])
