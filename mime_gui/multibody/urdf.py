@@ -104,15 +104,25 @@ _START_TAG = re.compile(rb"<(?:!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|([^!?/]))",
 _NEWLINE = re.compile(rb"\n")
 _XML_ENCODING = re.compile(rb"<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
 _PLAIN_ENCODINGS = {"utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin-1", "latin1"}
+# Byte-order marks of the encodings whose markup is not ASCII bytes (UTF-32 LE starts like UTF-16 LE).
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 
 # -- XML -------------------------------------------------------------------------------------------------
 
+def _wide(data: bytes) -> bool:
+    """A UTF-16/32 file (with or without a byte-order mark): its ASCII characters come with NUL bytes."""
+    return data.startswith(_WIDE_BOMS) or b"\x00" in data[:4]
+
+
 def _prepare(data: bytes) -> tuple[bytes, int]:
     """Tolerate what real files carry: byte-order marks, blank lines before ``<?xml``, trailing NULs.
 
-    Returns the cleaned bytes and the number of lines removed at the start.
+    Returns the cleaned bytes and the number of lines removed at the start. A UTF-16/32 file is returned as it
+    is (expat reads its byte-order mark; stripping bytes would cut its characters in half).
     """
+    if _wide(data):
+        return data, 0
     offset = 0
     while True:
         stripped = data.lstrip()
@@ -125,12 +135,26 @@ def _prepare(data: bytes) -> tuple[bytes, int]:
     return data.rstrip(b"\x00 \t\r\n"), offset
 
 
-def _fast_parse(data: bytes, offset: int) -> tuple[ET.Element, dict] | None:
-    """Parse with the C tree builder when the file cannot declare entities; None to take the defused path."""
-    if b"\x00" in data or _DECLARATION.search(data) is not None:
-        return None
+def _plain_ascii_markup(data: bytes) -> bool:
+    """Whether the markup of ``data`` is plainly ASCII-compatible (UTF-8, ASCII, Latin-1), so a search of the
+    bytes for ``<!`` sees every declaration the parser would see.
+
+    Not so: NUL bytes (UTF-16/32 with or without a byte-order mark), a UTF-16/32 byte-order mark, a first
+    byte other than ``<`` (EBCDIC, UTF-7 …), or an XML declaration naming another encoding.
+    """
+    if not data.startswith(b"<") or b"\x00" in data or data.startswith(_WIDE_BOMS):
+        return False
     m = _XML_ENCODING.match(data)
-    if m is not None and m.group(1).decode("ascii", "replace").lower() not in _PLAIN_ENCODINGS:
+    return m is None or m.group(1).decode("ascii", "replace").lower() in _PLAIN_ENCODINGS
+
+
+def _fast_parse(data: bytes, offset: int) -> tuple[ET.Element, dict] | None:
+    """Parse with the C tree builder when the file cannot declare entities; None to take the defused path.
+
+    Only plainly ASCII-compatible bytes without a markup declaration qualify: in any other encoding a
+    declaration could hide from the byte search (a UTF-16 ``<!ENTITY`` is not the bytes ``<!``).
+    """
+    if not _plain_ascii_markup(data) or _DECLARATION.search(data) is not None:
         return None
     try:
         parser = ET.XMLParser()

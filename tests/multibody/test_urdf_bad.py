@@ -16,6 +16,9 @@ CASES = {
     "xml_not_well_formed.urdf": ("urdf.xml", 6, "mismatched tag"),
     "xml_entity_bomb.urdf": ("urdf.xml", 3, "ENTITY"),
     "xml_external_entity.urdf": ("urdf.xml", 3, "ENTITY"),
+    # the same two in UTF-16 (little- then big-endian, with a BOM), where the bytes '<!' never occur
+    "xml_entity_bomb_utf16.urdf": ("urdf.xml", 3, "ENTITY"),
+    "xml_external_entity_utf16.urdf": ("urdf.xml", 3, "ENTITY"),
     "xml_not_robot.urdf": ("urdf.xml", 2, "<sdf>"),
     "xml_empty.urdf": ("urdf.xml", 1, "<robot>"),
     "xacro_element.urdf": ("urdf.xacro", 4, "<xacro:macro>"),
@@ -53,6 +56,10 @@ CASES = {
 }
 
 
+def _text(data: bytes) -> str:
+    return data.decode("utf-16") if data.startswith((b"\xff\xfe", b"\xfe\xff")) else data.decode()
+
+
 def test_every_bad_file_has_a_case():
     on_disk = {p.name for p in BAD.glob("*.urdf")}
     assert on_disk == set(CASES)
@@ -80,7 +87,7 @@ def test_refusal_from_text_and_bytes(name):
     """The same refusal whether the description comes as a file, text or bytes."""
     code, line, _ = CASES[name]
     data = (BAD / name).read_bytes()
-    for source in (data, data.decode()):
+    for source in (data, _text(data)):
         if isinstance(source, str) and not source.strip():
             continue  # blank text is not recognisable as a description; bytes are
         with pytest.raises(UrdfError) as info:
@@ -106,6 +113,46 @@ def test_entity_bomb_is_refused_before_expansion():
     with pytest.raises(UrdfError) as info:
         read_urdf(BAD / "xml_entity_bomb.urdf")
     assert "EntitiesForbidden" in info.value.diagnostic.message
+
+
+@pytest.mark.parametrize("name", ["xml_entity_bomb_utf16.urdf", "xml_external_entity_utf16.urdf"])
+def test_utf16_declarations_reach_the_defused_parser(name):
+    """In UTF-16 a declaration hides from a search of the bytes; such a file must never reach the fast parser,
+    and the entity is refused at its declaration, never expanded nor read."""
+    from mime_gui.multibody.urdf import _fast_parse, _prepare
+
+    data, offset = _prepare((BAD / name).read_bytes())
+    assert _fast_parse(data, offset) is None
+    with pytest.raises(UrdfError) as info:
+        read_urdf(BAD / name)
+    assert info.value.code == "urdf.xml"
+    assert "EntitiesForbidden" in info.value.diagnostic.message
+    assert "root:" not in str(info.value) and "aaaa" not in str(info.value)
+
+
+@pytest.mark.parametrize("data", [
+    '<?xml version="1.0"?>\n<robot name="r"><link name="a"/></robot>\n'.encode("utf-16-le"),  # no BOM
+    '<?xml version="1.0"?>\n<robot name="r"><link name="a"/></robot>\n'.encode("utf-32"),
+    b'<?xml version="1.0" encoding="UTF-16"?>\n<robot name="r"><link name="a"/></robot>\n',
+    b"<?xml version='1.0' encoding='cp500'?>\n<robot name='r'><link name='a'/></robot>\n",
+    '<?xml version="1.0" encoding="cp500"?>\n<robot name="r"><link name="a"/></robot>\n'.encode("cp500"),
+    b"+ADw-robot name='r'+AD4-",  # UTF-7 markup: not ASCII '<'
+])
+def test_markup_that_is_not_plain_ascii_takes_the_defused_path(data):
+    from mime_gui.multibody.urdf import _fast_parse, _prepare
+
+    assert _fast_parse(*_prepare(data)) is None
+    try:
+        read_urdf(data)
+    except UrdfError as exc:  # refused or read: never anything else
+        assert exc.code == "urdf.xml"
+
+
+def test_utf16_description_is_read_with_its_lines():
+    text = '<?xml version="1.0" encoding="UTF-16"?>\n<robot name="r">\n  <link name="base"/>\n</robot>\n'
+    for data in (text.encode("utf-16"), b"\xfe\xff" + text.encode("utf-16-be")):
+        tree = read_urdf(data)
+        assert tree.links["base"].line == 3
 
 
 def test_external_entity_is_not_read(tmp_path):
