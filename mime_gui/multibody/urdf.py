@@ -1,11 +1,15 @@
 """Read a URDF into a :class:`MultibodyTree`, accounting for every element and attribute kind.
 
-Parsing is hardened: a file holding a markup declaration (``<!DOCTYPE``, ``<!ENTITY`` …) goes through
-defusedxml, which refuses entity declarations and external references (so no entity-expansion bomb and no
-external entity reaches the reader); a file without one cannot declare an entity and is parsed by the C
-expat tree builder, its element lines recovered from the start tags. Every element and attribute kind lands
-in the report as *used*, *recognised and not used*, or *refused*; a refusal raises :class:`UrdfError` with a
-stable code, the line, and what to do.
+Parsing is hardened: a file holding a markup declaration (``<!DOCTYPE``, ``<!ENTITY`` …), or whose markup
+is not plainly ASCII-compatible (UTF-16/32, a byte-order mark other than UTF-8's, NUL bytes, another declared
+encoding) goes through defusedxml, which refuses entity declarations and external references (so no
+entity-expansion bomb and no external entity reaches the reader); a plain file without one cannot declare an
+entity and is parsed by the C expat tree builder, its element lines recovered by one vectorised scan of the
+start tags. Every element and attribute kind lands in the report as *used*, *recognised and not used*, or
+*refused*; a refusal raises :class:`UrdfError` with a stable code, the line, and what to do.
+
+One pass sorts the elements into the report and gathers the top-level ones; the reading pass builds the tree
+from them, keeping numbers as tuples, and turns origins, inertias and axes into numpy arrays once per file.
 
 Fixed joints are kept in the tree as they are written; :meth:`MultibodyTree.compile` merges links welded by
 fixed joints into the body of their nearest movable ancestor and keeps every link name as a frame
@@ -14,7 +18,6 @@ fixed joints into the body of their nearest movable ancestor and keeps every lin
 
 from __future__ import annotations
 
-import bisect
 import gc
 import math
 import os
@@ -99,9 +102,6 @@ _XACRO_TAG = re.compile(rb"<\s*xacro:", re.IGNORECASE)
 _XACRO_SUBST = re.compile(r"\$[({]")
 # A markup declaration (DOCTYPE, ENTITY, ELEMENT …): only the defused parser may see one.
 _DECLARATION = re.compile(rb"<!(?!--|\[CDATA\[)")
-# Start tags in document order, skipping comments, CDATA sections and processing instructions.
-_START_TAG = re.compile(rb"<(?:!--.*?-->|!\[CDATA\[.*?\]\]>|\?.*?\?>|([^!?/]))", re.S)
-_NEWLINE = re.compile(rb"\n")
 _XML_ENCODING = re.compile(rb"<\?xml[^>]*?encoding\s*=\s*[\"']([^\"']*)[\"']")
 _PLAIN_ENCODINGS = {"utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "latin-1", "latin1"}
 # Byte-order marks of the encodings whose markup is not ASCII bytes (UTF-32 LE starts like UTF-16 LE).
@@ -148,7 +148,57 @@ def _plain_ascii_markup(data: bytes) -> bool:
     return m is None or m.group(1).decode("ascii", "replace").lower() in _PLAIN_ENCODINGS
 
 
-def _fast_parse(data: bytes, offset: int) -> tuple[ET.Element, dict] | None:
+def _scan(data: bytes, offset: int) -> tuple[list[int], bool] | None:
+    """The line of every start tag in document order, and whether an attribute may hold a xacro
+    substitution (a ``$`` outside comments, CDATA and instructions, or a character reference).
+
+    One vectorised pass over the bytes and a short loop over the comments, CDATA sections and processing
+    instructions (a ``<`` or ``$`` inside them is not markup). None when the bytes do not scan as expected.
+    """
+    buf = np.frombuffer(data, np.uint8)
+    lt = np.flatnonzero(buf == 60)  # '<'
+    if not lt.size or lt[-1] + 1 >= buf.size:
+        return None
+    after = buf[lt + 1]
+    special = (after == 33) | (after == 63)  # '<!' (comment, CDATA: no declaration reaches here), '<?'
+    starts = lt[~special & (after != 47)]  # and not '</'
+    openers = lt[special].tolist()
+    dollars = np.flatnonzero(buf == 36)  # '$'
+    if openers:
+        spans = []
+        end = 0
+        find, startswith = data.find, data.startswith
+        for p in openers:
+            if p < end:
+                continue  # inside the previous comment, section or instruction
+            if startswith(b"<!--", p):
+                closer, skip = b"-->", 4
+            elif startswith(b"<?", p):
+                closer, skip = b"?>", 2
+            elif startswith(b"<![CDATA[", p):
+                closer, skip = b"]]>", 9
+            else:
+                return None
+            end = find(closer, p + skip)
+            if end < 0:
+                return None
+            end += len(closer)
+            spans.append((p, end))
+        bounds = np.array(spans, dtype=np.intp)
+        starts = starts[_outside(bounds, starts)]
+        if dollars.size:
+            dollars = dollars[_outside(bounds, dollars)]
+    newlines = np.flatnonzero(buf == 10)
+    return (np.searchsorted(newlines, starts) + (1 + offset)).tolist(), bool(dollars.size) or b"&#" in data
+
+
+def _outside(bounds: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Mask of the ``positions`` outside every ``[start, end)`` row of ``bounds`` (sorted, disjoint)."""
+    k = np.searchsorted(bounds[:, 0], positions, side="right") - 1
+    return (k < 0) | (positions >= bounds[np.maximum(k, 0), 1])
+
+
+def _fast_parse(data: bytes, offset: int) -> tuple[ET.Element, dict, bool] | None:
     """Parse with the C tree builder when the file cannot declare entities; None to take the defused path.
 
     Only plainly ASCII-compatible bytes without a markup declaration qualify: in any other encoding a
@@ -162,33 +212,14 @@ def _fast_parse(data: bytes, offset: int) -> tuple[ET.Element, dict] | None:
         root = parser.close()
     except ET.ParseError:
         return None  # the defused path reports it, with the same codes
-    starts = [m.start() for m in _START_TAG.finditer(data) if m.group(1) is not None]
+    scan = _scan(data, offset)
+    if scan is None:
+        return None
+    lines, may_hold_xacro = scan
     try:
-        position = dict(zip(root.iter(), starts, strict=True))
+        return root, dict(zip(root.iter(), lines, strict=True)), may_hold_xacro
     except ValueError:  # the start tags and the elements do not pair up: let expat count the lines
         return None
-    return root, _Lines(position, data, offset)
-
-
-class _Lines:
-    """Element → line, computed on demand from the byte offset of its start tag."""
-
-    __slots__ = ("position", "data", "offset", "_newlines")
-
-    def __init__(self, position: dict, data: bytes, offset: int):
-        self.position = position
-        self.data = data
-        self.offset = offset
-        self._newlines: list[int] | None = None
-
-    def get(self, element, default: int = 0) -> int:
-        pos = self.position.get(element)
-        if pos is None:
-            return default
-        newlines = self._newlines
-        if newlines is None:
-            newlines = self._newlines = [m.start() for m in _NEWLINE.finditer(self.data)]
-        return bisect.bisect_right(newlines, pos) + 1 + self.offset
 
 
 class _LineBuilder:
@@ -215,7 +246,7 @@ class _LineBuilder:
         return self.builder.close()
 
 
-def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dict]:
+def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dict, bool]:
     builder = _LineBuilder(offset)
     parser = DefusedXMLParser(target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     builder.parser = parser
@@ -240,10 +271,11 @@ def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dic
                         file, line) from None
     if root is None:
         raise UrdfError("urdf.xml", "the file is empty; expected a <robot> element", file, 0)
-    return root, builder.lines
+    return root, builder.lines, _wide(data) or b"$" in data or b"&#" in data
 
 
-def _parse_xml(data: bytes, file: str) -> tuple[ET.Element, dict]:
+def _parse_xml(data: bytes, file: str) -> tuple[ET.Element, dict, bool]:
+    """The root element, the line of every element, and whether an attribute may hold a xacro substitution."""
     data, offset = _prepare(data)
     if not data:
         raise UrdfError("urdf.xml", "the file is empty (or only blank); expected a <robot> element", file, 1)
@@ -254,20 +286,25 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1] if tag.startswith("{") else tag
 
 
-def _transform(xyz, rpy) -> np.ndarray:
-    """URDF origin: ``Rz(yaw) @ Ry(pitch) @ Rx(roll)`` and the translation, as a (4, 4) array."""
-    x, y, z = xyz
-    r, p, w = rpy
-    if r == 0.0 and p == 0.0 and w == 0.0:
-        return np.array([1.0, 0.0, 0.0, x, 0.0, 1.0, 0.0, y,
-                         0.0, 0.0, 1.0, z, 0.0, 0.0, 0.0, 1.0]).reshape(4, 4)
-    cr, sr, cp, sp, cy, sy = math.cos(r), math.sin(r), math.cos(p), math.sin(p), math.cos(w), math.sin(w)
-    return np.array([
-        cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr, x,
-        sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr, y,
-        -sp, cp * sr, cp * cr, z,
-        0.0, 0.0, 0.0, 1.0,
-    ]).reshape(4, 4)
+def _transforms(origins: np.ndarray) -> np.ndarray:
+    """URDF origins ``(n, 6)`` as ``x y z roll pitch yaw`` to ``(n, 4, 4)`` transforms, each
+    ``Rz(yaw) @ Ry(pitch) @ Rx(roll)`` with the translation (built once for the whole file)."""
+    r, p, w = origins[:, 3], origins[:, 4], origins[:, 5]
+    cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(w), np.sin(w)
+    X = np.empty((len(origins), 4, 4))
+    X[:, 0, 0] = cy * cp
+    X[:, 0, 1] = cy * sp * sr - sy * cr
+    X[:, 0, 2] = cy * sp * cr + sy * sr
+    X[:, 1, 0] = sy * cp
+    X[:, 1, 1] = sy * sp * sr + cy * cr
+    X[:, 1, 2] = sy * sp * cr - cy * sr
+    X[:, 2, 0] = 0.0 - sp  # +0.0, not -0.0, when the pitch is 0
+    X[:, 2, 1] = cp * sr
+    X[:, 2, 2] = cp * cr
+    X[:, :3, 3] = origins[:, :3]
+    X[:, 3, :3] = 0.0
+    X[:, 3, 3] = 1.0
+    return X
 
 
 def principal_moments(xx, yy, zz, xy, xz, yz) -> tuple[float, float, float]:
@@ -288,6 +325,8 @@ def principal_moments(xx, yy, zz, xy, xz, yz) -> tuple[float, float, float]:
 
 
 _ZERO3 = (0.0, 0.0, 0.0)
+_ZERO6 = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+_X_AXIS = (1.0, 0.0, 0.0)
 _ONE3 = (1.0, 1.0, 1.0)
 
 
@@ -305,6 +344,13 @@ class _Reader:
         self._warned_meshes: set[str] = set()
         self._warned_materials: set[str] = set()
         self._child_of: dict[str, Joint] = {}
+        # The top-level elements by kind, gathered while accounting (the reading pass starts from them).
+        self._top: dict[str, list[ET.Element]] = {"material": [], "link": [], "joint": [], "transmission": []}
+        # Numbers gathered while reading, turned into numpy arrays once for the whole file (see _arrays):
+        self._placed: list[tuple[object, str]] = []  # (object, attribute) that receives a (4, 4) transform
+        self._origins: list[tuple] = []  # its origin: x y z roll pitch yaw
+        self._inertials: list[Inertial] = []
+        self._inertias: list[tuple] = []  # ixx ixy ixz iyy iyz izz of each
 
     # -- errors and accounting ---------------------------------------------------------------------
     def line(self, where) -> int:
@@ -329,39 +375,77 @@ class _Reader:
                              + (f" ({why})" if why else ""), line)
 
     def account(self, root: ET.Element, may_hold_xacro: bool = True) -> None:
-        """Sort every element, its attributes and its subtree into the report groups.
+        """Sort every element, its attributes and its subtree into the report groups, and gather the
+        top-level materials, links, joints and transmissions for the reading pass.
 
         Elements are grouped by signature (kind and attribute names), so each element costs one lookup; a
         kind's first lines are the smallest over its signatures. ``may_hold_xacro`` False (no ``$`` in the
         file) skips the search for xacro substitutions.
         """
-        lines = self.lines
         # signature -> [count, first elements, kind, attribute kinds [(kind, group, note)], group, note]
         groups: dict[tuple, list] = {}
-        stack: list[tuple[ET.Element, str]] = [(root, "")]
         try:
-            while stack:
-                node, path = stack.pop()
-                tag = node.tag
-                attrib = node.attrib
-                key = (path, tag, *attrib) if attrib else (path, tag)
-                entry = groups.get(key)
-                if entry is None:
-                    entry = groups[key] = self._signature(node, path, tag, attrib)
-                entry[0] += 1
-                if len(entry[1]) < 5:
-                    entry[1].append(node)
-                if may_hold_xacro and attrib:
-                    for attr, value in attrib.items():
-                        if "$" in value and _XACRO_SUBST.search(value):
-                            self.fail("urdf.xacro", f"attribute {_local(attr)}={value!r} of <{_local(tag)}> "
-                                      "holds an unexpanded xacro substitution; run xacro first", node,
-                                      kind=f"{entry[2]}@{attr}")
-                if entry[4] == USED and len(node):
-                    kind = entry[2]
-                    stack.extend([(child, kind) for child in reversed(node)])
+            entry = self._count(root, "", groups, may_hold_xacro)
+            if entry[4] == USED:
+                top = self._top
+                kind = entry[2]
+                get = groups.get
+                for child in root:
+                    tag = child.tag
+                    attrib = child.attrib
+                    key = (kind, tag, *attrib) if attrib else (kind, tag)
+                    entry = get(key)
+                    if entry is None:
+                        entry = groups[key] = self._signature(child, kind, tag, attrib)
+                    entry[0] += 1
+                    if len(entry[1]) < 5:
+                        entry[1].append(child)
+                    if may_hold_xacro and attrib:
+                        self._xacro_values(child, attrib, entry[2])
+                    if entry[4] == USED:
+                        top[tag].append(child)
+                        if len(child):
+                            self._walk(child, entry[2], groups, may_hold_xacro)
         finally:
-            self._flush(groups, lines)
+            self._flush(groups, self.lines)
+
+    def _walk(self, node: ET.Element, kind: str, groups: dict, may_hold_xacro: bool) -> None:
+        """Count the children of the used element ``node`` (of ``kind``) and their subtrees, in order."""
+        get = groups.get
+        for child in node:
+            tag = child.tag
+            attrib = child.attrib
+            key = (kind, tag, *attrib) if attrib else (kind, tag)
+            entry = get(key)
+            if entry is None:
+                entry = groups[key] = self._signature(child, kind, tag, attrib)
+            entry[0] += 1
+            if len(entry[1]) < 5:
+                entry[1].append(child)
+            if may_hold_xacro and attrib:
+                self._xacro_values(child, attrib, entry[2])
+            if entry[4] == USED and len(child):
+                self._walk(child, entry[2], groups, may_hold_xacro)
+
+    def _count(self, node: ET.Element, path: str, groups: dict, may_hold_xacro: bool) -> list:
+        tag = node.tag
+        attrib = node.attrib
+        key = (path, tag, *attrib)
+        entry = groups.get(key)
+        if entry is None:
+            entry = groups[key] = self._signature(node, path, tag, attrib)
+        entry[0] += 1
+        if len(entry[1]) < 5:
+            entry[1].append(node)
+        if may_hold_xacro and attrib:
+            self._xacro_values(node, attrib, entry[2])
+        return entry
+
+    def _xacro_values(self, node: ET.Element, attrib: dict, kind: str) -> None:
+        for attr, value in attrib.items():
+            if "$" in value and _XACRO_SUBST.search(value):
+                self.fail("urdf.xacro", f"attribute {_local(attr)}={value!r} of <{_local(node.tag)}> holds "
+                          "an unexpanded xacro substitution; run xacro first", node, kind=f"{kind}@{attr}")
 
     def _signature(self, node: ET.Element, path: str, tag, attrib) -> list:
         if not isinstance(tag, str):  # a comment or processing instruction kept by a custom builder
@@ -444,11 +528,30 @@ class _Reader:
                       "finite number", node)
         return value
 
-    def origin(self, parent: ET.Element) -> np.ndarray:
+    def place(self, obj, attr: str, parent: ET.Element) -> None:
+        """Read the ``<origin>`` of ``parent``; ``obj.attr`` receives its transform at the end (_arrays)."""
         o = parent.find("origin")
         if o is None:
-            return np.eye(4)
-        return _transform(self.floats(o, "xyz", 3, _ZERO3), self.floats(o, "rpy", 3, _ZERO3))
+            self._origins.append(_ZERO6)
+        else:
+            self._origins.append(self.floats(o, "xyz", 3, _ZERO3) + self.floats(o, "rpy", 3, _ZERO3))
+        self._placed.append((obj, attr))
+
+    def _arrays(self, joints: dict[str, Joint]) -> None:
+        """Turn the numbers gathered while reading into numpy arrays, one vectorised pass per quantity; each
+        object receives its own row (a view of the file's array)."""
+        if self._placed:
+            X = _transforms(np.array(self._origins, dtype=float))
+            for (obj, attr), x in zip(self._placed, X, strict=True):
+                setattr(obj, attr, x)
+        if self._inertials:
+            I = np.array(self._inertias, dtype=float)[:, (0, 1, 2, 1, 3, 4, 2, 4, 5)].reshape(-1, 3, 3)
+            for inertial, i in zip(self._inertials, I, strict=True):
+                inertial.inertia = i
+        if joints:
+            axes = np.array([j.axis for j in joints.values()], dtype=float)  # tuples while reading
+            for joint, axis in zip(joints.values(), axes, strict=True):
+                joint.axis = axis
 
     def name_of(self, node: ET.Element, what: str) -> str:
         name = node.get("name")
@@ -533,8 +636,10 @@ class _Reader:
 
     def shape(self, node: ET.Element, owner: str, with_material: bool) -> Shape:
         rgba, material = self.rgba(node.find("material"), owner) if with_material else (None, None)
-        return Shape(self.geometry(node, owner), self.origin(node), rgba, material, node.get("name"),
-                     self.line(node))
+        shape = Shape(self.geometry(node, owner), None, rgba, material, node.get("name"),
+                      self.lines.get(node, 0))
+        self.place(shape, "link_X_shape", node)
+        return shape
 
     def inertial(self, node: ET.Element, owner: str) -> Inertial:
         mass_node = node.find("mass")
@@ -546,36 +651,43 @@ class _Reader:
             self.fail("urdf.inertial", f"link {owner!r} has a negative mass {mass}; a mass is >= 0",
                       mass_node)
         inertia_node = node.find("inertia")
-        I = np.zeros((3, 3))
-        if inertia_node is not None:
-            v = [self.scalar(inertia_node, k, 0.0) for k in ("ixx", "ixy", "ixz", "iyy", "iyz", "izz")]
-            xx, xy, xz, yy, yz, zz = v
-            I = np.array([xx, xy, xz, xy, yy, yz, xz, yz, zz]).reshape(3, 3)
+        if inertia_node is None:
+            six = _ZERO6
+        else:
+            scalar = self.scalar
+            xx, xy, xz = scalar(inertia_node, "ixx", 0.0), scalar(inertia_node, "ixy", 0.0), \
+                scalar(inertia_node, "ixz", 0.0)
+            yy, yz, zz = scalar(inertia_node, "iyy", 0.0), scalar(inertia_node, "iyz", 0.0), \
+                scalar(inertia_node, "izz", 0.0)
+            six = (xx, xy, xz, yy, yz, zz)
             a, b, c = principal = principal_moments(xx, yy, zz, xy, xz, yz)
             tol = 1e-6 * max(abs(a), abs(c)) + 1e-12
-            moments = ", ".join(f"{m:.4g}" for m in principal)
             if a < -tol:
+                moments = ", ".join(f"{m:.4g}" for m in principal)
                 self.fail("urdf.inertial", f"the <inertia> of link {owner!r} is not positive semi-definite "
                           f"(principal moments {moments}); check the signs and values of ixx..izz",
                           inertia_node)
             if a + b < c - tol:
                 # No rigid body has such an inertia, yet widely used descriptions (PR2 among them) carry
                 # one; the algorithms stay well-defined, so it is a coded warning rather than a refusal.
+                moments = ", ".join(f"{m:.4g}" for m in principal)
                 self.report.warn("urdf.inertial-triangle", f"the <inertia> of link {owner!r} breaks the "
                                  f"triangle inequality (principal moments {moments}: the two smaller must "
                                  "add up to at least the largest); no rigid body has it, check the values",
-                                 self.line(inertia_node))
-        return Inertial(mass, self.origin(node), I, self.line(node))
+                                 self.lines.get(inertia_node, 0))
+        inertial = Inertial(mass, None, None, self.lines.get(node, 0))
+        self.place(inertial, "link_X_com", node)
+        self._inertials.append(inertial)
+        self._inertias.append(six)
+        return inertial
 
     def link(self, node: ET.Element) -> Link:
         name = self.name_of(node, "link")
-        link = Link(name=name, line=self.line(node))
         inertial = node.find("inertial")
-        if inertial is not None:
-            link.inertial = self.inertial(inertial, name)
-        link.visuals = [self.shape(v, name, True) for v in node.iterfind("visual")]
-        link.collisions = [self.shape(c, name, False) for c in node.iterfind("collision")]
-        return link
+        return Link(name, None if inertial is None else self.inertial(inertial, name),
+                    [self.shape(v, name, True) for v in node.findall("visual")],
+                    [self.shape(c, name, False) for c in node.findall("collision")],
+                    self.lines.get(node, 0))
 
     def joint(self, node: ET.Element) -> Joint:
         name = self.name_of(node, "joint")
@@ -597,8 +709,9 @@ class _Reader:
         if child is None or not child.get("link"):
             self.fail("urdf.missing-link", f"joint {name!r} has no <child link=...>; name the link it moves",
                       node)
-        joint = Joint(name=name, type=jtype, parent=parent.get("link"), child=child.get("link"),
-                      parent_X_joint=self.origin(node), line=self.line(node))
+        joint = Joint(name, jtype, parent.get("link"), child.get("link"), None, _X_AXIS,
+                      line=self.lines.get(node, 0))
+        self.place(joint, "parent_X_joint", node)
         if jtype != "fixed":
             axis_node = node.find("axis")
             axis = (1.0, 0.0, 0.0) if axis_node is None else self.floats(axis_node, "xyz", 3, (1.0, 0.0, 0.0))
@@ -606,7 +719,7 @@ class _Reader:
             if norm < 1e-12:
                 self.fail("urdf.axis", f"joint {name!r} has a zero <axis>; give a direction such as "
                           "xyz=\"0 0 1\"", axis_node)
-            joint.axis = np.array(axis) / norm
+            joint.axis = (axis[0] / norm, axis[1] / norm, axis[2] / norm)
             self.limits(node, joint)
             dyn = node.find("dynamics")
             if dyn is not None:
@@ -690,7 +803,8 @@ class _Reader:
             self.fail("urdf.xml", f"the top element is <{_local(root.tag)}>, expected <robot>; is this a "
                       "URDF?", root)
         self.account(root, self.may_hold_xacro)
-        for m in root.iterfind("material"):
+        top = self._top
+        for m in top["material"]:
             rgba, name = self.rgba(m)
             if name in self.materials and self.materials[name] != rgba and rgba is not None:
                 self.report.warn("urdf.material", f"material {name!r} is declared twice with different "
@@ -699,13 +813,13 @@ class _Reader:
                 self.materials[name or ""] = rgba
         links: dict[str, Link] = {}
         joints: dict[str, Joint] = {}
-        for node in root.iterfind("link"):
+        for node in top["link"]:
             link = self.link(node)
             if link.name in links:
                 self.fail("urdf.duplicate-name", f"link {link.name!r} is declared twice (first at line "
                           f"{links[link.name].line}); rename one", node)
             links[link.name] = link
-        for node in root.iterfind("joint"):
+        for node in top["joint"]:
             joint = self.joint(node)
             if joint.name in joints:
                 self.fail("urdf.duplicate-name", f"joint {joint.name!r} is declared twice (first at line "
@@ -727,7 +841,7 @@ class _Reader:
                       links[loose[0]].line)
         self.check_mimic(joints)
         complex_: list[str] = []
-        for node in root.iterfind("transmission"):
+        for node in top["transmission"]:
             t = self.transmission(node, complex_)
             if t is not None:
                 tree.transmissions[t.name] = t
@@ -735,7 +849,8 @@ class _Reader:
             more = " …" if len(complex_) > 6 else ""
             self.report.warn("urdf.transmission", f"{len(complex_)} transmission(s) name no single <joint> "
                              f"(e.g. differentials): {', '.join(complex_[:6])}{more}; they are recognised "
-                             "and not used", self.line(root.find("transmission")))
+                             "and not used", self.line(top["transmission"][0]))
+        self._arrays(joints)
         return tree
 
     def check_structure(self, links: dict[str, Link], joints: dict[str, Joint]) -> None:
@@ -809,8 +924,8 @@ def read_urdf(source, package_dirs=()) -> MultibodyTree:
     enabled = gc.isenabled()
     gc.disable()  # the reader allocates many small objects and no cycles: collecting them is wasted time
     try:
-        root, lines = _parse_xml(data, file)
-        return _Reader(file, base, package_dirs, lines, b"$" in data).read(root)
+        root, lines, may_hold_xacro = _parse_xml(data, file)
+        return _Reader(file, base, package_dirs, lines, may_hold_xacro).read(root)
     finally:
         if enabled:
             gc.enable()
