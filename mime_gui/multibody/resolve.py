@@ -49,6 +49,23 @@ class Resolver:
         self.parents = parents
         self._roots: dict[str, list[str]] = {}
         self._cache: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+        self._dirs: dict[str, bool] = {}
+
+    def _is_dir(self, path: str) -> bool:
+        """Whether ``path`` is a directory, asked once per folder and per description; a folder whose parent
+        is missing is missing without asking."""
+        hit = self._dirs.get(path)
+        if hit is None:
+            up = os.path.dirname(path)
+            hit = (up == path or not up or self._is_dir(up)) and os.path.isdir(path)
+            self._dirs[path] = hit
+        return hit
+
+    def _is_file(self, path: str) -> bool:
+        """``os.path.isfile``, without a system call when the candidate's folder is known to be missing (many
+        candidates share one: a package root that does not exist rules out every mesh under it)."""
+        folder = os.path.dirname(path)
+        return (not folder or self._is_dir(folder)) and _isfile(path)
 
     def package_roots(self, name: str) -> list[str]:
         roots = self._roots.get(name)
@@ -72,6 +89,7 @@ class Resolver:
 
     def _resolve(self, uri: str) -> tuple[str | None, tuple[str, ...]]:
         tried: list[str] = []
+        is_file = self._is_file
 
         def first(candidates):
             seen = set()
@@ -80,7 +98,7 @@ class Resolver:
                     continue
                 seen.add(c)
                 tried.append(c)
-                if _isfile(c):
+                if is_file(c):
                     return os.path.normpath(c)
             return None
 
@@ -96,7 +114,9 @@ class Resolver:
                 found = first(itertools.chain((_join(r, rel) for r in roots), ["/" + rel]))
                 return found, tuple(tried)
             name, _, rel = rest.partition("/")
-            return first(_join(root, rel) for root in self.package_roots(name)), tuple(tried)
+            if not rel or rel.startswith("/"):
+                return first(_join(root, rel) for root in self.package_roots(name)), tuple(tried)
+            return self._under(self.package_roots(name), rel)
         if scheme == "file":
             if rest.startswith("/"):
                 return first([rest]), tuple(tried)
@@ -106,6 +126,25 @@ class Resolver:
         if os.path.isabs(rest):
             return first([rest]), tuple(tried)
         return first([_join(self.base or os.getcwd(), rest)]), tuple(tried)
+
+
+    def _under(self, roots: list[str], rel: str) -> tuple[str | None, tuple[str, ...]]:
+        """The first ``root/rel`` that is a file (``rel`` relative), each candidate's folder asked once per
+        description: a package root that does not exist costs one question for all its meshes."""
+        folder_rel = rel.rpartition("/")[0]
+        tried: list[str] = []
+        seen: set[str] = set()
+        is_dir = self._is_dir
+        for root in roots:
+            prefix = root if root.endswith("/") else root + "/"  # what os.path.join puts between them
+            c = prefix + rel
+            if c in seen:
+                continue
+            seen.add(c)
+            tried.append(c)
+            if is_dir(prefix + folder_rel if folder_rel else root) and _isfile(c):
+                return os.path.normpath(c), tuple(tried)
+        return None, tuple(tried)
 
 
 def resolve_uri(uri: str, base: Path | None, package_dirs=()) -> tuple[str | None, tuple[str, ...]]:
