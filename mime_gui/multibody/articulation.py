@@ -184,7 +184,8 @@ def compile_tree(tree, armature: dict[str, float] | None = None) -> Articulation
     inertia_com = np.zeros((nb, 3, 3))
     if inertials:
         b = np.array([i[0] for i in inertials], dtype=int)
-        X = np.array([(eye4 if i[1] is None else i[1]) @ i[2].link_X_com for i in inertials])
+        X = (np.array([eye4 if i[1] is None else i[1] for i in inertials])
+             @ np.array([i[2].link_X_com for i in inertials], dtype=float))
         m = np.array([i[2].mass for i in inertials], dtype=float)
         I = np.array([i[2].inertia for i in inertials], dtype=float)
         R, c = X[:, :3, :3], X[:, :3, 3]

@@ -189,7 +189,9 @@ def _scan(data: bytes, offset: int) -> tuple[list[int], bool] | None:
         if dollars.size:
             dollars = dollars[_outside(bounds, dollars)]
     newlines = np.flatnonzero(buf == 10)
-    return (np.searchsorted(newlines, starts) + (1 + offset)).tolist(), bool(dollars.size) or b"&#" in data
+    amps = np.flatnonzero(buf[:-1] == 38)  # '&': '&#' writes a character by its code, '$' among them
+    char_ref = bool(amps.size) and bool((buf[amps + 1] == 35).any())
+    return (np.searchsorted(newlines, starts) + (1 + offset)).tolist(), bool(dollars.size) or char_ref
 
 
 def _outside(bounds: np.ndarray, positions: np.ndarray) -> np.ndarray:
@@ -534,7 +536,24 @@ class _Reader:
         if o is None:
             self._origins.append(_ZERO6)
         else:
-            self._origins.append(self.floats(o, "xyz", 3, _ZERO3) + self.floats(o, "rpy", 3, _ZERO3))
+            xyz, rpy = o.get("xyz"), o.get("rpy")
+            values = None
+            if xyz is not None and rpy is not None:  # the common case: two plain triples of finite numbers
+                words = xyz.split()
+                if len(words) == 3:
+                    more = rpy.split()
+                    if len(more) == 3:
+                        try:
+                            values = tuple(map(float, words + more))
+                        except ValueError:
+                            values = None
+                        else:
+                            total = sum(values)
+                            if total - total != 0.0:
+                                values = None
+            if values is None:  # anything else: the general path, with its messages
+                values = self.floats(o, "xyz", 3, _ZERO3) + self.floats(o, "rpy", 3, _ZERO3)
+            self._origins.append(values)
         self._placed.append((obj, attr))
 
     def _arrays(self, joints: dict[str, Joint]) -> None:

@@ -213,3 +213,14 @@ def test_small_refusals(snippet, code):
         read_urdf(text)
     assert info.value.code == code
     assert info.value.line == 4
+
+
+def test_xacro_substitution_written_as_a_character_reference_is_refused():
+    """The fast scan skips the xacro search only when no attribute can hold a '$': a '$' in a comment does not
+    count, a '$' written as a character reference does."""
+    mesh = '<link name="a"><visual><geometry><mesh filename="{}"/></geometry></visual></link>'
+    tree = read_urdf('<robot name="r">\n<!-- ${not_an_attribute} -->\n' + mesh.format("m.stl") + '\n</robot>')
+    assert "a" in tree.links
+    with pytest.raises(UrdfError) as info:
+        read_urdf('<robot name="r">\n' + mesh.format("&#36;(find p)/m.stl") + '\n</robot>')
+    assert (info.value.code, info.value.line) == ("urdf.xacro", 2)
