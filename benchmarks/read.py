@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/read.py [--repeat N]
 
 Both are timed interleaved (ours, theirs, ours, theirs …) so a busy machine slows both alike; the rows give
-the minimum and the median of each and their ratios. Ours resolves every mesh URI to a file (a stat per file)
-and sorts every element into the report; yourdfpy is told not to load meshes nor build its scene graph.
+the minimum and the median of each and their ratios. Ours resolves every mesh URI to a file (every candidate
+path kept for the warning; a stat per candidate in a folder that exists) and sorts every element into the
+report; yourdfpy is told not to load meshes nor build its scene graph.
 Budget: read + compile ≤ 50 ms.
 """
 
