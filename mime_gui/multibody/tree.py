@@ -135,6 +135,8 @@ class MultibodyTree:
     source: str = ""
     transmissions: dict[str, Transmission] = field(default_factory=dict)
     report: ReadReport = field(default_factory=ReadReport)
+    #: links that stand for mounted rig parts (grafted by the rig model), drawn in a view's "parts" layer
+    part_links: set[str] = field(default_factory=set)
 
     # -- structure ---------------------------------------------------------------------------------
     def child_joints(self, link: str) -> list[Joint]:

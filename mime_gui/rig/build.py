@@ -247,6 +247,7 @@ def build(apparatus) -> BuiltRig:
             link = GRAFT_PREFIX + pname
             grafted = tree.add_fixed_link(link, mount[1], X, inertial)
             grafted.visuals.append(part_shape(part, mass.centroid, apparatus.base))
+            tree.part_links.add(link)
             if seg.dynamic:
                 grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,
                                "mass": mass.mass, "at": list(part.at),

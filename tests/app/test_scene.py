@@ -433,3 +433,19 @@ def test_equivalent_inertia_box_recovers_a_box():
     assert sorted(sides) == pytest.approx(sorted((a, b, c)))
     # the longest side lies along the rotated x axis (world y)
     assert abs(axes[:, int(np.argmax(sides))] @ R[:, 0]) == pytest.approx(1.0)
+
+
+def test_rig_parts_are_drawn_in_the_parts_layer(make_view):
+    from mime_gui.rig import load
+
+    rig = load(RESOURCES / "demo" / "demo.rig.json")
+    built = rig.build()
+    view = make_view()
+    view.show_segments({name: (seg.tree, seg.articulation) for name, seg in built.segments.items()})
+    n_parts = len(rig.parts) + len(rig.magnets)
+    assert view.actor_counts()["parts"] == n_parts
+    view.set_layer_visible("parts", False)
+    assert view.actor_counts()["parts"] == 0
+    assert view.actor_counts()["visual"] > 0  # the arm stays
+    view.set_layer_visible("parts", True)
+    assert view.actor_counts()["parts"] == n_parts

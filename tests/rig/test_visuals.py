@@ -15,6 +15,7 @@ def test_demo_parts_are_drawn_on_their_grafted_links():
     motor = built.segments["motor"]
     for name, part in [*rig.parts.items(), *rig.magnets.items()]:
         link = motor.tree.links["part:" + name]
+        assert "part:" + name in motor.tree.part_links
         (shape,) = link.visuals
         assert isinstance(shape.geometry, description.Cylinder)
         assert shape.geometry.radius == part.geometry.radius

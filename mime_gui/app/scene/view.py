@@ -557,7 +557,7 @@ class SceneView(QWidget):
     def _build_geometry(self, seg: _Segment) -> list:
         """Primitive actors now; mesh requests returned (actors made when the meshes arrive)."""
         requests = []
-        part_links = set(getattr(seg.tree, "part_links", ()) or ())
+        part_links = seg.tree.part_links
         for link_name, link in seg.tree.links.items():
             frame = seg.art.frame_index(link_name)
             ref = ItemRef(seg.name, "link", link_name)
