@@ -1,1 +1,4 @@
-"""Headless subcommands of ``mime-gui``: each module offers ``add_arguments(parser, name)`` and ``run(args)``."""
+"""Headless subcommands of ``mime-gui``.
+
+Each module offers ``add_arguments(parser, name)`` and ``run(args) -> int``.
+"""
