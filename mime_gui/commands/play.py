@@ -134,9 +134,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
 
 def _check_options(args: argparse.Namespace) -> None:
     if args.dt is not None and not (math.isfinite(args.dt) and args.dt > 0):
-        raise PlayError("play.dt", f"--dt must be a positive number of seconds, got {args.dt}")
+        raise PlayError("play.dt", f"the step must be a positive number of seconds, got {args.dt}", "--dt")
     if args.servo_tau is not None and not (math.isfinite(args.servo_tau) and args.servo_tau >= 0):
-        raise PlayError("play.servo-tau", f"--servo-tau must be ≥ 0 seconds, got {args.servo_tau}")
+        raise PlayError("play.servo-tau", f"the servo time constant must be ≥ 0 seconds, got "
+                        f"{args.servo_tau}", "--servo-tau")
     if not str(args.out).lower().endswith(".npz"):
         raise PlayError("play.out", "the output file must end in .npz", str(args.out))
 

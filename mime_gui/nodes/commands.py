@@ -142,8 +142,8 @@ class RecordedCommands:
         """Map the file's columns onto ``command_names`` and resample.
 
         ``not_commandable`` maps joint names that exist but take no command to the reason (shown in the
-        error); ``linear`` names prismatic joints (degrees are refused on them). Joints the file does not
-        name stay at ``initial_positions`` (default 0).
+        error); ``linear`` names prismatic joints (degrees are refused on them, metres on the others).
+        Joints the file does not name stay at ``initial_positions`` (default 0).
         """
         names = tuple(command_names)
         index = {n: i for i, n in enumerate(names)}
@@ -162,6 +162,9 @@ class RecordedCommands:
             if self.units[c] == "deg" and name in linear:
                 raise self.fail("commands.units", f"{where}: joint {name!r} is prismatic; give it in metres, "
                                 "not degrees", self.header_line)
+            if self.units[c] == "m" and name not in linear:
+                raise self.fail("commands.units", f"{where}: joint {name!r} turns; give it in [rad] or "
+                                "[deg], not metres", self.header_line)
             columns.append(index[name])
         initial = np.zeros(len(names)) if initial_positions is None else np.array(initial_positions, float)
         if initial.shape != (len(names),):
@@ -256,7 +259,7 @@ def _read_csv(path: Path, file: str) -> RecordedCommands:
         if not stripped or stripped.startswith("#"):
             continue
         try:
-            cells = [c.strip() for c in next(csv.reader([stripped]))]
+            cells = [c.strip() for c in next(csv.reader([stripped], strict=True))]
         except csv.Error as exc:
             raise CommandFileError("commands.format", f"not a CSV line ({exc})", file, number) from None
         if header is None:
@@ -316,6 +319,10 @@ def _read_npz(path: Path, file: str) -> RecordedCommands:
             time = archive["time"]
             values = archive["joint_positions"]
             raw_names = archive["joint_names"]
+            for key, array in (("time", time), ("joint_positions", values), ("joint_names", raw_names)):
+                if not isinstance(array, np.ndarray):  # np.load gives the raw bytes of a member not .npy
+                    raise CommandFileError("commands.format", f"{key} is not a NumPy array (the archive "
+                                           "member is not .npy data); write the file with numpy.savez", file)
     except CommandFileError:
         raise
     except OSError as exc:
