@@ -5,6 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would not show as itself (newlines, control characters,
+    Unicode separators, lone surrogates) written as its escape, so a name from a file can never break a
+    one-line message or fail to print."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text)
+
+
 @dataclass(frozen=True)
 class Finding:
     """One refusal: ``code`` (see :data:`mime_gui.rig.rules.RULES`), ``where`` (a rig path such as
@@ -15,7 +25,7 @@ class Finding:
     message: str
 
     def __str__(self) -> str:
-        return f"error[{self.code}] {self.where}: {self.message}"
+        return f"error[{self.code}] {printable(self.where)}: {self.message}"
 
     def to_dict(self) -> dict:
         return {"code": self.code, "where": self.where, "message": self.message}

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui.multibody import PRISMATIC
+from mime_gui.rig.findings import printable
 
 
 class RigPlayable:
@@ -86,4 +87,4 @@ class _RigRefused(ValueError):
         first = self.findings[0]
         n = len(self.findings) - 1
         more = f" (and {n} more; run mime-gui validate)" if n else ""
-        return f"error[{first.code}] {self.file}: {first.where}: {first.message}{more}"
+        return f"error[{first.code}] {self.file}: {printable(first.where)}: {first.message}{more}"

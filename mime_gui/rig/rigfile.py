@@ -21,6 +21,7 @@ from pathlib import Path
 
 from mime_gui.multibody.errors import Diagnostic
 from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.findings import printable
 from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
 from mime_gui.rig.units import UNITS, Quantity
@@ -47,7 +48,8 @@ class RigFileError(ValueError):
     def where(self) -> str:
         where = self.diagnostic.where()
         if self.pointer:
-            where = f"{where}#{self.pointer}" if where else f"#{self.pointer}"
+            pointer = printable(self.pointer)
+            where = f"{where}#{pointer}" if where else f"#{pointer}"
         return where
 
     def one_line(self) -> str:
