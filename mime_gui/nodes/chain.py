@@ -265,15 +265,12 @@ class KinematicArmNode(MountedNode):
         return base[..., None, :, :] @ poses
 
     def _angular(self, theta, rate, base, omega_mount) -> np.ndarray:
-        """``Ω_k = ω_j + R(M_j ∘ O)·W_k(θ, rate)``: ``(..., nframes, 3)``."""
+        """``Ω_k = ω_j + R(M_j ∘ O)·W_k(θ, rate)`` for one step: ``(nframes, 3)``."""
         W = multibody.frame_angular_velocities(self.art, theta, rate)
-        R = base[..., :3, :3]
-        if R.ndim == 2:
-            if not np.array_equal(R, np.eye(3)):
-                W = W @ R.T
-        else:
-            W = np.einsum("...ab,...fb->...fa", R, W)
-        return W + omega_mount[..., None, :]
+        R = base[:3, :3]
+        if not np.array_equal(R, np.eye(3)):
+            W = W @ R.T
+        return W + omega_mount
 
     def _angular_from_poses(self, poses, rate, omega_mount, out) -> np.ndarray:
         """``Ω_k = ω_j + R(M_j ∘ O)·W_k`` from world poses already computed: ``W_k`` is the sum of

@@ -104,6 +104,21 @@ def test_initial_positions_are_held(demo_art):
     np.testing.assert_array_equal(state.frame_angular_velocities, 0.0)
 
 
+def test_at_rest_on_a_turning_mount_every_frame_turns_with_the_mount(demo_art):
+    """Ω = ω + R(M ∘ O)·W(θ, 0) = ω: at rest, every frame turns exactly as its mount does."""
+    O = pose([1, 0, 0], 0.4, [0.0, 0.2, 0.0])
+    M = pose([0, 1, 1], -0.7, [1.0, 0.0, 0.5])
+    omega = np.array([0.3, -1.2, 2.0])
+    node = KinematicArmNode(demo_art, placement=O)
+    q = np.linspace(-0.4, 0.6, 6)
+    state = node.initial_state(q, mount_pose=M, mount_rate=omega)
+    np.testing.assert_array_equal(state.frame_angular_velocities, np.broadcast_to(omega, (8, 3)))
+    np.testing.assert_allclose(state.frame_poses, M @ O @ frame_poses(demo_art, q), atol=1e-15)
+    # and a step that holds the same command keeps it so
+    held = node.advance(state, q, 0.01, mount_pose=M, mount_rate=omega)
+    np.testing.assert_allclose(held.frame_angular_velocities, np.broadcast_to(omega, (8, 3)), atol=1e-15)
+
+
 # -- mimic followers ----------------------------------------------------------------------------------
 def test_mimic_followers_follow_then_are_clamped(mimic_art):
     node = KinematicArmNode(mimic_art, servo_time_constant=0.05)
