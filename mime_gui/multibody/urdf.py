@@ -389,30 +389,14 @@ class _Reader:
         try:
             entry = self._count(root, "", groups, may_hold_xacro)
             if entry[4] == USED:
-                top = self._top
-                kind = entry[2]
-                get = groups.get
-                for child in root:
-                    tag = child.tag
-                    attrib = child.attrib
-                    key = (kind, tag, *attrib) if attrib else (kind, tag)
-                    entry = get(key)
-                    if entry is None:
-                        entry = groups[key] = self._signature(child, kind, tag, attrib)
-                    entry[0] += 1
-                    if len(entry[1]) < 5:
-                        entry[1].append(child)
-                    if may_hold_xacro and attrib:
-                        self._xacro_values(child, attrib, entry[2])
-                    if entry[4] == USED:
-                        top[tag].append(child)
-                        if len(child):
-                            self._walk(child, entry[2], groups, may_hold_xacro)
+                self._walk(root, entry[2], groups, may_hold_xacro, top=self._top)
         finally:
             self._flush(groups, self.lines)
 
-    def _walk(self, node: ET.Element, kind: str, groups: dict, may_hold_xacro: bool) -> None:
-        """Count the children of the used element ``node`` (of ``kind``) and their subtrees, in order."""
+    def _walk(self, node: ET.Element, kind: str, groups: dict, may_hold_xacro: bool,
+              top: dict[str, list] | None = None) -> None:
+        """Count the children of the used element ``node`` (of ``kind``) and their subtrees, in order;
+        ``top`` (for the root) gathers the used children by tag for the reading pass."""
         get = groups.get
         for child in node:
             tag = child.tag
@@ -426,8 +410,11 @@ class _Reader:
                 entry[1].append(child)
             if may_hold_xacro and attrib:
                 self._xacro_values(child, attrib, entry[2])
-            if entry[4] == USED and len(child):
-                self._walk(child, entry[2], groups, may_hold_xacro)
+            if entry[4] == USED:
+                if top is not None:
+                    top[tag].append(child)
+                if len(child):
+                    self._walk(child, entry[2], groups, may_hold_xacro)
 
     def _count(self, node: ET.Element, path: str, groups: dict, may_hold_xacro: bool) -> list:
         tag = node.tag
