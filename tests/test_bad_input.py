@@ -116,6 +116,7 @@ CSV_CASES = [
     ("stray_quote.csv", b'time,joint_1\n0,0"1\n0.1,1\n', "commands.format", 2),
     ("latin1.csv", "time,joint_1\n0,0\n# caf\u00e9\n".encode("latin-1"), "commands.format", None),
     ("unit.csv", b"time,joint_1[furlong]\n0,0\n", "commands.units", 1),
+    ("metres_on_revolute.csv", b"# r\ntime,joint_3[m]\n0,0\n0.1,1\n", "commands.units", 2),
     ("unknown.csv", b"time,joint_1,elbow\n0,0,0\n", "commands.unknown-joint", 1),
     ("fixed.csv", b"time,tool0_joint\n0,0\n", "commands.unknown-joint", 1),
     ("vertical_tab.csv", b"time,joint_1\n0,0\x0b0.1,1\n", "commands.columns", 2),
@@ -797,6 +798,10 @@ def test_a_rig_holding_text_a_file_cannot_store_is_refused_by_save_not_half_writ
     rig = load(DEMO / "demo.rig.json")
     rig.parts["\udcff"] = rig.parts.pop("holder")
     assert [(f.code, f.where) for f in rig.validate()] == [("name.invalid", "parts.\udcff")]
+    assert str(rig.validate()[0]).startswith("error[name.invalid] parts.\\udcff: ")
+    rig = load(DEMO / "demo.rig.json")
+    rig.name = "demo \ud800"
+    assert [(f.code, f.where) for f in rig.validate()] == [("name.invalid", "name")]
 
 
 # -- the Python export: hostile text is quoted, never executed --------------------------------------------
