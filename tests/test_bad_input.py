@@ -783,7 +783,7 @@ def test_export_to_a_place_that_cannot_hold_a_file(tmp_path):
     assert a_file.read_text() == "x" and not any((tmp_path / "taken.rig.json").iterdir())
 
 
-def test_a_rig_holding_text_a_file_cannot_store_is_refused_by_save_not_half_written(tmp_path):
+def test_a_rig_holding_text_a_file_cannot_store_is_refused_by_save_not_half_written(tmp_path, monkeypatch):
     from mime_gui.rig import RigFileError, save
 
     rig = load(DEMO / "demo.rig.json")
@@ -794,6 +794,18 @@ def test_a_rig_holding_text_a_file_cannot_store_is_refused_by_save_not_half_writ
         save(rig, target)
     assert info.value.code == "rigfile.value" and info.value.pointer == "/chain/1/inertia/reason"
     assert target.read_text() == "old" and [p.name for p in tmp_path.iterdir()] == ["r.rig.json"]
+    # the export command says so on one line, and writes nothing either
+    import argparse
+
+    from mime_gui.commands import rig as rig_command
+
+    monkeypatch.setattr("mime_gui.rig.load", lambda path: rig)
+    out = io.StringIO()
+    args = argparse.Namespace(rig="r.rig.json", command="export", python=None, json=str(target))
+    assert rig_command.run(args, out, io.StringIO()) == 1
+    (m,) = error_lines(out.getvalue(), RIG_CODES)
+    assert m["code"] == "rigfile.value" and m["where"] == "#/chain/1/inertia/reason"
+    assert target.read_text() == "old"
     # a name with a lone surrogate is a finding, so nothing exports it
     rig = load(DEMO / "demo.rig.json")
     rig.parts["\udcff"] = rig.parts.pop("holder")

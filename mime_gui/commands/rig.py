@@ -83,6 +83,9 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
                 save(rig, target)
         except RigError as exc:
             return _print_findings(exc.findings, out)
+        except RigFileError as exc:  # a value the file format cannot hold; nothing was written
+            print(exc.one_line(), file=out)
+            return EXIT_INVALID
         except OSError as exc:
             print(f"error[export.io] {target}: cannot write ({exc.strerror or exc})", file=out)
             return EXIT_INVALID
