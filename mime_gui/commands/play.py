@@ -21,7 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
-from mime_gui.multibody.errors import Diagnostic
+from mime_gui.multibody.errors import CodedError
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
 from mime_gui.nodes.commands import RecordedCommands, Schedule
 
@@ -30,18 +30,8 @@ PROGRESS_STEPS = 20_000
 CHUNK_STEPS = 2048
 
 
-class PlayError(ValueError):
+class PlayError(CodedError):
     """A refusal of the ``play`` command itself (``play.*``): bad options, an unsupported file, the output."""
-
-    def __init__(self, code: str, message: str, file: str = "", line: int = 0):
-        self.diagnostic = Diagnostic(code, message, file, line)
-        self.code = code
-        super().__init__(str(self.diagnostic))
-
-    def one_line(self) -> str:
-        where = self.diagnostic.where()
-        head = f"error[{self.code}]"
-        return f"{head} {where}: {self.diagnostic.message}" if where else f"{head} {self.diagnostic.message}"
 
 
 class Playable(Protocol):

@@ -1,8 +1,18 @@
-"""Coded errors and warnings of the description reader."""
+"""Coded errors and warnings: a stable code, the place and what to do, printed on one line."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would not show as itself (newlines, control characters,
+    Unicode separators, lone surrogates) written as its escape, so a name or path from a file can never break
+    a one-line message or fail to print."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   for c in text)
 
 
 @dataclass(frozen=True)
@@ -15,28 +25,41 @@ class Diagnostic:
     line: int = 0
 
     def where(self) -> str:
-        if self.file and self.line:
-            return f"{self.file}:{self.line}"
-        return self.file or (f"line {self.line}" if self.line else "")
+        file = printable(self.file)
+        if file and self.line:
+            return f"{file}:{self.line}"
+        return file or (f"line {self.line}" if self.line else "")
 
     def __str__(self) -> str:
         where = self.where()
         return f"{self.code} {where}: {self.message}" if where else f"{self.code}: {self.message}"
 
 
-class UrdfError(ValueError):
-    """A refused description: a stable ``code`` (``urdf.*``), the place and how to fix it."""
+class CodedError(ValueError):
+    """A refusal with a stable ``code``, the ``file`` and 1-based ``line`` (0: none) and a message that says
+    how to fix it. Subclasses name the family (``urdf.*``, ``commands.*``, ``play.*``, ``rigfile.*``)."""
 
-    def __init__(self, code: str, message: str, file: str = "", line: int = 0, report=None):
+    def __init__(self, code: str, message: str, file: str = "", line: int = 0):
         self.diagnostic = Diagnostic(code, message, file, line)
         self.code = code
+        self.message = message
         self.file = file
         self.line = line
-        self.report = report
         super().__init__(str(self.diagnostic))
 
+    def where(self) -> str:
+        return self.diagnostic.where()
+
     def one_line(self) -> str:
-        """``error[urdf.CODE] FILE:LINE: message`` as the CLI prints it."""
-        where = self.diagnostic.where()
+        """``error[CODE] FILE:LINE: message`` as the command line prints it."""
+        where = self.where()
         head = f"error[{self.code}]"
-        return f"{head} {where}: {self.diagnostic.message}" if where else f"{head} {self.diagnostic.message}"
+        return f"{head} {where}: {self.message}" if where else f"{head} {self.message}"
+
+
+class UrdfError(CodedError):
+    """A refused description (``urdf.*``); ``report`` holds what the reader had sorted before the refusal."""
+
+    def __init__(self, code: str, message: str, file: str = "", line: int = 0, report=None):
+        super().__init__(code, message, file, line)
+        self.report = report

@@ -778,11 +778,16 @@ class _Reader:
 
     def transmission(self, node: ET.Element, complex_: list[str]) -> Transmission | None:
         name = node.get("name") or f"transmission@{self.line(node)}"
-        joint = node.find("joint")
-        actuator = node.find("actuator")
-        if joint is None or not joint.get("name"):
+        joints = node.findall("joint")
+        actuators = node.findall("actuator")
+        # only a simple transmission (one joint, at most one actuator) has one reduction to reflect through
+        if len(joints) != 1 or len(actuators) > 1 or not joints[0].get("name"):
             complex_.append(name)
+            self.report.add("robot/transmission (not simple)", IGNORED, self.line(node),
+                            "not one joint with at most one actuator")
             return None
+        joint = joints[0]
+        actuator = actuators[0] if actuators else None
         reduction_node = actuator.find("mechanicalReduction") if actuator is not None else None
         if reduction_node is None:
             reduction_node = node.find("mechanicalReduction")
@@ -853,9 +858,11 @@ class _Reader:
                 tree.transmissions[t.name] = t
         if complex_:
             more = " …" if len(complex_) > 6 else ""
-            self.report.warn("urdf.transmission", f"{len(complex_)} transmission(s) name no single <joint> "
-                             f"(e.g. differentials): {', '.join(complex_[:6])}{more}; they are recognised "
-                             "and not used", self.line(top["transmission"][0]))
+            names = ", ".join(complex_[:6]) + more
+            self.report.warn("urdf.transmission", f"{len(complex_)} transmission(s) are not simple (one "
+                             f"<joint>, at most one <actuator>; e.g. differentials): {names}; they are "
+                             "recognised and not used, so no armature is reflected through them",
+                             self.line(top["transmission"][0]))
         self._arrays(joints)
         return tree
 
@@ -923,9 +930,9 @@ def read_urdf(source, package_dirs=()) -> MultibodyTree:
         file = str(path)
         try:
             data = path.read_bytes()
-        except OSError as exc:
-            raise UrdfError("urdf.io", f"cannot read the file ({exc.strerror or exc}); check the path",
-                            file) from None
+        except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
+            raise UrdfError("urdf.io", f"cannot read the file ({getattr(exc, 'strerror', None) or exc}); "
+                            "check the path", file) from None
         base = path.resolve().parent
     enabled = gc.isenabled()
     gc.disable()  # the reader allocates many small objects and no cycles: collecting them is wasted time

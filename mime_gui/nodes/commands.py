@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui.multibody import PRISMATIC
-from mime_gui.multibody.errors import Diagnostic
+from mime_gui.multibody.errors import CodedError
 
 #: the most steps :meth:`RecordedCommands.schedule` makes unless told otherwise
 MAX_STEPS = 5_000_000
@@ -45,21 +45,8 @@ _ALL_UNITS = {"rad", "deg", "m"}
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-class CommandFileError(ValueError):
+class CommandFileError(CodedError):
     """A refused command file: a stable ``code`` (``commands.*``), the file, the 1-based line (0: none)."""
-
-    def __init__(self, code: str, message: str, file: str = "", line: int = 0):
-        self.diagnostic = Diagnostic(code, message, file, line)
-        self.code = code
-        self.file = file
-        self.line = line
-        super().__init__(str(self.diagnostic))
-
-    def one_line(self) -> str:
-        """``error[CODE] FILE:LINE: message`` as the CLI prints it."""
-        where = self.diagnostic.where()
-        head = f"error[{self.code}]"
-        return f"{head} {where}: {self.diagnostic.message}" if where else f"{head} {self.diagnostic.message}"
 
 
 @dataclass(frozen=True, eq=False)

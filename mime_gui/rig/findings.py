@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-
-def printable(text: str) -> str:
-    """``text`` with every character a terminal would not show as itself (newlines, control characters,
-    Unicode separators, lone surrogates) written as its escape, so a name from a file can never break a
-    one-line message or fail to print."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
-                   for c in text)
+from mime_gui.multibody.errors import printable  # noqa: F401  (re-exported for the rig modules)
 
 
 @dataclass(frozen=True)

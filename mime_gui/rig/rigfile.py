@@ -19,9 +19,8 @@ import re
 import tempfile
 from pathlib import Path
 
-from mime_gui.multibody.errors import Diagnostic
+from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig.apparatus import Apparatus
-from mime_gui.rig.findings import printable
 from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
 from mime_gui.rig.units import UNITS, Quantity
@@ -32,18 +31,14 @@ SUFFIX = ".rig.json"
 POSITIONS_UNIT = "rad|m"  # radians on revolute and continuous joints, metres on prismatic ones
 
 
-class RigFileError(ValueError):
+class RigFileError(CodedError):
     """A refused rig file: ``code`` (``rigfile.*``), the file and the JSON ``pointer`` of the offending
     value."""
 
     def __init__(self, code: str, message: str, file: str = "", pointer: str = "", line: int = 0):
-        self.code = code
-        self.file = file
         self.pointer = pointer
-        self.message = message
-        self.line = line
-        self.diagnostic = Diagnostic(code, message, file, line)
-        super().__init__(self.one_line())
+        super().__init__(code, message, file, line)
+        self.args = (self.one_line(),)  # str() names the JSON pointer too
 
     def where(self) -> str:
         where = self.diagnostic.where()
@@ -51,11 +46,6 @@ class RigFileError(ValueError):
             pointer = printable(self.pointer)
             where = f"{where}#{pointer}" if where else f"#{pointer}"
         return where
-
-    def one_line(self) -> str:
-        where = self.where()
-        head = f"error[{self.code}]"
-        return f"{head} {where}: {self.message}" if where else f"{head} {self.message}"
 
 
 def _escape(key) -> str:

@@ -224,3 +224,19 @@ def test_xacro_substitution_written_as_a_character_reference_is_refused():
     with pytest.raises(UrdfError) as info:
         read_urdf('<robot name="r">\n' + mesh.format("&#36;(find p)/m.stl") + '\n</robot>')
     assert (info.value.code, info.value.line) == ("urdf.xacro", 2)
+
+
+def test_every_family_of_refusal_prints_one_line():
+    """Coded errors of every family share one base and print ``error[code] where: message`` on one line."""
+    from mime_gui.commands.play import PlayError
+    from mime_gui.multibody.errors import CodedError
+    from mime_gui.nodes.commands import CommandFileError
+    from mime_gui.rig.rigfile import RigFileError
+
+    for cls in (UrdfError, CommandFileError, PlayError):
+        err = cls("x.code", "what to do", "dir/na\nme.txt", 7)
+        assert isinstance(err, CodedError)
+        assert err.one_line() == "error[x.code] dir/na\\nme.txt:7: what to do"
+    rig = RigFileError("rigfile.type", "expected a number", "r.rig.json", "/parts/a/at")
+    assert rig.one_line() == "error[rigfile.type] r.rig.json#/parts/a/at: expected a number"
+    assert str(rig) == rig.one_line()

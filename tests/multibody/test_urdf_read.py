@@ -366,3 +366,36 @@ def test_unresolved_mesh_lists_every_path_tried(workspace):
     assert warning.line == 1
     for path in mesh.tried:
         assert path in warning.message
+
+
+def test_a_transmission_that_is_not_simple_is_not_used():
+    """A differential (two joints, two actuators) has no single reduction to reflect armature through."""
+    text = """<robot name="diff">
+  <link name="a"/><link name="b"/><link name="c"/>
+  <joint name="j1" type="continuous"><parent link="a"/><child link="b"/></joint>
+  <joint name="j2" type="continuous"><parent link="b"/><child link="c"/></joint>
+  <transmission name="diff">
+    <joint name="j1"/><joint name="j2"/>
+    <actuator name="m1"><mechanicalReduction>10</mechanicalReduction></actuator>
+    <actuator name="m2"><mechanicalReduction>10</mechanicalReduction></actuator>
+  </transmission>
+  <transmission name="simple">
+    <joint name="j1"/><actuator name="m3"><mechanicalReduction>5</mechanicalReduction></actuator>
+  </transmission>
+</robot>"""
+    tree = read_urdf(text)
+    assert set(tree.transmissions) == {"simple"}
+    assert tree.transmissions["simple"].reduction == 5.0
+    ignored = {e.kind for e in tree.report.ignored}
+    assert "robot/transmission (not simple)" in ignored
+    (warning,) = [w for w in tree.report.warnings if w.code == "urdf.transmission"]
+    assert "diff" in warning.message and warning.line == 5
+
+
+def test_a_path_with_a_nul_byte_is_a_coded_refusal():
+    from mime_gui.multibody import UrdfError
+
+    with pytest.raises(UrdfError) as err:
+        read_urdf("robot\x00.urdf")
+    assert err.value.code == "urdf.io"
+    assert "\\x00" in err.value.one_line()  # printed escaped, on one line
