@@ -9,7 +9,7 @@ import pinocchio as pin
 import pytest
 from rig_helpers import DEMO_URDF, SLIDER_URDF, snippet_rig
 
-from mime_gui.multibody import read_urdf
+from mime_gui.multibody import mass_matrix, read_urdf
 from mime_gui.rig import (
     Apparatus,
     Arm,
@@ -30,20 +30,6 @@ from mime_gui.rig import (
 )
 
 MU0 = 1.25663706212e-6  # CODATA 2018 vacuum permeability, N/A²
-
-
-def mass_matrix_or_none():
-    """The engine's mass matrix, wherever this build has it (None before the engine lands)."""
-    import importlib
-
-    for module in ("mime_gui.multibody", "mime_gui.multibody.joint_space", "mime_gui.multibody.dynamics"):
-        try:
-            found = getattr(importlib.import_module(module), "mass_matrix", None)
-        except ImportError:
-            continue
-        if found is not None:
-            return found
-    return None
 
 
 # -- armature ---------------------------------------------------------------------------------------
@@ -102,9 +88,6 @@ def test_reflected_armature_on_a_prismatic_joint_is_a_mass(tmp_path):
 
 
 def test_armature_lands_on_the_mass_matrix_diagonal():
-    mass_matrix = mass_matrix_or_none()
-    if mass_matrix is None:
-        pytest.skip("the engine's mass_matrix is not in this build")
     rig = snippet_rig()
     rig.chain["arm"].actuators = {"motor_4": kg_m2(1e-5, reason="datasheet")}
     art = rig.build().articulation("arm")
@@ -166,14 +149,12 @@ def test_grafted_mass_matrix_matches_pinocchio_with_the_same_bodies():
                              "link_6": [body("sleeve"), body("m")]}, armature=art.armature)
     data = model.createData()
     rng = np.random.default_rng(7)
-    mass_matrix = mass_matrix_or_none()
     for _ in range(5):
         q = rng.uniform(-1.5, 1.5, 6)
         M_pin = pin.crba(model, data, _pin_q(model, q))
         M_pin = np.triu(M_pin) + np.triu(M_pin, 1).T
-        if mass_matrix is not None:
-            np.testing.assert_allclose(mass_matrix(art, q), M_pin, atol=1e-12)
-    # the composite inertia of every body equals Pinocchio's (whether or not the engine is here)
+        np.testing.assert_allclose(mass_matrix(art, q), M_pin, atol=1e-12)
+    # the composite inertia of every body equals Pinocchio's
     for b in range(1, art.nbodies):
         inertia = model.inertias[b]
         assert art.mass_of_body[b] == pytest.approx(inertia.mass, rel=1e-12)
@@ -199,9 +180,7 @@ def test_motor_mass_matrix_is_rotor_plus_parts_about_the_axis():
     S = np.array([0, 0, 1, 0, 0, 0.0])  # [angular; linear]
     about_axis = sum(S @ art.spatial_inertia[b] @ S for b in range(1, art.nbodies))
     assert about_axis == pytest.approx(expected, rel=1e-12)
-    mass_matrix = mass_matrix_or_none()
-    if mass_matrix is not None:
-        assert mass_matrix(art, np.array([0.7]))[0, 0] == pytest.approx(expected, rel=1e-12)
+    assert mass_matrix(art, np.array([0.7]))[0, 0] == pytest.approx(expected, rel=1e-12)
     assert l1 > 0
 
 
