@@ -7,10 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mime_gui import rig
 from mime_gui.multibody import frame_poses
 from mime_gui.session import FakeRenderer, ItemRef, Session, SessionError
-
-rig = pytest.importorskip("mime_gui.rig")
 
 DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "arm.urdf"
 
@@ -71,7 +70,6 @@ def test_invalid_rig_is_refused_with_its_finding_code(session):
 RIG_FILE = DEMO.parent / "demo.rig.json"
 
 
-@pytest.mark.skipif(not RIG_FILE.exists(), reason="the demo rig file is not there")
 def test_open_save_and_reopen_the_demo_rig(tmp_path):
     s = Session()
     s.attach_renderer(FakeRenderer())
