@@ -28,6 +28,11 @@ DEFAULT_RGBA = (0.72, 0.74, 0.77, 1.0)
 PLACEHOLDER_SIZE = 0.05
 #: Normals are split across edges sharper than this (degrees): hard CAD edges stay hard.
 FEATURE_ANGLE = 40.0
+#: Meshes whose smooth normals stray less than this from their faces' normals (area-weighted mean, degrees)
+#: are drawn with flat shading: it looks the same and costs less per pixel.
+FLAT_DEGREES = 2.5
+#: A file with more distinct face colours than this is drawn as one actor with per-point colours.
+MAX_COLOUR_PIECES = 16
 
 
 class MeshLoadWarning(UserWarning):
@@ -35,41 +40,83 @@ class MeshLoadWarning(UserWarning):
 
 
 @dataclass
+class MeshPiece:
+    """The faces of a mesh that share one colour, drawn as one actor.
+
+    ``rgba`` is the file's colour (uint8 (4,)) or None (the URDF material, else :data:`DEFAULT_RGBA`, colours
+    it). ``scalars``: the piece carries many colours as a ``RGBA`` point array (a file with more distinct
+    face colours than :data:`MAX_COLOUR_PIECES`). ``flat``: the mesh is so finely tessellated that flat
+    shading looks the same as smooth shading (see :func:`shades_flat`), so the renderer skips the normals."""
+
+    polydata: pv.PolyData
+    rgba: np.ndarray | None = None
+    scalars: bool = False
+    flat: bool = False
+
+    @property
+    def n_faces(self) -> int:
+        return int(self.polydata.n_cells)
+
+
+@dataclass
 class MeshAsset:
-    """A loaded mesh: ``parts`` (one per geometry of the file, each with its own colour or None) merged into
-    ``polydata`` (with a ``RGBA`` point array when ``has_colors``)."""
+    """A loaded mesh: ``parts`` (one per geometry of the file, each with its own colour or None), grouped by
+    colour into ``pieces`` (what the view draws, one actor each: a single actor colour costs less per pixel
+    than per-point colours) and merged into ``polydata`` (with a ``RGBA`` point array when ``has_colors``;
+    collision geometry and tools use it)."""
 
     key: tuple
     polydata: pv.PolyData
-    parts: list = field(default_factory=list)  # [(PolyData, rgba uint8 (4,) | None)]
+    parts: list = field(default_factory=list)  # [(PolyData, rgba uint8 (4,) | (nfaces, 4) | None)]
     has_colors: bool = False
     placeholder: bool = False
     message: str = ""
+    pieces: list = field(default_factory=list)  # [MeshPiece]
     _decimated: dict = field(default_factory=dict, repr=False)
 
     @property
     def n_faces(self) -> int:
         return int(self.polydata.n_cells)
 
-    def decimated(self, keep: float) -> pv.PolyData:
-        """Display copy keeping about ``keep`` (0..1] of the faces (cached per rounded ratio)."""
-        if self.placeholder or keep >= 0.999 or self.n_faces < 200:
-            return self.polydata
+    @property
+    def flat(self) -> bool:
+        return bool(self.pieces) and all(p.flat for p in self.pieces)
+
+    def _reduced(self, keep: float):
         keep = round(max(keep, 0.01), 2)
         cached = self._decimated.get(keep)
         if cached is None:
             pieces = []
-            for pd, rgba in self.parts:
-                reduced = pd
+            for piece in self.pieces:
+                pd = piece.polydata
                 if pd.n_cells > 64:
                     try:
-                        reduced = pd.decimate(1.0 - keep, volume_preservation=False)
-                    except Exception:  # noqa: BLE001 - a bad part keeps its full detail
-                        reduced = pd
-                pieces.append((reduced, rgba))
-            cached = _finish(pieces, self.has_colors)
+                        pd = _normals(pd.decimate(1.0 - keep, volume_preservation=False))
+                        if piece.scalars:  # decimation interpolates the colours: keep them exact bytes
+                            pd.point_data["RGBA"] = np.asarray(pd.point_data["RGBA"]).round().astype(np.uint8)
+                    except Exception:  # noqa: BLE001 - a bad piece keeps its full detail
+                        pd = piece.polydata
+                pieces.append(pd)
+            cached = {"pieces": pieces, "merged": None}
             self._decimated[keep] = cached
         return cached
+
+    def decimated_pieces(self, keep: float) -> list:
+        """Display copies of :attr:`pieces` keeping about ``keep`` (0..1] of the faces (cached per rounded
+        ratio)."""
+        if self.placeholder or keep >= 0.999 or self.n_faces < 200:
+            return [p.polydata for p in self.pieces]
+        return self._reduced(keep)["pieces"]
+
+    def decimated(self, keep: float) -> pv.PolyData:
+        """Display copy of :attr:`polydata` keeping about ``keep`` (0..1] of the faces."""
+        if self.placeholder or keep >= 0.999 or self.n_faces < 200:
+            return self.polydata
+        cached = self._reduced(keep)
+        if cached["merged"] is None:
+            pieces = [(pd, p.rgba) for pd, p in zip(cached["pieces"], self.pieces, strict=True)]
+            cached["merged"] = _finish(pieces, self.has_colors)
+        return cached["merged"]
 
 
 # -- primitives -------------------------------------------------------------------------------------
@@ -170,9 +217,24 @@ def _part_colors(geom) -> np.ndarray | None:
     return fc
 
 
+def _merge_vertices(v: np.ndarray, faces: np.ndarray):
+    """Weld vertices at exactly the same position (file formats such as DAE repeat a vertex for every
+    face that uses it: Panda's meshes carry ~2.8 vertices per face, ~0.55 once welded). Fewer vertices is
+    less work per frame for the renderer; the shading normals are recomputed after, split at hard edges.
+    Colours are taken per face from the file's own geometry, so welding does not mix them."""
+    if len(v) == 0:
+        return v, faces
+    key = np.ascontiguousarray(v + 0.0)  # + 0.0 turns -0.0 into 0.0
+    rows = key.view(np.dtype((np.void, key.dtype.itemsize * 3))).ravel()
+    _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+    if len(first) == len(v):
+        return v, faces
+    return v[first], inverse.reshape(-1)[faces]
+
+
 def _read_file(path: str) -> list:
     """[(vertices (n,3), faces (m,3), colours)] of every triangle geometry in the file, node transforms
-    applied (scenes are flattened)."""
+    applied (scenes are flattened), coincident vertices welded."""
     import trimesh  # local: heavy import, only when a mesh file is met
 
     loaded = trimesh.load(path, force="scene", process=True)
@@ -183,15 +245,13 @@ def _read_file(path: str) -> list:
         geom = loaded.geometry.get(geom_name)
         if geom is None or not hasattr(geom, "faces") or len(geom.faces) == 0:
             continue
-        v = np.asarray(geom.vertices, dtype=float)
+        v, f = _merge_vertices(np.asarray(geom.vertices, dtype=float), np.asarray(geom.faces, dtype=np.int64))
         T = np.asarray(transform, dtype=float)
         if not np.allclose(T, np.eye(4)):
             v = v @ T[:3, :3].T + T[:3, 3]
             if np.linalg.det(T[:3, :3]) < 0:  # a mirroring node: keep faces outward
-                faces = np.asarray(geom.faces, dtype=np.int64)[:, ::-1]
-                out.append((v, faces, _part_colors(geom)))
-                continue
-        out.append((v, np.asarray(geom.faces, dtype=np.int64), _part_colors(geom)))
+                f = f[:, ::-1]
+        out.append((v, np.ascontiguousarray(f), _part_colors(geom)))
     if not out:
         raise ValueError("the file holds no triangle geometry")
     return out
@@ -251,19 +311,78 @@ def _finish(pieces: list, has_colors: bool) -> pv.PolyData:
     return merged if isinstance(merged, pv.PolyData) else merged.extract_surface()
 
 
+def shades_flat(pd: pv.PolyData) -> bool:
+    """Whether flat shading looks the same as smooth shading on this mesh: the area-weighted mean angle
+    between a face's normal and the smooth normals at its corners is under :data:`FLAT_DEGREES` (finely
+    tessellated CAD such as Panda's links). Smooth shading costs an interpolated normal per pixel on a
+    software renderer; coarse meshes (PR2's arms, primitives with curved sides) keep it."""
+    if pd.n_cells == 0 or "Normals" not in pd.point_data:
+        return False
+    faces = pd.regular_faces
+    p = np.asarray(pd.points, dtype=float)
+    n = np.asarray(pd.point_data["Normals"], dtype=float)
+    fn = np.cross(p[faces[:, 1]] - p[faces[:, 0]], p[faces[:, 2]] - p[faces[:, 0]])
+    area = np.linalg.norm(fn, axis=1)
+    if not area.sum() > 0:
+        return False
+    fn /= np.where(area > 0, area, 1.0)[:, None]
+    cos = np.clip(np.einsum("fkj,fj->fk", n[faces], fn), -1.0, 1.0)
+    angle = np.degrees(np.arccos(cos)).mean(axis=1)
+    return bool(np.average(angle, weights=area) <= FLAT_DEGREES)
+
+
+def _subset(pd: pv.PolyData, mask: np.ndarray) -> pv.PolyData:
+    """The faces of triangle mesh ``pd`` selected by ``mask``, with only the points they use."""
+    faces = pd.regular_faces[mask]
+    used, inverse = np.unique(faces.ravel(), return_inverse=True)
+    out = pv.PolyData(np.asarray(pd.points)[used], _faces_vtk(inverse.reshape(-1, 3)))
+    for name in pd.point_data.keys():
+        out.point_data[name] = np.asarray(pd.point_data[name])[used]
+    return out
+
+
+def _pieces(parts: list) -> list:
+    """Group parts by colour into pieces (one actor each)."""
+    groups: dict = {}
+    for pd, colors in parts:
+        if colors is None:
+            groups.setdefault(None, []).append(pd)
+            continue
+        colors = np.asarray(colors, dtype=np.uint8)
+        if colors.ndim == 1:
+            groups.setdefault(colors.tobytes(), []).append(pd)
+            continue
+        unique, inverse = np.unique(colors, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        if len(unique) > MAX_COLOUR_PIECES:
+            groups.setdefault("scalars", []).append((pd, colors))
+            continue
+        for k, rgba in enumerate(unique):
+            groups.setdefault(rgba.tobytes(), []).append(_subset(pd, inverse == k))
+    out = []
+    for key, members in groups.items():
+        if key == "scalars":
+            pd = _finish(members, True)
+            out.append(MeshPiece(pd, None, scalars=True, flat=shades_flat(pd)))
+            continue
+        pd = _finish([(m, None) for m in members], False)
+        rgba = None if key is None else np.frombuffer(key, dtype=np.uint8).copy()
+        out.append(MeshPiece(pd, rgba, flat=shades_flat(pd)))
+    return out
+
+
 def _build(path: str, scale: np.ndarray) -> MeshAsset:
     raw = _raw(path)
     mirror = float(np.prod(scale)) < 0
-    pieces = []
+    parts = []
     for v, faces, colors in raw:
         verts = v * scale
         f = faces[:, ::-1] if mirror else faces  # a negative determinant flips the winding back outward
         pd = pv.PolyData(verts, _faces_vtk(f))
-        pieces.append((_normals(pd), colors))
-    has_colors = any(c is not None for _, c in pieces)
-    asset = MeshAsset(key=cache_key(path, scale), polydata=_finish(pieces, has_colors), parts=pieces,
-                      has_colors=has_colors)
-    return asset
+        parts.append((_normals(pd), colors))
+    has_colors = any(c is not None for _, c in parts)
+    return MeshAsset(key=cache_key(path, scale), polydata=_finish(parts, has_colors), parts=parts,
+                     has_colors=has_colors, pieces=_pieces(parts))
 
 
 def load_mesh(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAsset:
@@ -296,6 +415,7 @@ def _load(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAss
         message = f"{what}: {exc}"
         asset = MeshAsset(key=key, polydata=placeholder_polydata(), parts=[], placeholder=True,
                           message=message)
+        asset.pieces = [MeshPiece(asset.polydata)]
         # placeholders are not cached: the file may appear (Reload)
         return asset
     with _lock:
@@ -356,6 +476,7 @@ class MeshLoader(QObject):
         except Exception as exc:  # noqa: BLE001 - reported, never raised on a worker
             asset = MeshAsset(key=req.key, polydata=placeholder_polydata(), placeholder=True,
                               message=str(exc))
+            asset.pieces = [MeshPiece(asset.polydata)]
         message = f"placeholder shown for mesh {asset.message}" if asset.placeholder else ""
         try:
             self._done.emit(batch, req.key, asset, message, None)
@@ -398,6 +519,7 @@ def load_all(requests, progress=None) -> tuple[dict, list]:
 __all__ = [
     "DEFAULT_RGBA",
     "MeshAsset",
+    "MeshPiece",
     "MeshLoadWarning",
     "MeshLoader",
     "MeshRequest",
@@ -408,5 +530,6 @@ __all__ = [
     "load_all",
     "load_mesh",
     "placeholder_polydata",
+    "shades_flat",
     "sphere_polydata",
 ]

@@ -73,11 +73,13 @@ class _Group:
     frames: list = field(default_factory=list)
     local: list = field(default_factory=list)
     refs: list = field(default_factory=list)
+    lead: list = field(default_factory=list)  # False for the 2nd… single-colour actor of one mesh
     _frames_arr: np.ndarray | None = None
     _local_arr: np.ndarray | None = None
 
-    def add(self, actor, frame: int, local: np.ndarray, ref: ItemRef) -> None:
+    def add(self, actor, frame: int, local: np.ndarray, ref: ItemRef, lead: bool = True) -> None:
         self.actors.append(actor)
+        self.lead.append(lead)
         self.frames.append(frame)
         self.local.append(np.asarray(local, dtype=float))
         self.refs.append(ref)
@@ -444,11 +446,9 @@ class SceneView(QWidget):
                 if not self._layers[layer]:
                     continue
                 for actor in seg.layers[layer].actors:
-                    asset = self._asset_of.get(id(actor))
-                    data = actor.GetMapper().GetInput()
-                    n = data.GetNumberOfCells() if data is not None else 0
+                    f, n = self._faces_of(actor)
+                    full += f
                     shown += n
-                    full += asset.n_faces if asset is not None and not asset.placeholder else n
         return full, shown
 
     def set_antialiasing(self, on: bool) -> None:
@@ -464,11 +464,13 @@ class SceneView(QWidget):
         return any(s in self.gl_renderer.lower() for s in SOFTWARE_GL)
 
     def actor_counts(self) -> dict:
-        """Number of actors each layer currently draws."""
+        """Number of shapes each layer currently draws (a mesh file drawn as one actor per colour counts
+        once; :meth:`actors` lists every actor)."""
         counts = {layer: 0 for layer in LAYERS}
         for seg in self._segments.values():
             for layer, group in seg.layers.items():
-                counts[layer] += sum(1 for a in group.actors if a.GetVisibility())
+                counts[layer] += sum(1 for a, lead in zip(group.actors, group.lead, strict=True)
+                                     if lead and a.GetVisibility())
             counts["frame_labels"] += sum(1 for a in seg.labels if a.GetVisibility())
         if self._grid_actor is not None and self._grid_actor.GetVisibility():
             counts["grid"] += 1
@@ -514,14 +516,17 @@ class SceneView(QWidget):
         return super().close()
 
     # -- building ----------------------------------------------------------------------------------
-    def _new_actor(self, pd, rgba=None, colors=False, mapper=None, overlay=False) -> pv.Actor:
+    def _new_actor(self, pd, rgba=None, colors=False, mapper=None, overlay=False, flat=False) -> pv.Actor:
         if mapper is None:
             mapper = vtk.vtkPolyDataMapper()
             mapper.SetInputData(pd)
             self._color_mapper(mapper, colors)
         actor = pv.Actor(mapper=mapper)
         prop = actor.GetProperty()
-        prop.SetInterpolationToPhong()
+        if flat:  # finely tessellated: looks the same, and skips a per-pixel normal
+            prop.SetInterpolationToFlat()
+        else:
+            prop.SetInterpolationToPhong()
         prop.SetSpecular(0.25)
         prop.SetSpecularPower(30.0)
         prop.SetDiffuse(0.85)
@@ -549,8 +554,9 @@ class SceneView(QWidget):
         else:
             mapper.ScalarVisibilityOff()
 
-    def _register(self, seg: _Segment, layer: str, actor, frame: int, local, ref: ItemRef) -> None:
-        seg.layers[layer].add(actor, frame, local, ref)
+    def _register(self, seg: _Segment, layer: str, actor, frame: int, local, ref: ItemRef,
+                  lead: bool = True) -> None:
+        seg.layers[layer].add(actor, frame, local, ref, lead)
         self._by_actor[id(actor)] = ref
         actor.user_matrix = seg.poses[frame] @ local
 
@@ -578,7 +584,7 @@ class SceneView(QWidget):
                         pd = M.sphere_polydata(g.radius)
                     else:
                         continue
-                    actor = self._new_actor(pd, self._shape_rgba(shape, layer))
+                    actor = self._new_actor(pd, self._shape_rgba(shape, layer), flat=M.shades_flat(pd))
                     self._style_geometry(actor, layer)
                     self._register(seg, layer, actor, frame, shape.link_X_shape, ref)
         # visual meshes before collision meshes
@@ -627,22 +633,34 @@ class SceneView(QWidget):
             actor = self._new_actor(asset.polydata, (1.0, 0.35, 0.3, 1.0))
             actor.GetProperty().SetLineWidth(2.0)
             actor.GetProperty().LightingOff()
-            self._asset_of[id(actor)] = asset
+            self._asset_of[id(actor)] = (asset, None)
             self._register(seg, layer, actor, frame, shape.link_X_shape, ref)
             return
-        colors = asset.has_colors and layer != "collision"
-        mkey = (asset.key, colors)
-        mapper = self._mappers.get(mkey)
-        if mapper is None:  # instances of one mesh share a mapper (and its GPU buffers)
+        if layer == "collision":  # one colour: the merged mesh, one actor
+            mapper = self._mesh_mapper((asset.key, None), asset, None, asset.polydata, False, layer)
+            actor = self._new_actor(None, self._shape_rgba(shape, layer), mapper=mapper, flat=asset.flat)
+            self._asset_of[id(actor)] = (asset, None)
+            self._style_geometry(actor, layer)
+            self._register(seg, layer, actor, frame, shape.link_X_shape, ref)
+            return
+        # one actor per colour of the file: a single actor colour costs less per pixel than point colours
+        for i, piece in enumerate(asset.pieces):
+            mapper = self._mesh_mapper((asset.key, i), asset, i, piece.polydata, piece.scalars, layer)
+            rgba = self._shape_rgba(shape, layer) if piece.rgba is None else tuple(piece.rgba / 255.0)
+            actor = self._new_actor(None, rgba, mapper=mapper, flat=piece.flat)
+            self._asset_of[id(actor)] = (asset, i)
+            self._register(seg, layer, actor, frame, shape.link_X_shape, ref, lead=i == 0)
+
+    def _mesh_mapper(self, key, asset, index, pd, colors, layer):
+        """Instances of one mesh share a mapper (and its GPU buffers)."""
+        mapper = self._mappers.get(key)
+        if mapper is None:
             mapper = vtk.vtkPolyDataMapper()
-            mapper.SetInputData(asset.polydata)
+            mapper.SetInputData(pd)
             self._color_mapper(mapper, colors)
-            self._mappers[mkey] = mapper
-            self._mesh_actors.append((mapper, asset, layer))
-        actor = self._new_actor(None, self._shape_rgba(shape, layer), mapper=mapper)
-        self._asset_of[id(actor)] = asset
-        self._style_geometry(actor, layer)
-        self._register(seg, layer, actor, frame, shape.link_X_shape, ref)
+            self._mappers[key] = mapper
+            self._mesh_actors.append((mapper, asset, index, layer))
+        return mapper
 
     def _build_decorations(self, seg: _Segment) -> None:
         art, tree, s = seg.art, seg.tree, self._size
@@ -827,6 +845,15 @@ class SceneView(QWidget):
                 if actor.GetMapper() is not None:
                     actor.SetVisibility(True)
 
+    def _faces_of(self, actor) -> tuple[int, int]:
+        """``(full detail, shown)`` faces of one actor."""
+        data = actor.GetMapper().GetInput()
+        shown = data.GetNumberOfCells() if data is not None else 0
+        asset, index = self._asset_of.get(id(actor), (None, None))
+        if asset is None or asset.placeholder:
+            return shown, shown
+        return (asset.n_faces if index is None else asset.pieces[index].n_faces), shown
+
     def _apply_detail(self) -> None:
         budget = self._face_budget
         total_mesh = other = 0
@@ -835,17 +862,20 @@ class SceneView(QWidget):
                 if not self._layers[layer]:
                     continue
                 for actor in seg.layers[layer].actors:
-                    asset = self._asset_of.get(id(actor))
+                    asset, _ = self._asset_of.get(id(actor), (None, None))
+                    full, shown = self._faces_of(actor)
                     if asset is not None and not asset.placeholder:
-                        total_mesh += asset.n_faces
+                        total_mesh += full
                     else:
-                        data = actor.GetMapper().GetInput()
-                        other += data.GetNumberOfCells() if data is not None else 0
+                        other += shown
         keep = 1.0
         if budget is not None and total_mesh > 0 and total_mesh + other > budget:
             keep = max(budget - other, 0.05 * budget) / total_mesh
-        for mapper, asset, _layer in self._mesh_actors:
-            pd = asset.decimated(keep) if keep < 1.0 else asset.polydata
+        for mapper, asset, index, _layer in self._mesh_actors:
+            if index is None:
+                pd = asset.decimated(keep) if keep < 1.0 else asset.polydata
+            else:
+                pd = asset.decimated_pieces(keep)[index] if keep < 1.0 else asset.pieces[index].polydata
             if mapper.GetInput() is not pd:
                 mapper.SetInputData(pd)
 
