@@ -57,16 +57,18 @@ def signed_volume(pd) -> float:
 
 @pytest.fixture
 def make_view(qtbot):
-    """``make_view(async_meshes=False)`` → a shown SceneView (1000×700); every plotter is closed after."""
+    """``make_view(async_meshes=False)`` → a shown SceneView (1000×700), full display detail unless asked
+    (the automatic one follows measured frame times); every plotter is closed after."""
     from PySide6.QtWidgets import QMainWindow
 
     from mime_gui.app.scene.view import SceneView
 
     made = []
 
-    def make(async_meshes: bool = False):
+    def make(async_meshes: bool = False, **kwargs):
+        kwargs.setdefault("display_detail", None)
         win = QMainWindow()
-        view = SceneView(async_meshes=async_meshes)
+        view = SceneView(async_meshes=async_meshes, **kwargs)
         win.setCentralWidget(view)
         win.resize(1000, 700)
         win.show()
@@ -449,3 +451,201 @@ def test_rig_parts_are_drawn_in_the_parts_layer(make_view):
     assert view.actor_counts()["visual"] > 0  # the arm stays
     view.set_layer_visible("parts", True)
     assert view.actor_counts()["parts"] == n_parts
+
+
+def test_multi_colour_meshes_draw_one_actor_per_colour_without_point_scalars(make_view):
+    from mime_gui.app.scene import meshes
+
+    view = make_view()
+    tree = robot("panda")
+    view.show_segments({"panda": tree})
+    link0 = [a for a in view.actors("panda", "visual") if view.item_of(a).name == "panda_link0"]
+    assert len(link0) >= 2  # white body and dark details
+    assert not any(a.GetMapper().GetScalarVisibility() for a in link0)
+    colours = {tuple(round(c, 3) for c in a.GetProperty().GetColor()) for a in link0}
+    assert len(colours) == len(link0)
+    # the pieces hold every face of the file once, and share one placement
+    g = next(s.geometry for s in tree.links["panda_link0"].visuals)
+    asset = meshes.cached(g.filename, g.scale)
+    assert sum(p.n_faces for p in asset.pieces) == asset.n_faces
+    assert all(np.array_equal(a.user_matrix, link0[0].user_matrix) for a in link0)
+    # counted once as a shape; welded vertices (DAE repeats a vertex per face)
+    assert view.actor_counts()["visual"] == sum(len(link.visuals) for link in tree.links.values())
+    assert asset.polydata.n_points < asset.n_faces
+
+
+def test_flat_shading_only_where_it_looks_the_same():
+    import pyvista as pv
+
+    from mime_gui.app.scene import meshes
+
+    fine = pv.Sphere(theta_resolution=180, phi_resolution=120).compute_normals()  # ~40k faces
+    assert not meshes.shades_flat(meshes.sphere_polydata(1.0))  # 32 × 20: smooth shading shows
+    coarse = meshes.cylinder_polydata(0.1, 0.5, resolution=12)
+    assert meshes.shades_flat(fine)
+    assert not meshes.shades_flat(coarse)
+    assert meshes.shades_flat(meshes.box_polydata((1, 2, 3)))  # split normals: every face flat already
+
+
+def test_automatic_display_detail_follows_the_frame_time(make_view, qtbot):
+    from mime_gui.app.scene import view as V
+
+    view = make_view(display_detail="auto")
+    view.show_segments({"panda": robot("panda")})
+    assert view.display_detail() == "auto" and view.face_budget() is None
+    full, shown = view.triangle_counts()
+    assert full == shown > 100_000
+    view._auto_restart(skip=0)
+    # frames three times too slow: the budget drops to about a third, and the counts are announced
+    with qtbot.waitSignal(view.detail_changed, timeout=2000) as blocker:
+        for _ in range(V.AUTO_SAMPLES):
+            view._auto_step(3 * V.AUTO_TARGET_S)
+    budget = view.face_budget()
+    assert budget is not None and full / 4 < budget < full / 2.5
+    full2, shown2 = blocker.args
+    assert full2 == full and shown2 <= budget * 1.1
+    assert view.detail_summary() == f"{shown2:,} of {full:,} faces (auto)"
+    # frames within the band: no change
+    view._auto_restart(skip=0)
+    for _ in range(V.AUTO_SAMPLES):
+        view._auto_step(0.5 * (V.AUTO_SLOW_S + V.AUTO_FAST_S))
+    assert view.face_budget() == budget
+    # very fast frames: back to full detail
+    for _ in range(8 * V.AUTO_SAMPLES):
+        view._auto_step(V.AUTO_FAST_S / 10)
+    assert view.face_budget() is None and view.triangle_counts() == (full, full)
+    # a fixed setting ends the automatic one
+    view.set_display_detail(50_000)
+    view._auto_restart(skip=0)
+    for _ in range(V.AUTO_SAMPLES):
+        view._auto_step(1.0)
+    assert view.face_budget() == 50_000 and view.display_detail() == 50_000
+    with pytest.raises(ValueError):
+        view.set_display_detail("some")
+
+
+def test_antialiasing_state_is_announced_after_detection(make_view, qtbot):
+    view = make_view()
+    view.show_segments({"arm": robot("demo")})
+    with qtbot.waitSignal(view.antialiasing_changed, timeout=5000) as blocker:
+        view.render_now()
+    assert blocker.args == [view.antialiasing()] == [not view.software_rendering]
+    with qtbot.waitSignal(view.antialiasing_changed, timeout=2000) as blocker:
+        view.set_antialiasing(not view.antialiasing())
+    assert blocker.args == [view.antialiasing()]
+    assert view.plotter.renderer.GetUseFXAA() == view.antialiasing()
+
+
+def test_hide_and_show_single_links_frames_and_joints(make_view):
+    view = make_view()
+    tree = robot("demo")
+    view.show_segments({"arm": tree})
+    for layer in ("collision", "frames", "frame_labels", "joint_axes", "com", "inertia"):
+        view.set_layer_visible(layer, True)
+    link = ItemRef("arm", "link", "link_2")
+
+    def visible(layer, name):
+        return [a.GetVisibility() for a in view.actors("arm", layer) if view.item_of(a).name == name]
+
+    before = view.actor_counts()
+    full, _ = view.triangle_counts()
+    view.set_item_visible(link, False)
+    assert not view.item_visible(link)
+    for layer in ("visual", "collision", "com", "inertia"):
+        assert visible(layer, "link_2") and not any(visible(layer, "link_2")), layer
+    assert all(visible("visual", "link_3"))
+    after = view.actor_counts()
+    assert after["visual"] == before["visual"] - len(tree.links["link_2"].visuals)
+    assert after["frames"] == before["frames"]  # the link's frame is its own item
+    assert view.triangle_counts()[0] < full
+    # the layer toggle does not bring a hidden link back; showing it again does
+    view.set_layer_visible("visual", False)
+    view.set_layer_visible("visual", True)
+    assert not any(visible("visual", "link_2"))
+    view.highlight(link)  # a highlighted hidden link stays hidden
+    assert not any(visible("visual", "link_2"))
+    view.highlight(None)
+    view.set_item_visible(link, True)
+    assert view.actor_counts() == before
+
+    frame = ItemRef("arm", "frame", "link_3")
+    view.set_item_visible(frame, False)
+    assert not any(visible("frames", "link_3"))
+    labels = dict(zip(tree.compile().frame_names, view.actors("arm", "frame_labels"), strict=True))
+    assert not labels["link_3"].GetVisibility() and labels["link_2"].GetVisibility()
+    assert all(visible("visual", "link_3"))  # the frame, not the link
+    joint = ItemRef("arm", "joint", "joint_3")
+    view.set_item_visible(joint, False)
+    assert not any(visible("joint_axes", "joint_3")) and all(visible("joint_axes", "joint_2"))
+    view.set_item_visible(frame, True)
+    view.set_item_visible(joint, True)
+    assert view.actor_counts() == before
+
+
+def test_session_hides_items_through_the_view(make_view):
+    from mime_gui.session import Session
+
+    view = make_view()
+    session = Session()
+    session.attach_renderer(view)
+    session.open(DEMO)
+    seg = next(iter(session.segments))
+    ref = ItemRef(seg, "link", "link_4")
+    n = view.actor_counts()["visual"]
+    session.set_item_visible(ref, False)
+    assert view.actor_counts()["visual"] == n - len(session.segments[seg].tree.links["link_4"].visuals)
+    session.open(DEMO)  # a reload keeps the item hidden
+    assert not view.item_visible(ref)
+    session.set_item_visible(ref, True)
+    assert view.actor_counts()["visual"] == n
+
+
+def test_collision_is_a_translucent_overlay_drawn_in_front_of_the_visual(make_view):
+    import vtk
+
+    def offset(mapper):
+        factor, units = vtk.reference(0.0), vtk.reference(0.0)
+        mapper.GetRelativeCoincidentTopologyPolygonOffsetParameters(factor, units)
+        return float(factor), float(units)
+
+    view = make_view()
+    view.show_segments({"panda": robot("panda")})
+    view.set_layer_visible("collision", True)
+    collision = view.actors("panda", "collision")
+    assert collision
+    for actor in collision:
+        prop, mapper = actor.GetProperty(), actor.GetMapper()
+        assert prop.GetRepresentation() == vtk.VTK_SURFACE
+        assert 0.2 < prop.GetOpacity() < 0.7
+        assert mapper.GetResolveCoincidentTopology() == vtk.VTK_RESOLVE_POLYGON_OFFSET
+        factor, units = offset(mapper)
+        assert factor < 0 and units < 0  # pulled towards the camera: wins where it meets the visual
+    for actor in view.actors("panda", "visual"):
+        assert offset(actor.GetMapper()) == (0.0, 0.0)
+        assert actor.GetProperty().GetOpacity() == 1.0
+
+
+# -- the scene in the main window (View menu and status bar) ---------------------------------------------
+
+def test_window_follows_the_scene_antialiasing_and_shows_triangle_counts(make_window, qtbot):
+    window = make_window()
+    scene = window.scene
+    window.session.open(DEMO)
+    qtbot.waitUntil(lambda: not window.loading and scene.render_count > 0 and bool(scene.gl_renderer),
+                    timeout=10000)
+    # after detection the checkbox shows the real state (off on a software renderer)
+    assert window.act_aa.isChecked() == scene.antialiasing() == (not scene.software_rendering)
+    toggled = []
+    window.act_aa.toggled.connect(toggled.append)
+    scene.set_antialiasing(not scene.antialiasing())  # from the scene: synced without a toggle loop
+    assert window.act_aa.isChecked() == scene.antialiasing()
+    assert toggled == []
+    window.act_aa.toggle()  # from the menu: reaches the scene
+    assert scene.antialiasing() == window.act_aa.isChecked()
+    # faces in the status bar, and the automatic detail is the window's default
+    full, shown = scene.triangle_counts()
+    assert scene.display_detail() == "auto"
+    qtbot.waitUntil(lambda: window.status_faces.text() == scene.detail_summary(), timeout=5000)
+    assert f"{full:,}" in window.status_faces.text()
+    scene.set_display_detail(1_000)
+    assert window.status_faces.text().startswith(f"{scene.triangle_counts()[1]:,} of {full:,} faces")

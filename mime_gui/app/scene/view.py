@@ -50,6 +50,16 @@ COLLISION_RGBA = (0.35, 0.75, 0.95, 0.45)
 INERTIA_RGBA = (0.55, 0.85, 0.45, 0.35)
 REVOLUTE_AXIS_RGB = (0.98, 0.82, 0.25)
 PRISMATIC_AXIS_RGB = (0.35, 0.85, 0.95)
+#: Collision geometry is drawn translucent and pulled towards the camera by this polygon offset
+#: (factor, units; added to VTK's defaults), so it wins the depth test where it coincides with the visual
+#: mesh instead of flickering against it.
+COLLISION_OFFSET = (-2.0, -8.0)
+#: The automatic display detail (on a slow, e.g. software, renderer) keeps frames between these times.
+AUTO_SLOW_S = 1 / 30  # above: fewer faces
+AUTO_TARGET_S = 1 / 40  # the frame time a new budget aims at
+AUTO_FAST_S = 1 / 70  # below, while reduced: more faces
+AUTO_MIN_BUDGET = 20_000
+AUTO_SAMPLES = 3  # renders measured before a decision
 TRIAD_FRACTION = 0.07  # triad length as a fraction of the model's bounding-box diagonal
 SOFTWARE_GL = ("llvmpipe", "softpipe", "swrast", "software rasterizer", "lavapipe")
 
@@ -153,8 +163,11 @@ class SceneView(QWidget):
     meshes_progress = Signal(int, int, str)
     meshes_loaded = Signal(object)  # list of warning strings
     rendered = Signal()
+    antialiasing_changed = Signal(bool)  # also after the first render detects the renderer
+    detail_changed = Signal(int, int)  # faces of the shown geometry: (full detail, shown)
 
-    def __init__(self, parent=None, *, async_meshes: bool = True, antialiasing: bool | None = None):
+    def __init__(self, parent=None, *, async_meshes: bool = True, antialiasing: bool | None = None,
+                 display_detail: int | str | None = "auto"):
         super().__init__(parent)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -175,6 +188,10 @@ class SceneView(QWidget):
         self._pending: dict[tuple, list] = {}  # mesh key -> [(segment, layer, frame, local, shape, ref)]
         self._batch = 0
         self._face_budget: int | None = None
+        self._auto_detail = False
+        self._auto_times: list[float] = []
+        self._auto_skip = 0
+        self._hidden: set[ItemRef] = set()
         self._frame_filter = ""
         self._highlighted: ItemRef | None = None
         self._saved: list = []
@@ -204,6 +221,7 @@ class SceneView(QWidget):
         self._loader.finished.connect(self._on_meshes)
         self._setup_look()
         self._setup_events()
+        self.set_display_detail(display_detail)
 
     # -- look --------------------------------------------------------------------------------------
     def _setup_look(self) -> None:
@@ -253,6 +271,8 @@ class SceneView(QWidget):
         """Replace the scene with ``segments`` (name → MultibodyTree, or (tree, Articulation))."""
         self._clear()
         self.warnings = []
+        self._hidden.clear()
+        self._auto_restart()
         requests = []
         for name, value in segments.items():
             tree, art = value if isinstance(value, tuple) else (value, None)
@@ -277,6 +297,7 @@ class SceneView(QWidget):
                 results, problems = M.load_all(requests)
                 self._on_meshes(self._batch, results, problems)
         else:
+            self._apply_detail()
             self.meshes_loaded.emit([])
         if self._first_document:
             self._first_document = False
@@ -311,7 +332,7 @@ class SceneView(QWidget):
                 if layer == "frame_labels":
                     self._place_labels(seg)
         self._apply_visibility()
-        if layer in GEOMETRY_LAYERS and self._face_budget is not None:
+        if layer in GEOMETRY_LAYERS:
             self._apply_detail()
         self.request_render()
 
@@ -341,6 +362,28 @@ class SceneView(QWidget):
         seg.frame_visible[seg.art.frame_index(frame)] = bool(on)
         self._apply_visibility()
         self.request_render()
+
+    def set_item_visible(self, item: ItemRef, visible: bool) -> None:
+        """Hide or show one item (the tree's context menu): a link (or part, magnet) hides every actor of
+        it — visual, collision, parts, centre of mass, inertia box; a frame its triad and label; a joint its
+        axis. The layer toggles still apply on top."""
+        if item.kind in ("part", "magnet"):  # grafted parts are links of their segment's tree
+            item = ItemRef(item.segment, "link", item.name)
+        if visible:
+            self._hidden.discard(item)
+        else:
+            self._hidden.add(item)
+        self._apply_visibility()
+        if self._face_budget is not None or self._auto_detail:
+            self._apply_detail()
+        else:
+            self.detail_changed.emit(*self.triangle_counts())
+        self.request_render()
+
+    def item_visible(self, item: ItemRef) -> bool:
+        if item.kind in ("part", "magnet"):
+            item = ItemRef(item.segment, "link", item.name)
+        return item not in self._hidden
 
     def set_frame_filter(self, pattern: str) -> None:
         """Show only frames whose name matches: a glob (``*``, ``?``) or else a case-insensitive substring."""
@@ -428,15 +471,75 @@ class SceneView(QWidget):
     def is_orthographic(self) -> bool:
         return bool(self.plotter.renderer.GetActiveCamera().GetParallelProjection())
 
-    def set_display_detail(self, face_budget: int | None) -> None:
+    def set_display_detail(self, face_budget: int | str | None) -> None:
         """Decimate meshes for display only so the shown geometry stays under ``face_budget`` faces
-        (None: full detail). The models, physics and export never see it."""
-        self._face_budget = None if face_budget is None else max(int(face_budget), 100)
+        (None: full detail; ``"auto"``: a budget chosen from the measured frame times, see
+        :meth:`_auto_step`). The models, physics and export never see it."""
+        if isinstance(face_budget, str):
+            if face_budget != "auto":
+                raise ValueError(f"display detail {face_budget!r}: a face count, None or 'auto'")
+            self._auto_detail = True
+            self._face_budget = None
+        else:
+            self._auto_detail = False
+            self._face_budget = None if face_budget is None else max(int(face_budget), 100)
+        self._auto_restart()
         self._apply_detail()
         self.request_render()
 
-    def display_detail(self) -> int | None:
+    def display_detail(self) -> int | str | None:
+        """The setting: a face budget, None (full) or ``"auto"``."""
+        return "auto" if self._auto_detail else self._face_budget
+
+    def face_budget(self) -> int | None:
+        """The face budget in force now (the automatic one when the setting is ``"auto"``)."""
         return self._face_budget
+
+    def detail_summary(self) -> str:
+        """The triangle counts for the status bar: ``"134,924 faces"`` or
+        ``"31,242 of 134,924 faces (auto)"``."""
+        full, shown = self.triangle_counts()
+        mode = " (auto)" if self._auto_detail else ""
+        if shown == full:
+            return f"{full:,} faces{mode}"
+        return f"{shown:,} of {full:,} faces{mode}"
+
+    def _auto_restart(self, skip: int = 2) -> None:
+        """Forget measured frames; skip the next ``skip`` renders (they upload new geometry)."""
+        self._auto_times = []
+        self._auto_skip = skip
+
+    def _auto_step(self, seconds: float) -> None:
+        """One measured frame for the automatic display detail: after :data:`AUTO_SAMPLES` frames, a median
+        over :data:`AUTO_SLOW_S` lowers the budget to aim at :data:`AUTO_TARGET_S` (frame time taken as
+        proportional to the faces); one under :data:`AUTO_FAST_S` raises it again, up to full detail."""
+        if not self._auto_detail or not self._segments:
+            return
+        if self._auto_skip > 0:
+            self._auto_skip -= 1
+            return
+        self._auto_times.append(seconds)
+        if len(self._auto_times) < AUTO_SAMPLES:
+            return
+        t = float(np.median(self._auto_times))
+        self._auto_times = []
+        full, shown = self.triangle_counts()
+        if shown <= 0 or t <= 0:
+            return
+        wanted = int(shown * AUTO_TARGET_S / t) // 1000 * 1000
+        budget = self._face_budget
+        if t > AUTO_SLOW_S and wanted < 0.95 * shown:
+            budget = max(wanted, AUTO_MIN_BUDGET)
+            if budget >= shown:
+                return
+        elif t < AUTO_FAST_S and budget is not None and wanted > 1.05 * shown:
+            budget = None if wanted >= full else wanted
+        else:
+            return
+        self._face_budget = budget
+        self._auto_restart(skip=1)
+        self._apply_detail()
+        self.request_render()
 
     def triangle_counts(self) -> tuple[int, int]:
         """Faces of the visible geometry layers: ``(full detail, shown)``."""
@@ -446,6 +549,8 @@ class SceneView(QWidget):
                 if not self._layers[layer]:
                     continue
                 for actor in seg.layers[layer].actors:
+                    if not actor.GetVisibility():
+                        continue
                     f, n = self._faces_of(actor)
                     full += f
                     shown += n
@@ -599,10 +704,19 @@ class SceneView(QWidget):
 
     @staticmethod
     def _style_geometry(actor, layer) -> None:
+        """Collision geometry: a translucent, unlit-looking overlay pulled towards the camera by a
+        polygon offset, so where it coincides with the visual mesh it reads as a tint, not a flicker."""
         if layer == "collision":
             prop = actor.GetProperty()
+            prop.SetRepresentationToSurface()
             prop.SetSpecular(0.0)
-            prop.SetAmbient(0.3)
+            prop.SetAmbient(0.45)
+            prop.SetDiffuse(0.6)
+            prop.SetOpacity(COLLISION_RGBA[3])
+            prop.BackfaceCullingOn()  # one translucent layer per mesh: the far side does not darken it
+            mapper = actor.GetMapper()
+            mapper.SetResolveCoincidentTopologyToPolygonOffset()
+            mapper.SetRelativeCoincidentTopologyPolygonOffsetParameters(*COLLISION_OFFSET)
 
     def _on_meshes(self, batch: int, results: dict, problems) -> None:
         if batch != self._batch or self._closed:
@@ -623,8 +737,8 @@ class SceneView(QWidget):
             self._rescale_decorations()
             self._rebuild_grid()
         self._apply_visibility()
-        if self._face_budget is not None:
-            self._apply_detail()
+        self._auto_restart()
+        self._apply_detail()
         self.reset_camera()
         self.meshes_loaded.emit(list(problems))
 
@@ -824,25 +938,30 @@ class SceneView(QWidget):
         return shown
 
     def _apply_visibility(self) -> None:
+        hidden = self._hidden
         for seg in self._segments.values():
             shown = self._frame_shown(seg)
             for layer, group in seg.layers.items():
                 on = self._layers[layer]
                 if layer == "frames":
-                    for a, f in zip(group.actors, group.frames, strict=True):
-                        a.SetVisibility(on and bool(shown[f]))
+                    for a, f, ref in zip(group.actors, group.frames, group.refs, strict=True):
+                        a.SetVisibility(on and bool(shown[f]) and ref not in hidden)
+                elif hidden:
+                    for a, ref in zip(group.actors, group.refs, strict=True):
+                        a.SetVisibility(on and ref not in hidden)
                 else:
                     for a in group.actors:
                         a.SetVisibility(on)
             on = self._layers["frame_labels"]
             for i, label in enumerate(seg.labels):
-                label.SetVisibility(on and bool(shown[i]))
+                hide = bool(hidden) and ItemRef(seg.name, "frame", seg.art.frame_names[i]) in hidden
+                label.SetVisibility(on and bool(shown[i]) and not hide)
         if self._grid_actor is not None:
             self._grid_actor.SetVisibility(self._layers["grid"])
         self._update_overlay_draw()
-        if self._highlighted is not None:  # a highlighted frame or axis stays visible
+        if self._highlighted is not None:  # a highlighted frame or axis stays visible, unless hidden
             for actor, _ in self._saved:
-                if actor.GetMapper() is not None:
+                if actor.GetMapper() is not None and self._by_actor.get(id(actor)) not in hidden:
                     actor.SetVisibility(True)
 
     def _faces_of(self, actor) -> tuple[int, int]:
@@ -862,6 +981,8 @@ class SceneView(QWidget):
                 if not self._layers[layer]:
                     continue
                 for actor in seg.layers[layer].actors:
+                    if not actor.GetVisibility():
+                        continue
                     asset, _ = self._asset_of.get(id(actor), (None, None))
                     full, shown = self._faces_of(actor)
                     if asset is not None and not asset.placeholder:
@@ -878,6 +999,7 @@ class SceneView(QWidget):
                 pd = asset.decimated_pieces(keep)[index] if keep < 1.0 else asset.pieces[index].polydata
             if mapper.GetInput() is not pd:
                 mapper.SetInputData(pd)
+        self.detail_changed.emit(*self.triangle_counts())
 
     # -- highlight ---------------------------------------------------------------------------------
     def _actors_of(self, item: ItemRef) -> list:
@@ -979,6 +1101,7 @@ class SceneView(QWidget):
         self.render_count += 1
         if not self.gl_renderer:
             self._detect_gl()
+        self._auto_step(self.last_render_seconds)
         self.rendered.emit()
 
     def render_now(self) -> None:
@@ -999,20 +1122,24 @@ class SceneView(QWidget):
             return
         if os.environ.get("LIBGL_ALWAYS_SOFTWARE") == "1" and "software" not in self.gl_renderer:
             self.gl_renderer += " (LIBGL_ALWAYS_SOFTWARE)"
-        self._apply_aa()
+        if not self._apply_aa():  # tell the window the detected state even when it did not change
+            self.antialiasing_changed.emit(self._aa)
 
-    def _apply_aa(self) -> None:
+    def _apply_aa(self) -> bool:
+        """Apply the requested (or, unset, the detected) anti-aliasing; True when it changed."""
         want = self._aa_requested
         if want is None:
             if not self.gl_renderer:
-                return
+                return False
             want = not self.software_rendering
         if want == self._aa:
-            return
+            return False
         ren = self.plotter.renderer
         ren.SetUseFXAA(bool(want))
         self._aa = bool(want)
         self.request_render()
+        self.antialiasing_changed.emit(self._aa)
+        return True
 
     # -- mouse -------------------------------------------------------------------------------------
     def _on_press(self, iren, _event) -> None:
