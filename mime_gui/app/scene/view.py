@@ -59,7 +59,7 @@ AUTO_SLOW_S = 1 / 30  # above: fewer faces
 AUTO_TARGET_S = 1 / 40  # the frame time a new budget aims at
 AUTO_FAST_S = 1 / 70  # below, while reduced: more faces
 AUTO_MIN_BUDGET = 20_000
-AUTO_SAMPLES = 3  # renders measured before a decision
+AUTO_SAMPLES = 5  # renders measured before a decision
 TRIAD_FRACTION = 0.07  # triad length as a fraction of the model's bounding-box diagonal
 SOFTWARE_GL = ("llvmpipe", "softpipe", "swrast", "software rasterizer", "lavapipe")
 
