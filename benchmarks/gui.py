@@ -147,6 +147,7 @@ class Bench:
         import pyvista as pv
         from pyvistaqt import QtInteractor
 
+        from mime_gui.app.scene.view import _OrientationAxes
         from mime_gui.multibody import frame_poses
 
         for name, path in FILES.items():
@@ -169,11 +170,10 @@ class Bench:
                     data = pv.wrap(asset.polydata if asset is not None else actor.GetMapper().GetInput())
                     a = plotter.add_mesh(data, color="lightgrey", reset_camera=False)
                     a.user_matrix = actor.user_matrix
-                if extras:  # the same grid (a copy of ours) and the same orientation widget
+                if extras:  # the same grid (a copy of ours) and the same orientation axes (our class)
                     grid = pv.wrap(view._grid_actor.GetMapper().GetInput())
                     plotter.add_mesh(grid, scalars="RGB", rgb=True, lighting=False, reset_camera=False)
-                    plotter.add_axes(line_width=2, color="white", labels_off=False,
-                                     viewport=(0.0, 0.0, 0.12, 0.16))
+                    plotter._mime_axes = _OrientationAxes(plotter.renderer)
                 plotter.camera_position = view.plotter.camera_position
             (bare_plotter, bare_win), (plus_plotter, plus_win) = plotters
             engine, matrices, render, bare, plus = [], [], [], [], []
@@ -277,10 +277,10 @@ NOTES = """
 
 - **Bare re-render**: the same display meshes (each visual shape's whole mesh, one plain `add_mesh` each, in
   lightgrey) at the same poses and camera in a bare `QtInteractor`, with PyVista's defaults: flat shading,
-  its light kit, a solid background, **no floor grid, no orientation-axes widget**. Ours draws the same
-  triangles as one actor per file colour, with its own light kit, the grid and the orientation widget.
-- **Bare + grid + axes**: the same bare scene plus a copy of our floor grid and the same orientation-axes
-  widget (`add_axes` with our viewport): the two elements a user of the view expects to see. The first
+  its light kit, a solid background, **no floor grid, no orientation axes**. Ours draws the same
+  triangles as one actor per file colour, with its own light kit, the grid and the orientation axes.
+- **Bare + grid + axes**: the same bare scene plus a copy of our floor grid and our orientation axes (the
+  same class, in the bare renderer): the two elements a user of the view expects to see. The first
   baseline is the goal's; the second shows what is left once both scenes hold the same things.
 - The render times end with `glFinish` (the software rasteriser's work is counted); renders of ours and of
   the baselines are interleaved, so other load on the machine hits both; medians and bests are reported.
@@ -297,9 +297,12 @@ Profiled on Panda against the bare re-render (each change measured alone, interl
   links 0–6); coarse meshes (PR2's arms, Panda's link 7, hand and fingers, curved primitives) stay smooth.
 - mesh files repeated a vertex for every face (Panda: 390k points for 135k faces); vertices are now welded
   at load (90k points).
-- measured and found negligible (within noise): the orientation-axes widget (~2 %), the floor grid (~1 %),
-  specular, hidden actors left in the renderer, the overlay renderer (it does not draw unless frames, axes
-  or centres of mass are shown).
+- PyVista's orientation-axes widget draws in a renderer of its own: a second pass, ~5 % of a PR2 frame
+  (~2 % of Panda's). The axes are now 2D lines and three labels in the main renderer, re-aimed from the
+  camera before each render.
+- measured and found negligible (within noise): the floor grid (1–3 %), specular, hidden actors left in
+  the renderer, the overlay renderer (it does not draw unless frames, joint axes or centres of mass are
+  shown).
 
 ## Display detail
 

@@ -649,3 +649,19 @@ def test_window_follows_the_scene_antialiasing_and_shows_triangle_counts(make_wi
     assert f"{full:,}" in window.status_faces.text()
     scene.set_display_detail(1_000)
     assert window.status_faces.text().startswith(f"{scene.triangle_counts()[1]:,} of {full:,} faces")
+
+
+def test_orientation_axes_follow_the_camera(make_view):
+    view = make_view()
+    view.show_segments({"arm": robot("demo")})
+    view.view_standard("front")  # looking along -x, z up: y to the right, x towards the viewer
+    view.render_now()
+    d = view._axes.directions()
+    assert np.allclose(d[2], [0, 1], atol=1e-6) and np.allclose(d[1], [1, 0], atol=1e-6)
+    assert np.allclose(d[0], [0, 0], atol=1e-6)
+    view.view_standard("top")  # looking down, x up on the screen
+    view.render_now()
+    d = view._axes.directions()
+    assert np.allclose(d[0], [0, 1], atol=1e-6) and np.allclose(d[2], [0, 0], atol=1e-6)
+    # drawn in the main renderer: no extra renderer pass for the axes
+    assert view.plotter.ren_win.GetRenderers().GetNumberOfItems() == 2  # the scene and the overlay

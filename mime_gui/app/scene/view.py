@@ -242,7 +242,7 @@ class SceneView(QWidget):
         kit.SetKeyToFillRatio(2.5)
         kit.SetKeyToHeadRatio(3.0)
         kit.AddLightsToRenderer(ren)
-        p.add_axes(line_width=2, color="white", labels_off=False, viewport=(0.0, 0.0, 0.12, 0.16))
+        self._axes = _OrientationAxes(ren)
         try:  # 'q' would close the embedded interactor
             p.clear_events_for_key("q")
         except Exception:  # noqa: BLE001 - pyvista versions differ
@@ -1212,6 +1212,75 @@ class SceneView(QWidget):
                 best = f"{seg.name}/{seg.art.frame_names[i]}" if many else seg.art.frame_names[i]
                 best_xy = (sx[i], sy[i])
         return best, best_xy
+
+
+class _OrientationAxes:
+    """The world axes in the bottom-left corner, drawn as 2D lines in the main renderer and re-aimed from
+    the camera before each render. (PyVista's orientation widget draws the same in a renderer of its own: a
+    second pass that cost ~5 % of a PR2 frame on a software renderer.)"""
+
+    COLORS = ((0.93, 0.30, 0.30), (0.38, 0.82, 0.42), (0.35, 0.55, 1.0))
+    LENGTH = 42.0  # pixels
+    ORIGIN = (58.0, 58.0)
+
+    def __init__(self, renderer):
+        self.renderer = renderer
+        pts = vtk.vtkPoints()
+        pts.SetNumberOfPoints(4)
+        lines = vtk.vtkCellArray()
+        colors = vtk.vtkUnsignedCharArray()
+        colors.SetNumberOfComponents(3)
+        colors.SetName("RGB")
+        for i, c in enumerate(self.COLORS):
+            lines.InsertNextCell(2)
+            lines.InsertCellPoint(0)
+            lines.InsertCellPoint(i + 1)
+            colors.InsertNextTuple3(*(255 * v for v in c))
+        self.polydata = vtk.vtkPolyData()
+        self.polydata.SetPoints(pts)
+        self.polydata.SetLines(lines)
+        self.polydata.GetCellData().SetScalars(colors)
+        mapper = vtk.vtkPolyDataMapper2D()
+        mapper.SetInputData(self.polydata)
+        mapper.SetScalarModeToUseCellData()
+        mapper.SetColorModeToDirectScalars()
+        self.actor = vtk.vtkActor2D()
+        self.actor.SetMapper(mapper)
+        self.actor.GetProperty().SetLineWidth(2.5)
+        self.actor.SetPickable(False)
+        renderer.AddViewProp(self.actor)
+        self.labels = []
+        for name, c in zip("XYZ", self.COLORS, strict=True):
+            label = vtk.vtkTextActor()
+            label.SetInput(name)
+            tp = label.GetTextProperty()
+            tp.SetFontSize(13)
+            tp.SetBold(True)
+            tp.SetColor(*c)
+            tp.SetJustificationToCentered()
+            tp.SetVerticalJustificationToCentered()
+            label.SetPickable(False)
+            renderer.AddViewProp(label)
+            self.labels.append(label)
+        renderer.AddObserver("StartEvent", self.update)
+        self.update()
+
+    def update(self, *_args) -> None:
+        cam = self.renderer.GetActiveCamera()
+        m = cam.GetViewTransformMatrix()
+        ox, oy = self.ORIGIN
+        pts = self.polydata.GetPoints()
+        pts.SetPoint(0, ox, oy, 0.0)
+        for i, label in enumerate(self.labels):
+            dx, dy = m.GetElement(0, i), m.GetElement(1, i)  # world axis i in view coordinates
+            pts.SetPoint(i + 1, ox + self.LENGTH * dx, oy + self.LENGTH * dy, 0.0)
+            label.SetPosition(ox + (self.LENGTH + 11) * dx, oy + (self.LENGTH + 11) * dy)
+        pts.Modified()
+
+    def directions(self) -> np.ndarray:
+        """The drawn axes' screen directions (3, 2), for tests."""
+        pts = np.array([self.polydata.GetPoints().GetPoint(i)[:2] for i in range(4)])
+        return (pts[1:] - pts[0]) / self.LENGTH
 
 
 def _union_bounds(actors):
