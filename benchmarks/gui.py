@@ -172,12 +172,13 @@ class Bench:
                     a.user_matrix = actor.user_matrix
                 if extras:  # the same grid (a copy of ours) and the same orientation axes (our class)
                     grid = pv.wrap(view._grid_actor.GetMapper().GetInput())
-                    plotter.add_mesh(grid, scalars="RGB", rgb=True, lighting=False, reset_camera=False)
+                    plotter.add_mesh(grid, scalars="RGB", rgb=True, preference="point", lighting=False,
+                                     reset_camera=False)
                     plotter._mime_axes = _OrientationAxes(plotter.renderer)
                 plotter.camera_position = view.plotter.camera_position
             (bare_plotter, bare_win), (plus_plotter, plus_win) = plotters
             engine, matrices, render, bare, plus = [], [], [], [], []
-            for _ in range(40):  # interleaved, so other load on the machine hits both alike
+            for _ in range(80):  # interleaved, so other load on the machine hits both alike
                 q = rng.uniform(lo, hi)
                 t0 = time.perf_counter()
                 poses = frame_poses(art, q)

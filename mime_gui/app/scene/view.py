@@ -875,10 +875,14 @@ class SceneView(QWidget):
                 lines += [2, i, i + 1]
                 colors.append(c)
         pd = pv.PolyData(np.array(pts, dtype=float), lines=np.array(lines))
-        pd.cell_data["RGB"] = np.array(colors, dtype=np.uint8)
+        # colours on the points (each line has its own two): cell colours cost a texture lookup per fragment
+        pd.point_data["RGB"] = np.repeat(np.array(colors, dtype=np.uint8), 2, axis=0)
         mapper = vtk.vtkPolyDataMapper()
         mapper.SetInputData(pd)
-        self._color_mapper(mapper, "RGB")
+        mapper.SetScalarModeToUsePointFieldData()
+        mapper.SelectColorArray("RGB")
+        mapper.SetColorModeToDirectScalars()
+        mapper.ScalarVisibilityOn()
         actor = pv.Actor(mapper=mapper)
         actor.GetProperty().LightingOff()
         actor.SetPickable(False)
