@@ -235,6 +235,9 @@ class SceneView(QWidget):
         p.ren_win.AddRenderer(self._overlay)
         self._update_overlay_draw()
         p.set_background(BACKGROUND)
+        # VTK's coincident-topology mode is global to the process: polygon offset, so the collision overlay's
+        # relative offset (see _style_geometry) applies
+        vtk.vtkMapper.SetResolveCoincidentTopologyToPolygonOffset()
         p.remove_all_lights()
         ren = p.renderer
         kit = vtk.vtkLightKit()
@@ -714,9 +717,7 @@ class SceneView(QWidget):
             prop.SetDiffuse(0.6)
             prop.SetOpacity(COLLISION_RGBA[3])
             prop.BackfaceCullingOn()  # one translucent layer per mesh: the far side does not darken it
-            mapper = actor.GetMapper()
-            mapper.SetResolveCoincidentTopologyToPolygonOffset()
-            mapper.SetRelativeCoincidentTopologyPolygonOffsetParameters(*COLLISION_OFFSET)
+            actor.GetMapper().SetRelativeCoincidentTopologyPolygonOffsetParameters(*COLLISION_OFFSET)
 
     def _on_meshes(self, batch: int, results: dict, problems) -> None:
         if batch != self._batch or self._closed:
