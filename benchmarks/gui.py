@@ -2,7 +2,7 @@
 
 Run under a virtual X server::
 
-    xvfb-run -a .venv/bin/python benchmarks/gui.py [--write rows.md]  # then paste the rows into docs/performance.md
+    xvfb-run -a .venv/bin/python benchmarks/gui.py [--write rows.md]   # rows for docs/performance.md
 
 Rows:
 
