@@ -52,9 +52,9 @@ class CodedError(ValueError):
 
     def one_line(self) -> str:
         """``error[CODE] FILE:LINE: message`` as the command line prints it."""
-        where = self.where()
+        where, message = self.where(), printable(self.message)
         head = f"error[{self.code}]"
-        return f"{head} {where}: {self.message}" if where else f"{head} {self.message}"
+        return f"{head} {where}: {message}" if where else f"{head} {message}"
 
 
 class UrdfError(CodedError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mime_gui.multibody.errors import printable  # noqa: F401  (re-exported for the rig modules)
+from mime_gui.multibody.errors import printable
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class Finding:
     message: str
 
     def __str__(self) -> str:
-        return f"error[{self.code}] {printable(self.where)}: {self.message}"
+        return f"error[{self.code}] {printable(self.where)}: {printable(self.message)}"
 
     def to_dict(self) -> dict:
         return {"code": self.code, "where": self.where, "message": self.message}

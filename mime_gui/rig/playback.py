@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui.multibody import PRISMATIC
-from mime_gui.rig.findings import printable
+from mime_gui.multibody.errors import printable
 
 
 class RigPlayable:
