@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
 import time as _time
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
+from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
 from mime_gui.nodes.commands import RecordedCommands, Schedule
@@ -148,16 +148,9 @@ class _ProgressBar:
 
 
 def _write(out: Path, arrays: dict[str, np.ndarray]) -> None:
-    tmp = out.with_name(out.name + ".part.npz")
     try:
-        with open(tmp, "wb") as fh:
-            np.savez(fh, **arrays)
-        os.replace(tmp, out)
+        write_atomic(out, lambda fh: np.savez(fh, **arrays))
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
-        try:
-            tmp.unlink(missing_ok=True)
-        except (OSError, ValueError):  # the folder is missing or not a folder: nothing was written
-            pass
         raise PlayError("play.io", f"cannot write the output ({getattr(exc, 'strerror', None) or exc})",
                         str(out)) from None
 

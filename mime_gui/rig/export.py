@@ -12,9 +12,10 @@ import math
 from pathlib import Path
 
 from mime_gui import __version__
+from mime_gui.files import write_atomic
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.parts import Box, Cylinder, Sphere
-from mime_gui.rig.rigfile import _relative, write_atomic
+from mime_gui.rig.rigfile import _relative
 from mime_gui.rig.segments import _ArmSegment
 from mime_gui.rig.units import KG, KG_M2, KG_PER_M3, TESLA, M, Quantity, S
 

@@ -16,9 +16,9 @@ import json
 import math
 import os
 import re
-import tempfile
 from pathlib import Path
 
+from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
@@ -478,44 +478,3 @@ def save(rig: Apparatus, path) -> Path:
     path = Path(path)
     text = dumps(rig, path.resolve().parent)  # before touching the disk
     return write_atomic(path, text)
-
-
-def write_atomic(path, text: str) -> Path:
-    """Replace ``path`` with ``text`` or leave it as it was: temporary file in the same folder, fsync,
-    ``os.replace``; the temporary file is removed on any failure."""
-    path = Path(path)
-    folder = path.resolve().parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        try:
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-        except OSError:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _sync_folder(folder)
-    return path
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush the rename to disk where the platform allows it (POSIX)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
