@@ -7,7 +7,6 @@ standard views, projection) go straight to the scene.
 
 from __future__ import annotations
 
-import json
 import platform
 from pathlib import Path
 
@@ -389,10 +388,7 @@ class MainWindow(QMainWindow):
                 self, "Export", str(Path(doc.path or "rig").with_suffix("").with_suffix(".py")),
                 "MIME-style Python (*.py);;Read report (*.json)")
             if path and chosen.startswith("MIME"):
-                from mime_gui.rig.export import export_python
-
-                export_python(doc.source, path, source=doc.name)
-                self.statusBar().showMessage(f"Exported {path}", 4000)
+                self._export(self.session.export_python, path)
                 return
         else:
             path, _ = QFileDialog.getSaveFileName(
@@ -401,10 +397,17 @@ class MainWindow(QMainWindow):
         if path:
             self.export_report(path)
 
-    def export_report(self, path: str) -> None:
-        reports = {name: rep.to_dict() for name, rep in self.session.document.reports().items()}
-        Path(path).write_text(json.dumps(reports, indent=2))
+    def export_report(self, path: str) -> bool:
+        """Write the read report through the Session; a failure shows its coded message."""
+        return self._export(self.session.export_report, path)
+
+    def _export(self, write, path: str) -> bool:
+        try:
+            write(path)
+        except SessionError:  # the Session emitted it: the error dialog shows it
+            return False
         self.statusBar().showMessage(f"Exported {path}", 4000)
+        return True
 
     # -- screenshots -------------------------------------------------------------------------------
     def grab_window(self) -> QImage:

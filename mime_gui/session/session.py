@@ -11,12 +11,16 @@ Events (each an :class:`~mime_gui.session.events.Event`):
 - ``selection_changed(item)`` — an :class:`ItemRef` or None;
 - ``layers_changed(layer, visible)``;
 - ``visibility_changed(item, visible)`` — one item hidden or shown (tree context menu);
-- ``error(SessionError)`` — a refused file or command; the previous state stays.
+- ``error(SessionError)`` — a refused file, command or write; the previous state stays.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -143,14 +147,29 @@ def load_rig_document(path: str) -> Document:
     return apparatus_document(apparatus, str(path))
 
 
-def _rig_error(err: Exception, path: str) -> SessionError:
+def _copy_atomic(source: str, target: str) -> None:
+    """Copy ``source`` over ``target`` or leave ``target`` as it was (temporary file beside it, rename)."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{Path(target).name}.", suffix=".tmp",
+                               dir=Path(target).resolve().parent)
+    os.close(fd)
+    try:
+        shutil.copyfile(source, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _rig_error(err: Exception, path: str, default_code: str = "rig.invalid") -> SessionError:
+    """A coded SessionError from a refused rig: its first finding (and a few more), or its own code."""
     findings = getattr(err, "findings", None)
     if findings:
         first = findings[0]
         more = f" (and {len(findings) - 1} more: " + "; ".join(str(f) for f in findings[1:4]) + ")" \
             if len(findings) > 1 else ""
         return SessionError(first.code, f"{first.where}: {first.message}{more}", path)
-    code = getattr(err, "code", None) or "rig.invalid"
+    code = getattr(err, "code", None) or default_code
     message = str(getattr(err, "message", None) or err)
     pointer = getattr(err, "pointer", "")
     if pointer:
@@ -300,23 +319,61 @@ class Session:
         target = str(path or doc.path)
         if not target:
             raise self._fail("session.no-path", "this rig has no file yet; save it under a name")
-        try:
+        def write() -> None:
             if doc.kind == "rig":
                 from mime_gui.rig import save
 
                 save(doc.source, target)
             elif os.path.abspath(target) != os.path.abspath(doc.path):
-                import shutil
+                _copy_atomic(doc.path, target)
 
-                shutil.copyfile(doc.path, target)
-        except OSError as err:
-            raise self._fail("session.write", f"cannot write {target}: {err.strerror or err}") from None
-        except ValueError as err:
-            code = getattr(err, "code", "session.write")
-            raise self._fail(code, str(getattr(err, "message", err))) from None
+        self._write(target, write)
         if doc.kind == "rig" and not doc.path:
             doc.path = target
         return target
+
+    def export_report(self, path: str | os.PathLike) -> str:
+        """Write the read report of every segment as JSON (segment name → report), atomically."""
+        doc = self.document
+        if doc is None:
+            raise self._fail("session.no-document", "nothing is open")
+        target = str(path)
+        reports = {name: report.to_dict() for name, report in doc.reports().items()}
+
+        def write() -> None:
+            from mime_gui.rig.rigfile import write_atomic
+
+            write_atomic(target, json.dumps(reports, indent=2))
+
+        self._write(target, write)
+        return target
+
+    def export_python(self, path: str | os.PathLike) -> str:
+        """Write the rig document as MIME-style Python, atomically; an invalid rig is refused with its
+        finding's code."""
+        doc = self.document
+        if doc is None or doc.kind != "rig":
+            raise self._fail("session.not-a-rig", "only a rig exports to Python; open a rig file")
+        target = str(path)
+
+        def write() -> None:
+            from mime_gui.rig.export import export_python
+
+            export_python(doc.source, target, source=doc.name)
+
+        self._write(target, write)
+        return target
+
+    def _write(self, target: str, write) -> None:
+        """Run ``write()``; a failure emits ``error`` and raises a coded SessionError naming ``target``."""
+        try:
+            write()
+        except OSError as err:
+            raise self._fail("session.write", f"cannot write {target}: {err.strerror or err}") from None
+        except ValueError as err:
+            coded = _rig_error(err, target, "session.write")
+            self.error.emit(coded)
+            raise coded from None
 
     def reload(self) -> Document | None:
         """Read the current file again, keeping joint positions where the joints still exist."""

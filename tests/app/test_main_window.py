@@ -288,8 +288,10 @@ def test_export_report_and_save_as_copy(window, tmp_path):
     name, seg = only_segment(window)
     assert not window.act_save.isEnabled()  # nothing to save for a URDF
     out = tmp_path / "report.json"
-    window.export_report(str(out))
+    assert window.export_report(str(out))
     assert json.loads(out.read_text()) == {name: json.loads(json.dumps(seg.tree.report.to_dict()))}
+    assert not window.export_report(str(tmp_path / "no-such-folder" / "report.json"))  # no traceback
+    assert "error[session.write]" in window.error_dialog.text()
 
 
 def test_the_demo_rig_shows_every_segment(window):

@@ -226,3 +226,27 @@ def test_item_visibility_forwards_and_survives_reload(session):
     assert session.renderer.hidden == set() and session.is_item_visible(item)
     with pytest.raises(SessionError):
         session.set_item_visible(ItemRef(seg, "link", "nope"), False)
+
+
+def test_save_copy_and_export_report_write_atomically_or_refuse_with_a_code(session, tmp_path):
+    import json
+
+    session.open(DEMO)
+    rec = Recorder(session)
+    copy = tmp_path / "copy.urdf"
+    copy.write_text("old")
+    assert session.save(copy) == str(copy)
+    assert copy.read_bytes() == DEMO.read_bytes()
+    report = tmp_path / "report.json"
+    session.export_report(report)
+    (name, seg), = session.segments.items()
+    assert json.loads(report.read_text()) == {name: json.loads(json.dumps(seg.tree.report.to_dict()))}
+    for write in (session.save, session.export_report):
+        with pytest.raises(SessionError) as err:
+            write(tmp_path / "no-such-folder" / "out")
+        assert err.value.code == "session.write" and "no-such-folder" in err.value.message
+    with pytest.raises(SessionError) as err:
+        session.export_python(tmp_path / "rig.py")
+    assert err.value.code == "session.not-a-rig"
+    assert rec.names() == ["error", "error", "error"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.urdf", "report.json"]  # no temporary left

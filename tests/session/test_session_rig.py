@@ -95,3 +95,14 @@ def test_refused_rig_file_has_its_code_and_pointer(tmp_path):
     assert "/chain/0" in err.value.message and "description" in err.value.message
     assert err.value.file.endswith("bad.rig.json")
     assert s.document is None
+
+
+def test_export_python_writes_the_rig_and_refuses_an_invalid_one(session, tmp_path):
+    out = tmp_path / "bench.py"
+    assert session.export_python(out) == str(out)
+    assert "Apparatus" in out.read_text()
+    session.document.source.chain["motor"].mount = "nowhere"  # invalid after it was built
+    with pytest.raises(SessionError) as err:
+        session.export_python(tmp_path / "bad.py")
+    assert err.value.code == "chain.mount"
+    assert not (tmp_path / "bad.py").exists()
