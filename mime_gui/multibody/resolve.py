@@ -145,8 +145,3 @@ class Resolver:
             if is_dir(prefix + folder_rel if folder_rel else root) and _isfile(c):
                 return os.path.normpath(c), tuple(tried)
         return None, tuple(tried)
-
-
-def resolve_uri(uri: str, base: Path | None, package_dirs=()) -> tuple[str | None, tuple[str, ...]]:
-    """Return ``(absolute path or None, paths tried)`` for one URI (see the module docstring)."""
-    return Resolver(base, package_dirs)(uri)

@@ -9,33 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 
-def rpy_to_matrix(rpy) -> np.ndarray:
-    """URDF roll-pitch-yaw (fixed axes x, y, z) to a rotation matrix: Rz(yaw) @ Ry(pitch) @ Rx(roll)."""
-    r, p, y = (float(a) for a in rpy)
-    cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(y), np.sin(y)
-    return np.array([
-        [cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
-        [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
-        [-sp, cp * sr, cp * cr],
-    ])
-
-
-def matrix_to_rpy(R) -> np.ndarray:
-    """Inverse of :func:`rpy_to_matrix` (pitch in [-pi/2, pi/2])."""
-    R = np.asarray(R, dtype=float)
-    pitch = np.arctan2(-R[2, 0], np.hypot(R[0, 0], R[1, 0]))
-    if abs(np.cos(pitch)) < 1e-12:  # gimbal lock: put everything in yaw
-        return np.array([0.0, pitch, np.arctan2(-R[0, 1], R[1, 1])])
-    return np.array([np.arctan2(R[2, 1], R[2, 2]), pitch, np.arctan2(R[1, 0], R[0, 0])])
-
-
-def transform(xyz=(0.0, 0.0, 0.0), rpy=(0.0, 0.0, 0.0)) -> np.ndarray:
-    X = np.eye(4)
-    X[:3, :3] = rpy_to_matrix(rpy)
-    X[:3, 3] = np.asarray(xyz, dtype=float)
-    return X
-
-
 def quaternion_to_matrix(wxyz) -> np.ndarray:
     """Unit quaternion (w, x, y, z) to a rotation matrix; the quaternion is normalised first."""
     q = np.asarray(wxyz, dtype=float)
@@ -49,18 +22,6 @@ def quaternion_to_matrix(wxyz) -> np.ndarray:
         [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
         [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)],
     ])
-
-
-def inverse_transform(a_X_b: np.ndarray) -> np.ndarray:
-    """``b_X_a`` from ``a_X_b`` (works on stacks ``(..., 4, 4)``)."""
-    R = a_X_b[..., :3, :3]
-    p = a_X_b[..., :3, 3]
-    out = np.zeros_like(a_X_b)
-    Rt = np.swapaxes(R, -1, -2)
-    out[..., :3, :3] = Rt
-    out[..., :3, 3] = -np.einsum("...ij,...j->...i", Rt, p)
-    out[..., 3, 3] = 1.0
-    return out
 
 
 def skew(v) -> np.ndarray:

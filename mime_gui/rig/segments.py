@@ -218,8 +218,3 @@ def _read_cached(path: Path) -> MultibodyTree:
         _cache[key] = (stamp, tree)
         hit = _cache[key]
     return hit[1]
-
-
-def segment_frames(tree: MultibodyTree) -> list[str]:
-    """Frames a segment publishes: every link of its description, depth-first."""
-    return tree.link_order()

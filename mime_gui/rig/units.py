@@ -78,7 +78,3 @@ def s(value: float, reason: str | None = None) -> Quantity:
 def tesla(value: float, reason: str | None = None) -> Quantity:
     """A magnetic flux density (a magnet's remanence)."""
     return Quantity(value, TESLA, reason)
-
-
-def is_quantity(x, unit: str | None = None) -> bool:
-    return isinstance(x, Quantity) and (unit is None or x.unit == unit)
