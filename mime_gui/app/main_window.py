@@ -428,11 +428,9 @@ class MainWindow(QMainWindow):
                                QImage.Format_RGB888 if shot.shape[2] == 3 else QImage.Format_RGBA8888).copy()
                 top_left = self.scene.mapTo(self, self.scene.rect().topLeft())
                 target = self.scene.rect().translated(top_left)
-                dpr = pixmap.devicePixelRatio()
                 painter = QPainter(pixmap)
                 painter.drawImage(target, image)
                 painter.end()
-                del dpr
         return pixmap.toImage()
 
     def save_screenshot(self, path: str) -> bool:
@@ -440,9 +438,13 @@ class MainWindow(QMainWindow):
 
     def screenshot_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", "mime-gui.png", "PNG (*.png)")
-        if path:
-            self.save_screenshot(path)
+        if not path:
+            return
+        if self.save_screenshot(path):
             self.statusBar().showMessage(f"Saved {path}", 4000)
+        else:  # a view-only action: the window reports it in the Session's coded shape
+            self._show_error(SessionError("screenshot.write", "could not write the PNG; check the folder",
+                                          path))
 
     # -- about -------------------------------------------------------------------------------------
     def about_text(self) -> str:

@@ -244,6 +244,15 @@ def test_screenshot_is_not_blank(window, tmp_path):
     assert pixels.std() > 10  # the docks are there too
 
 
+def test_a_screenshot_that_cannot_be_written_says_so(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    target = str(tmp_path / "no-such-folder" / "shot.png")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (target, "PNG (*.png)"))
+    window.screenshot_dialog()
+    assert "error[screenshot.write]" in window.error_dialog.text()
+
+
 def test_cli_screenshot_and_refusal(tmp_path):
     out = tmp_path / "cli.png"
     done = subprocess.run([sys.executable, "-m", "mime_gui", "--screenshot", str(out), str(DEMO_URDF),
