@@ -84,5 +84,5 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
         return 0
     window.show()
     if file:
-        window._add_recent(str(path))
+        window.add_recent(str(path))
     return app.exec()

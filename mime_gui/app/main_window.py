@@ -127,7 +127,6 @@ class MainWindow(QMainWindow):
         self.bridge.layers_changed.connect(self._layer_changed)
         self.bridge.error.connect(self._show_error)
         self.tree_dock.filter_changed.connect(self._frame_filter)
-        self.bridge.visibility_changed.connect(self._item_visibility)
         picked = getattr(self.scene, "picked", None)
         if picked is not None:
             picked.connect(self._picked)
@@ -249,15 +248,9 @@ class MainWindow(QMainWindow):
         self.scene.set_orthographic(on)
 
     def can_hide(self, ref) -> bool:
-        """Whether the scene can hide this one item (the tree offers Hide/Show only then)."""
-        if hasattr(self.scene, "set_item_visible"):
-            return True
-        return ref.kind == "frame" and hasattr(self.scene, "set_frame_visible")
-
-    def _item_visibility(self, ref, visible: bool) -> None:
-        if ref.kind == "frame" and not hasattr(self.scene, "set_item_visible") \
-                and hasattr(self.scene, "set_frame_visible"):
-            self.scene.set_frame_visible(ref.segment, ref.name, visible)
+        """Whether the scene can hide one item (the tree offers Hide/Show only then); the Session forwards
+        the toggle to it."""
+        return hasattr(self.scene, "set_item_visible")
 
     def _frame_filter(self, text: str) -> None:
         if hasattr(self.scene, "set_frame_filter"):
@@ -304,7 +297,7 @@ class MainWindow(QMainWindow):
             return False
         if not self.loading:
             self.progress.hide()
-        self._add_recent(path)
+        self.add_recent(path)
         return True
 
     def open_dialog(self) -> None:
@@ -472,7 +465,7 @@ class MainWindow(QMainWindow):
             value = [value]
         return [str(v) for v in (value or [])]
 
-    def _add_recent(self, path: str) -> None:
+    def add_recent(self, path: str) -> None:
         path = str(Path(path).resolve())
         recent = [p for p in self.recent_files() if p != path]
         settings().setValue("recentFiles", [path, *recent][:MAX_RECENT])
