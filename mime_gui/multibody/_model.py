@@ -76,21 +76,18 @@ class BatchConstants:
 
 def _batch_constants(pxa, mass, com, inertia_com) -> BatchConstants:
     nq = len(pxa)
+    Rt = np.swapaxes(pxa[:, :3, :3], 1, 2)
     X = np.zeros((nq, 6, 6))
-    for j in range(nq):
-        R, p = pxa[j, :3, :3], pxa[j, :3, 3]
-        X[j, :3, :3] = R.T
-        X[j, 3:, 3:] = R.T
-        X[j, 3:, :3] = -R.T @ skew(p)
+    X[:, :3, :3] = Rt
+    X[:, 3:, 3:] = Rt
+    X[:, 3:, :3] = -Rt @ skew(pxa[:, :3, 3])
     X2 = np.zeros((nq, 12, 12))
     X2[:, :6, :6] = X
     X2[:, 6:, 6:] = X
-    nb = len(mass)
-    I2 = np.zeros((nb, 12, 12))
-    for b in range(nb):
-        inertia = spatial_inertia(mass[b], com[b], inertia_com[b])
-        I2[b, :6, :6] = inertia
-        I2[b, 6:, 6:] = inertia
+    inertia = spatial_inertia(mass, com, inertia_com)
+    I2 = np.zeros((len(mass), 12, 12))
+    I2[:, :6, :6] = inertia
+    I2[:, 6:, 6:] = inertia
     XT = np.ascontiguousarray(np.swapaxes(X, 1, 2))
     for a in (X2, XT, I2):
         a.setflags(write=False)

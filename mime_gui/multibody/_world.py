@@ -13,6 +13,7 @@ import numpy as np
 from mime_gui.multibody._model import Model
 from mime_gui.multibody.articulation import Articulation
 from mime_gui.multibody.kinematics import axis_frames
+from mime_gui.multibody.spatial import skew
 
 
 class _Bilinear:
@@ -67,16 +68,6 @@ def motion_subspaces(m: Model, F: np.ndarray) -> np.ndarray:
         S[..., :3] = z
         S[..., 3:] = cross(o, z)
     return S
-
-
-_SKEW_INDEX = np.array([[3, 2, 1], [2, 3, 0], [1, 0, 3]])
-_SKEW_SIGN = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
-
-
-def skew(c: np.ndarray) -> np.ndarray:
-    """``[c]x`` over the last axis: ``(..., 3)`` → ``(..., 3, 3)``."""
-    padded = np.concatenate([c, np.zeros((*c.shape[:-1], 1))], axis=-1)
-    return padded[..., _SKEW_INDEX] * _SKEW_SIGN
 
 
 def spatial_inertias(m: Model, F: np.ndarray) -> np.ndarray:

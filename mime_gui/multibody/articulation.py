@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from mime_gui.multibody.spatial import spatial_inertia
+
 REVOLUTE = 0
 PRISMATIC = 1
 
@@ -203,15 +205,7 @@ def compile_tree(tree, armature: dict[str, float] | None = None) -> Articulation
         cc = np.einsum("ni,ni->n", com, com)
         inertia_com = second - mass[:, None, None] * (cc[:, None, None] * np.eye(3)
                                                      - np.einsum("ni,nj->nij", com, com))
-    # spatial inertia [angular; linear] about the body origin
-    C = np.zeros((nb, 3, 3))
-    C[:, 0, 1], C[:, 0, 2], C[:, 1, 2] = -com[:, 2], com[:, 1], -com[:, 0]
-    C[:, 1, 0], C[:, 2, 0], C[:, 2, 1] = com[:, 2], -com[:, 1], com[:, 0]
-    spatial = np.zeros((nb, 6, 6))
-    spatial[:, :3, :3] = inertia_com + mass[:, None, None] * (C @ np.swapaxes(C, 1, 2))
-    spatial[:, :3, 3:] = mass[:, None, None] * C
-    spatial[:, 3:, :3] = mass[:, None, None] * np.swapaxes(C, 1, 2)
-    spatial[:, 3:, 3:] = mass[:, None, None] * np.eye(3)
+    spatial = spatial_inertia(mass, com, inertia_com)  # [angular; linear] about the body origin
 
     names = [j.name for j in joints]
     qindex = {n: i for i, n in enumerate(names)}

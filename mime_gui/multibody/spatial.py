@@ -1,4 +1,4 @@
-"""Small spatial-algebra helpers shared by the reader and the algorithms.
+"""Small spatial-algebra helpers shared by the compiler, the algorithms and the rig.
 
 Homogeneous transforms are ``(4, 4)`` arrays named by their frames: ``a_X_b`` maps coordinates in frame ``b``
 to frame ``a``. Spatial vectors are ordered ``[angular; linear]``.
@@ -24,19 +24,26 @@ def quaternion_to_matrix(wxyz) -> np.ndarray:
     ])
 
 
-def skew(v) -> np.ndarray:
-    x, y, z = v
-    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+_SKEW_INDEX = np.array([[3, 2, 1], [2, 3, 0], [1, 0, 3]])
+_SKEW_SIGN = np.array([[0.0, -1.0, 1.0], [1.0, 0.0, -1.0], [-1.0, 1.0, 0.0]])
 
 
-def spatial_inertia(mass: float, com, inertia_com) -> np.ndarray:
-    """6x6 spatial inertia ``[angular; linear]`` about the frame origin, from mass, COM and the
-    rotational inertia about the COM (all in the same frame's axes)."""
-    c = np.asarray(com, dtype=float)
-    C = skew(c)
-    out = np.zeros((6, 6))
-    out[:3, :3] = np.asarray(inertia_com, dtype=float) + mass * (C @ C.T)
-    out[:3, 3:] = mass * C
-    out[3:, :3] = mass * C.T
-    out[3:, 3:] = mass * np.eye(3)
+def skew(c: np.ndarray) -> np.ndarray:
+    """``[c]x`` over the last axis: ``(..., 3)`` → ``(..., 3, 3)`` (``c`` an array)."""
+    padded = np.concatenate([c, np.zeros((*c.shape[:-1], 1))], axis=-1)
+    return padded[..., _SKEW_INDEX] * _SKEW_SIGN
+
+
+def spatial_inertia(mass, com, inertia_com) -> np.ndarray:
+    """Spatial inertias ``(..., 6, 6)`` ``[angular; linear]`` about the frame origin, from masses ``(...)``,
+    centres of mass ``(..., 3)`` and rotational inertias about them ``(..., 3, 3)``, all in the frame's axes:
+    ``[[I_c + m C C^T, m C], [m C^T, m 1]]`` with ``C = [c]x``."""
+    m = np.asarray(mass, dtype=float)[..., None, None]
+    C = skew(np.asarray(com, dtype=float))
+    Ct = np.swapaxes(C, -1, -2)
+    out = np.empty((*C.shape[:-2], 6, 6))
+    out[..., :3, :3] = np.asarray(inertia_com, dtype=float) + m * (C @ Ct)
+    out[..., :3, 3:] = m * C
+    out[..., 3:, :3] = m * Ct
+    out[..., 3:, 3:] = m * np.eye(3)
     return out
