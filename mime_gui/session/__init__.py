@@ -4,8 +4,8 @@ Never imports Qt, pyvista or vtk: the desktop app in ``mime_gui.app`` is a thin 
 """
 
 from mime_gui.session.events import Event
-from mime_gui.session.renderer import LAYERS, FakeRenderer, ItemRef, Renderer
-from mime_gui.session.session import DEFAULT_LAYERS, Document, Segment, Session, SessionError, file_kind
+from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, FakeRenderer, ItemRef, Renderer
+from mime_gui.session.session import Document, Segment, Session, SessionError, file_kind
 
 __all__ = [
     "DEFAULT_LAYERS",

@@ -14,6 +14,11 @@ import numpy as np
 
 #: Display layers a view can toggle.
 LAYERS = ("visual", "collision", "frames", "frame_labels", "joint_axes", "com", "inertia", "grid", "parts")
+#: Layers shown when a document opens (the Session's and a fresh view's).
+DEFAULT_LAYERS = {
+    "visual": True, "collision": False, "frames": False, "frame_labels": False, "joint_axes": False,
+    "com": False, "inertia": False, "grid": True, "parts": True,
+}
 
 
 @dataclass(frozen=True)

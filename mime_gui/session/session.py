@@ -28,13 +28,8 @@ import numpy as np
 
 from mime_gui.multibody import Articulation, MultibodyTree, UrdfError, frame_poses, read_urdf
 from mime_gui.session.events import Event
-from mime_gui.session.renderer import LAYERS, ItemRef, Renderer
+from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
 
-#: Layers shown when a document opens.
-DEFAULT_LAYERS = {
-    "visual": True, "collision": False, "frames": False, "frame_labels": False, "joint_axes": False,
-    "com": False, "inertia": False, "grid": True, "parts": True,
-}
 ITEM_KINDS = ("link", "joint", "frame", "part", "magnet")
 
 

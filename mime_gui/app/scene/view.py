@@ -27,11 +27,8 @@ from pyvistaqt import QtInteractor
 from mime_gui.app.scene import meshes as M
 from mime_gui.multibody import frame_poses
 from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
-from mime_gui.session.renderer import LAYERS, ItemRef
+from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef
 
-#: Layers shown when a view opens.
-DEFAULT_LAYERS = {"visual": True, "collision": False, "frames": False, "frame_labels": False,
-                  "joint_axes": False, "com": False, "inertia": False, "grid": True, "parts": True}
 GEOMETRY_LAYERS = ("visual", "collision", "parts")
 OVERLAY_LAYERS = ("frames", "frame_labels", "joint_axes", "com")
 STANDARD_VIEWS = {  # camera direction (from the focal point towards the camera) and view-up
