@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from mime_gui.multibody import MultibodyTree
 from mime_gui.rig.actuators import actuator, actuator_names
-from mime_gui.rig.units import KG, KG_M2, UNITS, Quantity
+from mime_gui.rig.units import KG, KG_M2, Quantity, check_declaration
 
 DECLARED = "declared"
 REFLECTED = "reflected"
@@ -45,19 +45,6 @@ def _listing(names, limit: int = 12) -> str:
     return ", ".join(names[:limit]) + (" …" if len(names) > limit else "") if names else "(none)"
 
 
-def check_declaration(q, unit: str, what: str, bare_hint: str) -> list[tuple[str, str]]:
-    """Problems of a declared quantity: ``unit`` (bare or wrong unit) and ``declaration.reason``."""
-    if not isinstance(q, Quantity):
-        return [("unit", f"{what} is a bare {type(q).__name__} {q!r}; a unit is required: write {bare_hint}")]
-    out = []
-    if q.unit != unit:
-        out.append(("unit", f"{what} is in {UNITS[q.unit]}, expected {UNITS[unit]}"))
-    if q.reason is None or not q.reason.strip():
-        out.append(("declaration.reason", f"{what} is declared without a reason; say where the number comes "
-                                          "from (datasheet, catalogue, measurement)"))
-    return out
-
-
 def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource], list[tuple[str, str, str]]]:
     """The armature of every movable joint of a dynamic arm and the problems of its declarations."""
     problems: list[tuple[str, str, str]] = []
@@ -81,13 +68,9 @@ def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource]
             continue
         unit = unit_of(joint)
         hint = f"{'kg' if unit == KG else 'kg_m2'}(value, reason=...)"
-        found = check_declaration(q, unit, f"the armature of {joint!r}", hint)
+        found = check_declaration(q, unit, f"the armature of {joint!r}", hint, "chain.armature")
         problems += [(c, where, m) for c, m in found]
-        if found and not isinstance(q, Quantity):
-            continue
-        if not q.finite or q.value < 0:
-            problems.append(("chain.armature", where, f"the armature of {joint!r} must be finite and not "
-                                                      f"negative, got {q.value}"))
+        if not isinstance(q, Quantity) or not q.finite or q.value < 0:
             continue
         by_joint.setdefault(joint, []).append(
             (where, ArmatureSource(joint, tree.joints[joint].type, q.value, unit, DECLARED, q.reason or "",
@@ -112,13 +95,10 @@ def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource]
             rotor, reason = record.rotor_inertia, f"registered actuator {q!r}: {record.source}"
         else:
             found = check_declaration(q, KG_M2, f"the rotor inertia of {name!r}",
-                                      "kg_m2(value, reason=...) or the name of a registered actuator")
+                                      "kg_m2(value, reason=...) or the name of a registered actuator",
+                                      "chain.armature")
             problems += [(c, where, m) for c, m in found]
-            if found and not isinstance(q, Quantity):
-                continue
-            if not q.finite or q.value < 0:
-                problems.append(("chain.armature", where, f"the rotor inertia of {name!r} must be finite and "
-                                                          f"not negative, got {q.value}"))
+            if not isinstance(q, Quantity) or not q.finite or q.value < 0:
                 continue
             rotor, reason = q.value, q.reason
         for t in drives:

@@ -13,10 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mime_gui.rig.armature import check_declaration
 from mime_gui.rig.materials import material, material_names
 from mime_gui.rig.parts import PermanentMagnet
-from mime_gui.rig.units import KG, KG_PER_M3, TESLA, Quantity
+from mime_gui.rig.units import KG, KG_PER_M3, TESLA, Quantity, check_declaration
 
 MU0 = 4e-7 * math.pi * 1.00000000055  # vacuum permeability, T·m/A (CODATA 2018)
 
@@ -54,13 +53,6 @@ class MagnetMoment:
                 "unit": "A m2", "direction": list(self.direction)}
 
 
-def _value_problems(q, unit, what, hint, code) -> list[tuple[str, str]]:
-    found = check_declaration(q, unit, what, hint)
-    if isinstance(q, Quantity) and (not q.finite or q.value < 0):
-        found.append((code, f"{what} must be finite and not negative, got {q.value}"))
-    return found
-
-
 def part_mass(part, base=None) -> tuple[PartMass | None, list[tuple[str, str, str]]]:
     """Mass properties of a part and its problems ``(code, where-suffix, message)``."""
     problems: list[tuple[str, str, str]] = []
@@ -72,8 +64,8 @@ def part_mass(part, base=None) -> tuple[PartMass | None, list[tuple[str, str, st
                              ("density", KG_PER_M3, "kg_per_m3(value, reason=...)")):
         q = getattr(part, attr)
         if q is not None:
-            problems += [(c, attr, m) for c, m in _value_problems(q, unit, f"the declared {attr}", hint,
-                                                                    "part.mass")]
+            found = check_declaration(q, unit, f"the declared {attr}", hint, "part.mass")
+            problems += [(c, attr, m) for c, m in found]
     mat = None
     if part.material is not None:
         mat = material(part.material)
@@ -123,9 +115,9 @@ def magnet_moment(magnet: PermanentMagnet, volume: float | None) -> tuple[Magnet
                          f"non-zero vector in the magnet's frame, e.g. (0, 0, 1)"))
     mat = material(magnet.material) if magnet.material is not None else None
     if magnet.remanence is not None:
-        problems += [(c, "remanence", m) for c, m in _value_problems(
-            magnet.remanence, TESLA, "the declared remanence", "tesla(value, "
-                                                               "reason=...)", "magnet.remanence")]
+        found = check_declaration(magnet.remanence, TESLA, "the declared remanence",
+                                  "tesla(value, reason=...)", "magnet.remanence")
+        problems += [(c, "remanence", m) for c, m in found]
         br = magnet.remanence.value if isinstance(magnet.remanence, Quantity) else None
         source = f"declared {magnet.remanence}: {getattr(magnet.remanence, 'reason', '')}"
     elif mat is not None and mat.magnetic:

@@ -12,12 +12,12 @@ import math
 from dataclasses import dataclass, field
 
 from mime_gui.multibody import MultibodyTree, UrdfError
-from mime_gui.rig.armature import ArmatureSource, armature_sources, check_declaration
+from mime_gui.rig.armature import ArmatureSource, armature_sources
 from mime_gui.rig.findings import Finding
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import MOTOR_JOINT, _ArmSegment, _MotorSegment
-from mime_gui.rig.units import KG_M2, Quantity
+from mime_gui.rig.units import KG_M2, check_declaration
 
 #: Every rule code, with what it refuses.
 RULES = {
@@ -177,11 +177,9 @@ def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
             a.add("chain.motor", f"{where}.inertia", "a dynamic motor needs its rotor inertia: "
                                                      "inertia=kg_m2(value, reason=...)")
         else:
-            for code, message in check_declaration(q, KG_M2, "the rotor inertia", "kg_m2(value, reason=...)"):
+            for code, message in check_declaration(q, KG_M2, "the rotor inertia", "kg_m2(value, reason=...)",
+                                                   "chain.motor"):
                 a.add(code, f"{where}.inertia", message)
-            if isinstance(q, Quantity) and (not q.finite or q.value < 0):
-                a.add("chain.motor", f"{where}.inertia", f"the rotor inertia must be finite and not "
-                                                         f"negative, got {q.value}")
     # armature
     if seg.dynamic and isinstance(seg, _ArmSegment):
         sources, problems = armature_sources(seg, tree)

@@ -78,3 +78,19 @@ def s(value: float, reason: str | None = None) -> Quantity:
 def tesla(value: float, reason: str | None = None) -> Quantity:
     """A magnetic flux density (a magnet's remanence)."""
     return Quantity(value, TESLA, reason)
+
+
+def check_declaration(q, unit: str, what: str, bare_hint: str, range_code: str) -> list[tuple[str, str]]:
+    """Problems ``(code, message)`` of a declared quantity: ``unit`` (a bare number or the wrong unit),
+    ``declaration.reason`` (no reason given), and ``range_code`` when its value is not finite or negative."""
+    if not isinstance(q, Quantity):
+        return [("unit", f"{what} is a bare {type(q).__name__} {q!r}; a unit is required: write {bare_hint}")]
+    out = []
+    if q.unit != unit:
+        out.append(("unit", f"{what} is in {UNITS[q.unit]}, expected {UNITS[unit]}"))
+    if q.reason is None or not q.reason.strip():
+        out.append(("declaration.reason", f"{what} is declared without a reason; say where the number comes "
+                                          "from (datasheet, catalogue, measurement)"))
+    if not q.finite or q.value < 0:
+        out.append((range_code, f"{what} must be finite and not negative, got {q.value}"))
+    return out
