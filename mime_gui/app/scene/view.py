@@ -544,17 +544,18 @@ class SceneView(QWidget):
     def triangle_counts(self) -> tuple[int, int]:
         """Faces of the visible geometry layers: ``(full detail, shown)``."""
         full = shown = 0
+        for actor in self._visible_geometry():
+            f, n = self._faces_of(actor)
+            full += f
+            shown += n
+        return full, shown
+
+    def _visible_geometry(self):
+        """The shown actors of the geometry layers (visual, collision, parts)."""
         for seg in self._segments.values():
             for layer in GEOMETRY_LAYERS:
-                if not self._layers[layer]:
-                    continue
-                for actor in seg.layers[layer].actors:
-                    if not actor.GetVisibility():
-                        continue
-                    f, n = self._faces_of(actor)
-                    full += f
-                    shown += n
-        return full, shown
+                if self._layers[layer]:
+                    yield from (a for a in seg.layers[layer].actors if a.GetVisibility())
 
     def set_antialiasing(self, on: bool) -> None:
         self._aa_requested = bool(on)
@@ -978,19 +979,13 @@ class SceneView(QWidget):
     def _apply_detail(self) -> None:
         budget = self._face_budget
         total_mesh = other = 0
-        for seg in self._segments.values():
-            for layer in GEOMETRY_LAYERS:
-                if not self._layers[layer]:
-                    continue
-                for actor in seg.layers[layer].actors:
-                    if not actor.GetVisibility():
-                        continue
-                    asset, _ = self._asset_of.get(id(actor), (None, None))
-                    full, shown = self._faces_of(actor)
-                    if asset is not None and not asset.placeholder:
-                        total_mesh += full
-                    else:
-                        other += shown
+        for actor in self._visible_geometry():
+            asset, _ = self._asset_of.get(id(actor), (None, None))
+            full, shown = self._faces_of(actor)
+            if asset is not None and not asset.placeholder:
+                total_mesh += full
+            else:
+                other += shown
         keep = 1.0
         if budget is not None and total_mesh > 0 and total_mesh + other > budget:
             keep = max(budget - other, 0.05 * budget) / total_mesh
