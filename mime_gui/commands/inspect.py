@@ -36,7 +36,7 @@ def run(args) -> int:
         tree = read_urdf(args.urdf, package_dirs=args.package_dir)
         art = tree.compile()
     except UrdfError as exc:
-        print(exc.one_line().replace("\n", " "), file=sys.stderr)
+        print(exc.one_line(), file=sys.stderr)
         return 2
     summary = summarize(tree, art)
     text = json.dumps(summary, indent=2, allow_nan=False) + "\n" if args.json else format_text(tree, summary)

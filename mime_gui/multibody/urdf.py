@@ -34,6 +34,7 @@ from mime_gui.multibody.errors import UrdfError
 from mime_gui.multibody.report import IGNORED, REFUSED, USED, ReadReport
 from mime_gui.multibody.resolve import Resolver
 from mime_gui.multibody.tree import (
+    JOINT_TYPES,
     Box,
     Cylinder,
     Inertial,
@@ -96,7 +97,6 @@ _KNOWN_UNUSED = {
     "motor": "motor descriptions",
     "klampt": "Klampt settings",
 }
-_JOINT_TYPES = ("revolute", "continuous", "prismatic", "fixed")
 
 _XACRO_TAG = re.compile(rb"<\s*xacro:", re.IGNORECASE)
 _XACRO_SUBST = re.compile(r"\$[({]")
@@ -705,7 +705,7 @@ class _Reader:
             self.fail("urdf.joint-type", f"joint {name!r} is {jtype}; only revolute, continuous, prismatic "
                       "and fixed joints are accepted. Model a free base as a separate segment, or fix it",
                       node, kind=f"robot/joint@type={jtype}")
-        if jtype not in _JOINT_TYPES:
+        if jtype not in JOINT_TYPES:
             self.fail("urdf.joint-type", f"joint {name!r} has an unknown type {jtype!r}; use revolute, "
                       "continuous, prismatic or fixed", node, kind=f"robot/joint@type={jtype}")
         parent, child = node.find("parent"), node.find("child")
