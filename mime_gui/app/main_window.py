@@ -134,8 +134,6 @@ class MainWindow(QMainWindow):
         if progress is not None:
             progress.connect(self._load_progress)
         loaded = getattr(self.scene, "meshes_loaded", None)
-        #: True while the scene loads meshes off the GUI thread (the screenshot waits for it)
-        self.loading = loaded is not None
         if loaded is not None:
             loaded.connect(self._meshes_loaded)
         self.session.attach_renderer(self.scene)
@@ -256,8 +254,12 @@ class MainWindow(QMainWindow):
         if hasattr(self.scene, "set_frame_filter"):
             self.scene.set_frame_filter(text)
 
+    @property
+    def loading(self) -> bool:
+        """True while the scene loads meshes off the GUI thread (the screenshot waits for it)."""
+        return bool(getattr(self.scene, "loading", False))
+
     def _meshes_loaded(self, problems) -> None:
-        self.loading = False
         self.progress.hide()
         if problems:
             self.statusBar().showMessage(f"{len(problems)} mesh problem(s): {problems[0]}", 8000)
@@ -287,16 +289,14 @@ class MainWindow(QMainWindow):
         self.progress.setFormat("reading")
         self.progress.show()
         QApplication.processEvents()
-        loading, self.loading = self.loading, hasattr(self.scene, "meshes_loaded")
         try:
             self.session.open(path)
         except SessionError:
-            self.loading = loading
-            self.progress.hide()
             self.statusBar().showMessage(f"Could not open {Path(path).name}", 6000)
             return False
-        if not self.loading:
-            self.progress.hide()
+        finally:
+            if not self.loading:  # else the scene's progress takes over the bar
+                self.progress.hide()
         self.add_recent(path)
         return True
 
@@ -309,11 +309,9 @@ class MainWindow(QMainWindow):
     def reload(self) -> None:
         if self.session.document is None:
             return
-        loading, self.loading = self.loading, hasattr(self.scene, "meshes_loaded")
         try:
             self.session.reload()
         except SessionError:
-            self.loading = loading
             return
         self.statusBar().showMessage(f"Reloaded {self.session.document.name}", 4000)
 

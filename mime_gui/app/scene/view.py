@@ -336,6 +336,11 @@ class SceneView(QWidget):
             self._apply_detail()
         self.request_render()
 
+    @property
+    def loading(self) -> bool:
+        """True while meshes of the shown document are still loading off the GUI thread."""
+        return bool(self._pending)
+
     def layer_visible(self, layer: str) -> bool:
         return self._layers[layer]
 
