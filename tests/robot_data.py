@@ -1,24 +1,40 @@
-"""Where example-robot-data keeps its robots (installed data only, found from the interpreter's prefix)."""
+"""Where example-robot-data keeps its robots (installed data only, found from the interpreter's environment).
+
+The one place every test folder finds the real robots (``tests/conftest.py`` puts this folder on the path).
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import site
 import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
+_TAIL = Path("cmeel.prefix", "share", "example-robot-data", "robots")
+
 
 def robots_dir() -> Path | None:
     """``<site-packages>/cmeel.prefix/share/example-robot-data/robots``, or None when it is not installed."""
-    candidates = [sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]]
-    candidates += [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]
-    candidates += list(Path(sys.prefix).glob("lib/python*/site-packages"))
-    for base in candidates:
-        path = Path(base) / "cmeel.prefix" / "share" / "example-robot-data" / "robots"
-        if path.is_dir():
-            return path
-    return None
+    paths = sysconfig.get_paths()
+    bases = [paths["purelib"], paths["platlib"], *getattr(site, "getsitepackages", list)(),
+             site.getusersitepackages(), *Path(sys.prefix).glob("lib/python*/site-packages")]
+    candidates = [Path(base) / _TAIL for base in bases]
+    spec = importlib.util.find_spec("example_robot_data")
+    if spec is not None and spec.origin:
+        candidates += [parent / _TAIL for parent in Path(spec.origin).resolve().parents]
+    return next((path for path in candidates if path.is_dir()), None)
 
 
 ROBOTS = robots_dir()
 ALL_URDFS = sorted(ROBOTS.rglob("*.urdf")) if ROBOTS else []
+
+
+def robot_urdf(relative: str) -> Path:
+    """``ROBOTS / relative``; the test is skipped when example-robot-data (or that file) is not installed."""
+    if ROBOTS is None or not (ROBOTS / relative).is_file():
+        pytest.skip(f"example-robot-data ({relative}) is not installed (pip install --no-deps "
+                    "example-robot-data)")
+    return ROBOTS / relative

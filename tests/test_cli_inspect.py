@@ -10,6 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from robot_data import ALL_URDFS, ROBOTS
 
 from mime_gui.cli import main
 
@@ -17,8 +18,6 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 DEMO = ROOT / "resources" / "demo" / "arm.urdf"
 BAD = HERE / "data" / "bad_urdf"
-sys.path.insert(0, str(HERE / "multibody"))
-from robot_data import ALL_URDFS, ROBOTS  # noqa: E402
 
 ONE_LINE = re.compile(r"^error\[(urdf\.[a-z-]+)\] (.+):(\d+): (.+)$")
 

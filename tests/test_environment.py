@@ -5,10 +5,9 @@ without them); this test makes such a set-up fail loudly instead of passing on f
 """
 
 import importlib
-import sys
-from pathlib import Path
 
 import pytest
+from robot_data import ROBOTS
 
 
 @pytest.mark.parametrize("module", ["pinocchio", "yourdfpy", "hypothesis", "PySide6", "pyvistaqt", "ruff"])
@@ -17,10 +16,8 @@ def test_peer_library_is_installed(module):
 
 
 def test_example_robot_data_is_installed():
-    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
-    robots = Path(sys.prefix) / "lib" / version / "site-packages" / "cmeel.prefix" / "share" / \
-        "example-robot-data" / "robots"
+    assert ROBOTS is not None, "example-robot-data is missing: pip install --no-deps example-robot-data"
     for relative in ("pr2_description/urdf/pr2.urdf", "panda_description/urdf/panda.urdf",
                      "ur_description/urdf/ur5_robot.urdf", "talos_data/robots/talos_reduced.urdf",
                      "double_pendulum_description/urdf/double_pendulum_continuous.urdf"):
-        assert (robots / relative).is_file(), f"{relative} missing: pip install --no-deps example-robot-data"
+        assert (ROBOTS / relative).is_file(), f"{relative} missing: pip install --no-deps example-robot-data"

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
+from robot_data import robots_dir
 
 from mime_gui.multibody import read_urdf
 
@@ -19,27 +17,6 @@ ROBOT_FILES = {
     "double_pendulum": "double_pendulum_description/urdf/double_pendulum_continuous.urdf",
     "talos": "talos_data/robots/talos_full_v2.urdf",
 }
-
-
-def robots_dir() -> Path | None:
-    """``<prefix>/share/example-robot-data/robots`` of the installed example-robot-data, if any."""
-    candidates = []
-    spec = importlib.util.find_spec("cmeel")
-    if spec is not None and spec.submodule_search_locations:
-        for loc in spec.submodule_search_locations:
-            candidates.append(Path(loc).parent / "cmeel.prefix")
-    spec = importlib.util.find_spec("example_robot_data")
-    if spec is not None and spec.origin:
-        for parent in Path(spec.origin).resolve().parents:
-            if parent.name == "cmeel.prefix":
-                candidates.append(parent)
-    for prefix in (sys.prefix, sys.base_prefix):
-        candidates.extend(Path(prefix, "lib").glob("python3*/site-packages/cmeel.prefix"))
-    for c in candidates:
-        d = c / "share" / "example-robot-data" / "robots"
-        if d.is_dir():
-            return d
-    return None
 
 
 @cache

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from robot_data import ALL_URDFS, ROBOTS
 
 from mime_gui.multibody import PRISMATIC, UrdfError, read_urdf
 from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
 from mime_gui.multibody.urdf import _defused_parse, _fast_parse, _prepare
-
-from .robot_data import ALL_URDFS, ROBOTS
 
 pytestmark = pytest.mark.skipif(ROBOTS is None, reason="example-robot-data is not installed")
 

@@ -1,11 +1,8 @@
 """Small independent helpers for the node tests."""
 
-import sys
-import sysconfig
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO_URDF = REPO / "resources" / "demo" / "arm.urdf"
@@ -47,22 +44,6 @@ STATIC_URDF = """<robot name="static">
   <joint name="weld" type="fixed"><parent link="base"/><child link="plate"/><origin xyz="0 0 0.3"/></joint>
 </robot>
 """
-
-
-def robots_dir() -> Path | None:
-    """example-robot-data's robots folder under the running interpreter's environment, if installed."""
-    tail = Path("cmeel.prefix", "share", "example-robot-data", "robots")
-    for base in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sys.prefix):
-        if (Path(base) / tail).is_dir():
-            return Path(base) / tail
-    return None
-
-
-def robot_urdf(relative: str) -> Path:
-    root = robots_dir()
-    if root is None or not (root / relative).is_file():
-        pytest.skip(f"example-robot-data ({relative}) is not installed")
-    return root / relative
 
 
 def rot(axis, angle) -> np.ndarray:

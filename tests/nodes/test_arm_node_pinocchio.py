@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from node_helpers import random_pose, robot_urdf
+from node_helpers import random_pose
+from robot_data import robot_urdf
 
 from mime_gui.multibody import read_urdf
 from mime_gui.nodes import KinematicArmNode
