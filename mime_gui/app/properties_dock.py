@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QSignalBlocker
+from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem
 
 from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
@@ -80,6 +80,7 @@ class PropertiesDock(QDockWidget):
         self.tree.setHeaderLabels(["Property", "Value"])
         self.tree.setUniformRowHeights(True)
         self.tree.setIndentation(12)
+        self.tree.setTextElideMode(Qt.ElideMiddle)  # a long path keeps its file name in sight
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeToContents)
         self.tree.header().setStretchLastSection(True)
         self.setWidget(self.tree)

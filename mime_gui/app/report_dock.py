@@ -126,6 +126,7 @@ class ReportDock(QDockWidget):
             row = QTreeWidgetItem(parent, [text, "", ""])
             row.setData(0, ROLE_KIND, "builtin")
             row.setDisabled(True)
+            row.setFirstColumnSpanned(True)  # no count or lines: the whole width for the text
             return
         index = LineIndex(segment, tree)
         for key, title in GROUP_TITLES:
@@ -172,6 +173,7 @@ class ReportDock(QDockWidget):
                             tried.setData(0, REF_ROLE, ref)
                             tried.setForeground(0, QBrush(QColor("#8d949c")))
                             tried.setToolTip(0, path)
+                            tried.setFirstColumnSpanned(True)
                         row.setExpanded(True)
                         break
             row.setData(0, REF_ROLE, ref)
