@@ -9,17 +9,8 @@ from pathlib import Path
 
 from mime_gui import RESOURCES
 
+#: What the app opens without a file argument.
 DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
-DEMO_URDF = RESOURCES / "demo" / "arm.urdf"
-
-
-def default_file() -> Path:
-    """The demo rig when this build reads rig files, otherwise the demo arm."""
-    try:
-        from mime_gui.rig import load  # noqa: F401
-    except ImportError:
-        return DEMO_URDF
-    return DEMO_RIG if DEMO_RIG.exists() else DEMO_URDF
 
 
 def parse_size(text: str | None) -> tuple[int, int]:
@@ -62,7 +53,7 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
     app.setOrganizationName("MIME")
 
     session = Session()
-    path = Path(file) if file else default_file()
+    path = Path(file) if file else DEMO_RIG
     try:
         session.open(path)
     except SessionError as err:

@@ -125,14 +125,8 @@ def load_urdf_document(path: str) -> Document:
 
 
 def load_rig_document(path: str) -> Document:
-    try:
-        from mime_gui import rig
-    except ImportError:  # the rig model is not part of this build
-        raise SessionError("rig.unavailable", "this build cannot open rig files", str(path)) from None
-    load = getattr(rig, "load", None)
-    if load is None:
-        raise SessionError("rig.unavailable", "this build cannot read rig files yet; open a URDF",
-                           str(path))
+    from mime_gui.rig import load
+
     try:
         apparatus = load(path)
     except UrdfError as err:
