@@ -15,6 +15,7 @@ import numpy as np
 
 from mime_gui.rig.materials import material, material_names
 from mime_gui.rig.parts import PermanentMagnet
+from mime_gui.rig.segments import direction
 from mime_gui.rig.units import KG, KG_PER_M3, TESLA, Quantity, check_declaration
 
 MU0 = 4e-7 * math.pi * 1.00000000055  # vacuum permeability, T·m/A (CODATA 2018)
@@ -104,12 +105,8 @@ def magnet_moment(magnet: PermanentMagnet, volume: float | None) -> tuple[Magnet
                                                                           list[tuple[str, str, str]]]:
     """Remanence and moment ``Br·V/μ0`` of a magnet, and its problems."""
     problems: list[tuple[str, str, str]] = []
-    d = np.asarray(magnet.magnetisation, dtype=float)
-    big = float(np.max(np.abs(d))) if np.all(np.isfinite(d)) else math.nan
-    if big > 0:
-        d = d / big  # a direction: scaled first so a huge vector's norm does not overflow
-    n = float(np.linalg.norm(d))
-    if not math.isfinite(n) or n == 0:
+    d = direction(magnet.magnetisation)
+    if d is None:
         problems.append(("magnet.magnetisation", "magnetisation",
                          f"the magnetisation direction {magnet.magnetisation} has no direction; give a "
                          f"non-zero vector in the magnet's frame, e.g. (0, 0, 1)"))
@@ -136,7 +133,7 @@ def magnet_moment(magnet: PermanentMagnet, volume: float | None) -> tuple[Magnet
         message = f"the moment Br·V/μ0 of {br:g} T over {volume:g} m³ is beyond the largest number; check " \
             "the remanence"
         return None, [("magnet.remanence", "remanence", message)]
-    return MagnetMoment(br, source, moment, tuple(float(x) for x in d / n)), problems
+    return MagnetMoment(br, source, moment, tuple(float(x) for x in d)), problems
 
 
 def _magnetic():

@@ -38,6 +38,19 @@ def _vector(value, n: int, what: str) -> tuple[float, ...]:
     return out
 
 
+def direction(value) -> np.ndarray | None:
+    """The unit vector along ``value`` (3 numbers), None when it has no direction (zero or not finite).
+    The vector is scaled by its largest component first, so a huge one's norm does not overflow."""
+    a = np.asarray(value, dtype=float)
+    big = float(np.max(np.abs(a))) if np.all(np.isfinite(a)) else math.nan
+    if big > 0:
+        a = a / big
+    n = float(np.linalg.norm(a))
+    if not math.isfinite(n) or n == 0:
+        return None
+    return a / n
+
+
 def _positions(value, what: str) -> dict[str, float]:
     if not isinstance(value, dict):
         raise TypeError(f"{what} must map joint names to numbers, got {value!r}")
@@ -158,14 +171,9 @@ class _MotorSegment(_Segment):
 
     def tree(self, base: Path | None = None, name: str = "motor") -> MultibodyTree:
         """Stator (the root, placed on the mount) and rotor on one continuous joint about ``axis``."""
-        a = np.asarray(self.axis, dtype=float)
-        big = float(np.max(np.abs(a))) if np.all(np.isfinite(a)) else math.nan
-        if big > 0:
-            a = a / big  # a direction: scaled first so a huge vector's norm does not overflow
-        n = np.linalg.norm(a)
-        if not math.isfinite(n) or n == 0:
+        a = direction(self.axis)
+        if a is None:
             raise ValueError(f"the motor axis {self.axis} has no direction")
-        a = a / n
         inertia = self.rotor_inertia()
         rotor = None
         if inertia:
