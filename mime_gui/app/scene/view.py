@@ -200,6 +200,7 @@ class SceneView(QWidget):
         self._hover_text = None
         self._hover_name = None
         self._press_pos = None
+        self._hover_pos = None
         self.gl_renderer = ""
         self._aa_requested = antialiasing
         self._aa = False
@@ -1169,7 +1170,7 @@ class SceneView(QWidget):
                 self._hover_name = None
                 self.request_render()
             return
-        pos = getattr(self, "_hover_pos", None)
+        pos = self._hover_pos
         if pos is None:
             return
         name, where = self.frame_near(pos[0], pos[1])
