@@ -37,15 +37,8 @@ class ReadReport:
     warnings: list[Diagnostic] = field(default_factory=list)
 
     def add(self, kind: str, group: str, line: int = 0, note: str = "") -> None:
-        entry = self.entries.get(kind)
-        if entry is None:
-            entry = self.entries[kind] = KindEntry(kind, group, note=note)
-        elif group == REFUSED and entry.group != REFUSED:
-            entry.group = REFUSED  # a refusal wins over the other groups
-            entry.note = note or entry.note
-        entry.count += 1
-        if line and len(entry.lines) < _MAX_LINES:
-            entry.lines.append(line)
+        """Add one occurrence of ``kind`` (on ``line``, 0 when unknown)."""
+        self.merge(kind, group, 1, (line,), note)
 
     def merge(self, kind: str, group: str, count: int, lines=(), note: str = "") -> None:
         """Add ``count`` occurrences of ``kind`` at once (``lines``: the first lines they occur on)."""
@@ -53,7 +46,7 @@ class ReadReport:
         if entry is None:
             entry = self.entries[kind] = KindEntry(kind, group, note=note)
         elif group == REFUSED and entry.group != REFUSED:
-            entry.group = REFUSED
+            entry.group = REFUSED  # a refusal wins over the other groups
             entry.note = note or entry.note
         entry.count += count
         room = _MAX_LINES - len(entry.lines)
