@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,14 +20,8 @@ from mime_gui.session import ItemRef
 pytestmark = pytest.mark.timeout(60)
 DEMO_URDF = RESOURCES / "demo" / "arm.urdf"
 
-CLOSED_CHAIN = """<?xml version="1.0"?>
-<robot name="loop">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="j2" type="fixed"><parent link="a"/><child link="c"/></joint>
-  <joint name="j3" type="fixed"><parent link="b"/><child link="c"/></joint>
-</robot>
-"""
+#: a refused URDF (urdf.closed-chain), copied under a test's own name
+CLOSED_CHAIN = Path(__file__).resolve().parents[1] / "data" / "bad_urdf" / "closed_chain_two_parents.urdf"
 
 
 def open_ready(window, path) -> None:
@@ -135,7 +130,7 @@ def test_refused_file_keeps_previous_document(window, tmp_path):
     counts = window.tree_dock.counts()
     visual = window.scene.actor_counts().get("visual")
     bad = tmp_path / "loop.urdf"
-    bad.write_text(CLOSED_CHAIN)
+    bad.write_bytes(CLOSED_CHAIN.read_bytes())
     assert window.open_file(str(bad)) is False
     assert window.session.document is doc
     assert window.tree_dock.counts() == counts
@@ -265,7 +260,7 @@ def test_cli_screenshot_and_refusal(tmp_path):
     image = QImage(str(out))
     assert (image.width(), image.height()) == (900, 600)
     bad = tmp_path / "loop.urdf"
-    bad.write_text(CLOSED_CHAIN)
+    bad.write_bytes(CLOSED_CHAIN.read_bytes())
     done = subprocess.run([sys.executable, "-m", "mime_gui", "--screenshot", str(out), str(bad)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2

@@ -15,14 +15,8 @@ from mime_gui.session import FakeRenderer, ItemRef, Session, SessionError
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo" / "arm.urdf"
 
-CLOSED_CHAIN = """<?xml version="1.0"?>
-<robot name="loop">
-  <link name="a"/><link name="b"/><link name="c"/>
-  <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
-  <joint name="j2" type="fixed"><parent link="a"/><child link="c"/></joint>
-  <joint name="j3" type="fixed"><parent link="b"/><child link="c"/></joint>
-</robot>
-"""
+#: a refused URDF (urdf.closed-chain), copied under a test's own name
+CLOSED_CHAIN = ROOT / "tests" / "data" / "bad_urdf" / "closed_chain_two_parents.urdf"
 
 
 class Recorder:
@@ -115,7 +109,7 @@ def test_refused_file_keeps_previous_document(session, tmp_path):
     session.select(ItemRef(seg, "link", "link_1"))
     rec = Recorder(session)
     bad = tmp_path / "loop.urdf"
-    bad.write_text(CLOSED_CHAIN)
+    bad.write_bytes(CLOSED_CHAIN.read_bytes())
     with pytest.raises(SessionError) as err:
         session.open(bad)
     assert err.value.code == "urdf.closed-chain"
