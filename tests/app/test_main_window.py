@@ -146,13 +146,16 @@ def test_filter_hides_rows_that_do_not_match(window, qtbot, robot_file):
     dock = window.tree_dock
     dock.filter.setText("hand")
     name, seg = only_segment(window)
-    shown = [ref.name for ref, item in dock._items.items() if not item.isHidden()]
+    names = {"link": seg.tree.links, "joint": seg.tree.joints, "frame": seg.articulation.frame_names}
+    items = {ref: dock.item_for(ref) for ref in
+             (ItemRef(name, kind, n) for kind, of_kind in names.items() for n in of_kind)}
+    shown = [ref.name for ref, item in items.items() if not item.isHidden()]
     assert shown and all("hand" in n for n in shown)
-    matching = [ref for ref in dock._items if "hand" in ref.name]
+    matching = [ref for ref in items if "hand" in ref.name]
     assert sorted(r.name for r in matching) == sorted(shown)
     assert dock.item_for(ItemRef(name, "link", seg.tree.root)).isHidden()
     dock.filter.clear()
-    assert all(not item.isHidden() for item in dock._items.values())
+    assert all(not item.isHidden() for item in items.values())
 
 
 @pytest.mark.filterwarnings("ignore:placeholder shown for mesh")
