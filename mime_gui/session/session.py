@@ -16,16 +16,15 @@ Events (each an :class:`~mime_gui.session.events.Event`):
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from mime_gui.files import write_atomic
 from mime_gui.multibody import Articulation, MultibodyTree, UrdfError, frame_poses, read_urdf
 from mime_gui.session.events import Event
 from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
@@ -137,17 +136,9 @@ def load_rig_document(path: str) -> Document:
 
 
 def _copy_atomic(source: str, target: str) -> None:
-    """Copy ``source`` over ``target`` or leave ``target`` as it was (temporary file beside it, rename)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{Path(target).name}.", suffix=".tmp",
-                               dir=Path(target).resolve().parent)
-    os.close(fd)
-    try:
-        shutil.copyfile(source, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Copy ``source`` over ``target`` or leave ``target`` as it was."""
+    with open(source, "rb") as src:
+        write_atomic(target, lambda out: shutil.copyfileobj(src, out))
 
 
 def _rig_error(err: Exception, path: str, default_code: str = "rig.invalid") -> SessionError:
@@ -329,12 +320,7 @@ class Session:
         target = str(path)
         reports = {name: report.to_dict() for name, report in doc.reports().items()}
 
-        def write() -> None:
-            from mime_gui.rig.rigfile import write_atomic
-
-            write_atomic(target, json.dumps(reports, indent=2))
-
-        self._write(target, write)
+        self._write(target, lambda: write_atomic(target, json.dumps(reports, indent=2)))
         return target
 
     def export_python(self, path: str | os.PathLike) -> str:
