@@ -221,6 +221,16 @@ class MainWindow(QMainWindow):
                 action.triggered.connect(lambda _=False, _b=budget: self.scene.set_display_detail(_b))
                 group.addAction(action)
                 detail.addAction(action)
+        opacity = view.addMenu("Robot &opacity")
+        group = QActionGroup(self)
+        self.opacity_actions: dict[float, QAction] = {}
+        for value in (1.0, 0.75, 0.5, 0.25):
+            action = QAction(f"{value:.0%}" + (" (opaque)" if value == 1.0 else ""), self, checkable=True)
+            action.setChecked(value == scene.visual_opacity())
+            action.triggered.connect(lambda _=False, _v=value: self.scene.set_visual_opacity(_v))
+            group.addAction(action)
+            opacity.addAction(action)
+            self.opacity_actions[value] = action
         if hasattr(scene, "detail_changed"):  # triangle counts (full / shown) in the status bar
             self.status_faces = QLabel(self)
             self.status_faces.setToolTip("Faces drawn / at full detail (View → Display detail)")

@@ -117,6 +117,16 @@ def test_layer_toggles_add_and_remove_actors(window):
     assert not window.layer_actions["grid"].isChecked()
 
 
+def test_robot_opacity_menu(window):
+    open_ready(window, DEMO_URDF)
+    name, _ = only_segment(window)
+    assert window.opacity_actions[1.0].isChecked()
+    window.opacity_actions[0.25].trigger()
+    assert window.scene.visual_opacity() == 0.25
+    assert {a.GetProperty().GetOpacity() for a in window.scene.actors(name, "visual")} == {0.25}
+    assert window.opacity_actions[0.25].isChecked() and not window.opacity_actions[1.0].isChecked()
+
+
 def test_frame_layer_has_one_triad_per_frame(window, robot_file):
     open_ready(window, robot_file("ur5"))
     name, seg = only_segment(window)

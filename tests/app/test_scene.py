@@ -665,3 +665,27 @@ def test_orientation_axes_follow_the_camera(make_view):
     assert np.allclose(d[0], [0, 1], atol=1e-6) and np.allclose(d[2], [0, 0], atol=1e-6)
     # drawn in the main renderer: no extra renderer pass for the axes
     assert view.plotter.ren_win.GetRenderers().GetNumberOfItems() == 2  # the scene and the overlay
+
+
+def test_robot_opacity_makes_visuals_and_parts_see_through(make_view):
+    from mime_gui.rig import load
+
+    built = load(RESOURCES / "demo" / "demo.rig.json").build()
+    view = make_view()
+    view.show_segments({name: (seg.tree, seg.articulation) for name, seg in built.segments.items()})
+
+    def opacities(layer):
+        return [a.GetProperty().GetOpacity() for seg in built.segments for a in view.actors(seg, layer)]
+
+    assert set(opacities("visual")) == {1.0} and set(opacities("parts")) == {1.0}
+    frames_before = opacities("frames")
+    view.set_visual_opacity(0.5)
+    assert set(opacities("visual")) == {0.5} and set(opacities("parts")) == {0.5}
+    assert opacities("frames") == frames_before  # markers inside stay solid
+    # a new document keeps the setting
+    view.show_segments({"arm": robot("demo")})
+    assert set(a.GetProperty().GetOpacity() for a in view.actors("arm", "visual")) == {0.5}
+    view.set_visual_opacity(1.0)
+    assert set(a.GetProperty().GetOpacity() for a in view.actors("arm", "visual")) == {1.0}
+    with pytest.raises(ValueError, match="outside"):
+        view.set_visual_opacity(0.0)

@@ -61,6 +61,9 @@ TRIAD_FRACTION = 0.07  # triad length as a fraction of the model's bounding-box 
 SOFTWARE_GL = ("llvmpipe", "softpipe", "swrast", "software rasterizer", "lavapipe")
 
 
+_SEE_THROUGH = ("visual", "parts")  # the layers the robot opacity setting applies to
+
+
 @dataclass
 class _Segment:
     name: str
@@ -189,6 +192,8 @@ class SceneView(QWidget):
         self._auto_times: list[float] = []
         self._auto_skip = 0
         self._hidden: set[ItemRef] = set()
+        self._visual_opacity = 1.0
+        self._own_opacity: dict[int, float] = {}  # actor id -> its colour's own alpha (visual and parts)
         self._frame_filter = ""
         self._highlighted: ItemRef | None = None
         self._saved: list = []
@@ -563,6 +568,22 @@ class SceneView(QWidget):
                 if self._layers[layer]:
                     yield from (a for a in seg.layers[layer].actors if a.GetVisibility())
 
+    def set_visual_opacity(self, opacity: float) -> None:
+        """See-through robot: the opacity (0.1 … 1) of the visual geometry and mounted parts, times each
+        colour's own alpha, like RViz's robot-model alpha. Frames, axes and markers inside stay solid."""
+        opacity = float(opacity)
+        if not 0.1 <= opacity <= 1.0:
+            raise ValueError(f"opacity {opacity} is outside 0.1 … 1")
+        self._visual_opacity = opacity
+        for seg in self._segments.values():
+            for layer in _SEE_THROUGH:
+                for actor in seg.layers[layer].actors:
+                    actor.GetProperty().SetOpacity(self._own_opacity.get(id(actor), 1.0) * opacity)
+        self.request_render()
+
+    def visual_opacity(self) -> float:
+        return self._visual_opacity
+
     def set_antialiasing(self, on: bool) -> None:
         self._aa_requested = bool(on)
         self._apply_aa()
@@ -670,6 +691,11 @@ class SceneView(QWidget):
                   lead: bool = True) -> None:
         seg.layers[layer].add(actor, frame, local, ref, lead)
         self._by_actor[id(actor)] = ref
+        if layer in _SEE_THROUGH:
+            own = actor.GetProperty().GetOpacity()
+            self._own_opacity[id(actor)] = own
+            if self._visual_opacity < 1.0:
+                actor.GetProperty().SetOpacity(own * self._visual_opacity)
         actor.user_matrix = seg.poses[frame] @ local
 
     def _build_geometry(self, seg: _Segment) -> list:
@@ -908,6 +934,7 @@ class SceneView(QWidget):
                 self._overlay.RemoveActor(a)
         self._segments.clear()
         self._by_actor.clear()
+        self._own_opacity.clear()
         self._asset_of.clear()
         self._mesh_actors.clear()
         self._mappers.clear()
