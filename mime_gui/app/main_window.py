@@ -202,25 +202,22 @@ class MainWindow(QMainWindow):
 
     def _build_display_menu(self, view) -> None:
         scene = self.scene
-        if hasattr(scene, "set_antialiasing"):
-            self.act_aa = QAction("&Anti-aliasing", self, checkable=True)
-            self.act_aa.setChecked(bool(scene.antialiasing()))
-            self.act_aa.toggled.connect(scene.set_antialiasing)
-            view.addAction(self.act_aa)
-            if hasattr(scene, "antialiasing_changed"):  # the scene decides after detecting the renderer
-                scene.antialiasing_changed.connect(self._antialiasing_changed)
-        if hasattr(scene, "set_display_detail"):
-            detail = view.addMenu("Display &detail")
-            group = QActionGroup(self)
-            current = scene.display_detail()
-            for label, budget in (("Auto (from the frame time)", "auto"), ("Full", None),
-                                  ("500k faces", 500_000), ("200k faces", 200_000),
-                                  ("100k faces", 100_000), ("50k faces", 50_000)):
-                action = QAction(label, self, checkable=True)
-                action.setChecked(budget == current)
-                action.triggered.connect(lambda _=False, _b=budget: self.scene.set_display_detail(_b))
-                group.addAction(action)
-                detail.addAction(action)
+        self.act_aa = QAction("&Anti-aliasing", self, checkable=True)
+        self.act_aa.setChecked(bool(scene.antialiasing()))
+        self.act_aa.toggled.connect(scene.set_antialiasing)
+        view.addAction(self.act_aa)
+        scene.antialiasing_changed.connect(self._antialiasing_changed)  # decided once the renderer is known
+        detail = view.addMenu("Display &detail")
+        group = QActionGroup(self)
+        current = scene.display_detail()
+        for label, budget in (("Auto (from the frame time)", "auto"), ("Full", None),
+                              ("500k faces", 500_000), ("200k faces", 200_000),
+                              ("100k faces", 100_000), ("50k faces", 50_000)):
+            action = QAction(label, self, checkable=True)
+            action.setChecked(budget == current)
+            action.triggered.connect(lambda _=False, _b=budget: self.scene.set_display_detail(_b))
+            group.addAction(action)
+            detail.addAction(action)
         opacity = view.addMenu("Robot &opacity")
         group = QActionGroup(self)
         self.opacity_actions: dict[float, QAction] = {}
@@ -231,11 +228,11 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             opacity.addAction(action)
             self.opacity_actions[value] = action
-        if hasattr(scene, "detail_changed"):  # triangle counts (full / shown) in the status bar
-            self.status_faces = QLabel(self)
-            self.status_faces.setToolTip("Faces drawn / at full detail (View → Display detail)")
-            self.statusBar().insertPermanentWidget(0, self.status_faces)
-            scene.detail_changed.connect(lambda *_: self.status_faces.setText(self.scene.detail_summary()))
+        # triangle counts (shown / full) in the status bar
+        self.status_faces = QLabel(self)
+        self.status_faces.setToolTip("Faces drawn / at full detail (View → Display detail)")
+        self.statusBar().insertPermanentWidget(0, self.status_faces)
+        scene.detail_changed.connect(lambda *_: self.status_faces.setText(self.scene.detail_summary()))
 
     def _antialiasing_changed(self, on: bool) -> None:
         with QSignalBlocker(self.act_aa):
