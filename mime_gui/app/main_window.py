@@ -103,7 +103,7 @@ class MainWindow(QMainWindow):
         lay.addWidget(self.scene)
         self.setCentralWidget(holder)
 
-        self.tree_dock = TreeDock(self.session, self.bridge, self, can_hide=self.can_hide)
+        self.tree_dock = TreeDock(self.session, self.bridge, self)
         self.properties_dock = PropertiesDock(self.session, self.bridge, self)
         self.report_dock = ReportDock(self.session, self.bridge, self)
         self.addDockWidget(Qt.LeftDockWidgetArea, self.tree_dock)
@@ -240,8 +240,7 @@ class MainWindow(QMainWindow):
 
     # -- scene helpers -----------------------------------------------------------------------------
     def _focus(self, ref) -> None:
-        if hasattr(self.scene, "focus"):
-            self.scene.focus(ref)
+        self.scene.focus(ref)
 
     def _reset_camera(self) -> None:
         self.scene.reset_camera()
@@ -252,19 +251,13 @@ class MainWindow(QMainWindow):
     def _orthographic(self, on: bool) -> None:
         self.scene.set_orthographic(on)
 
-    def can_hide(self, ref) -> bool:
-        """Whether the scene can hide one item (the tree offers Hide/Show only then); the Session forwards
-        the toggle to it."""
-        return hasattr(self.scene, "set_item_visible")
-
     def _frame_filter(self, text: str) -> None:
-        if hasattr(self.scene, "set_frame_filter"):
-            self.scene.set_frame_filter(text)
+        self.scene.set_frame_filter(text)
 
     @property
     def loading(self) -> bool:
         """True while the scene loads meshes off the GUI thread (the screenshot waits for it)."""
-        return bool(getattr(self.scene, "loading", False))
+        return self.scene.loading
 
     def _meshes_loaded(self, problems) -> None:
         self.progress.hide()

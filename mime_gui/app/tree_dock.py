@@ -69,9 +69,8 @@ class TreeDock(QDockWidget):
     focus_requested = Signal(object)  # ItemRef
     filter_changed = Signal(str)  # the filter text: the window also filters the 3D frame triads by it
 
-    def __init__(self, session: Session, bridge, parent=None, can_hide=None):
+    def __init__(self, session: Session, bridge, parent=None):
         super().__init__("Chain", parent)
-        self.can_hide = can_hide or (lambda ref: True)
         self.setObjectName("ChainTreeDock")
         self.session = session
         self._items: dict[ItemRef, QTreeWidgetItem] = {}
@@ -245,11 +244,11 @@ class TreeDock(QDockWidget):
         menu = QMenu(self.tree)
         focus = menu.addAction("Focus camera")
         hidden = not self.session.is_item_visible(ref)
-        toggle = menu.addAction("Show" if hidden else "Hide") if self.can_hide(ref) else None
+        toggle = menu.addAction("Show" if hidden else "Hide")
         chosen = menu.exec(self.tree.viewport().mapToGlobal(pos))
         if chosen is focus:
             self.focus_requested.emit(ref)
-        elif toggle is not None and chosen is toggle:
+        elif chosen is toggle:
             self.session.set_item_visible(ref, hidden)
 
     def _visibility_changed(self, ref: ItemRef, visible: bool) -> None:

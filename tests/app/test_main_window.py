@@ -340,7 +340,6 @@ def test_tree_hides_a_frame_filters_triads_and_focuses_the_camera(window, qtbot)
     assert all_frames >= seg.articulation.nframes
     # hide one frame (what the context menu does), then show it again
     ref = ItemRef(name, "frame", "link_4")
-    assert window.can_hide(ref)
     window.session.set_item_visible(ref, False)
     assert scene.actor_counts()["frames"] < all_frames
     assert window.tree_dock.item_for(ref).font(0).italic()
