@@ -27,23 +27,12 @@ if any(k in os.environ for k in _BLAS_OVERRIDES) and "numpy" not in sys.modules:
 
 import argparse  # noqa: E402
 import platform  # noqa: E402
-import sysconfig  # noqa: E402
 import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
+from robots import panda_urdf  # noqa: E402  (benchmarks/ is on the path of a script run from it)
 
 import mime_gui.multibody as mb  # noqa: E402
-
-
-def panda_urdf() -> Path:
-    tail = Path("cmeel.prefix", "share", "example-robot-data", "robots", "panda_description", "urdf",
-                "panda.urdf")
-    for base in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"], sys.prefix):
-        for candidate in (Path(base) / tail, *Path(base).glob(f"lib/python*/site-packages/{tail}")):
-            if candidate.is_file():
-                return candidate
-    raise SystemExit("example-robot-data is not installed: pip install --no-deps example-robot-data")
 
 
 def best(fn, repeat: int, number: int = 1) -> float:

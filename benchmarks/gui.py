@@ -36,9 +36,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-PYVER = f"python{sys.version_info.major}.{sys.version_info.minor}"
-ROBOTS = (Path(sys.prefix) / "lib" / PYVER / "site-packages" / "cmeel.prefix" / "share" / "example-robot-data"
-          / "robots")
+from robots import robots_dir  # noqa: E402  (benchmarks/ is on the path of a script run from it)
+
+ROBOTS = robots_dir()
 FILES = {"PR2": ROBOTS / "pr2_description/urdf/pr2.urdf",
          "Panda": ROBOTS / "panda_description/urdf/panda.urdf"}
 SIZE = (1000, 700)
@@ -324,10 +324,6 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="also write the rows to this Markdown file")
     args = parser.parse_args(argv)
-    if not ROBOTS.is_dir():
-        print("example-robot-data is not installed: pip install --no-deps example-robot-data",
-              file=sys.stderr)
-        return 2
     bench = Bench()
     bench.header()
     bench.open_rows()

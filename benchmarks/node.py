@@ -12,24 +12,14 @@ from __future__ import annotations
 
 import argparse
 import platform
-import sysconfig
 import time
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
+from robots import panda_urdf  # benchmarks/ is on the path of a script run from it
 
 from mime_gui.multibody import frame_angular_velocities, frame_poses, read_urdf
 from mime_gui.nodes import KinematicArmNode
-
-
-def panda_urdf() -> Path:
-    tail = Path("cmeel.prefix", "share", "example-robot-data", "robots", "panda_description", "urdf",
-                "panda.urdf")
-    for base in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]):
-        if (Path(base) / tail).is_file():
-            return Path(base) / tail
-    raise SystemExit("example-robot-data is not installed: pip install --no-deps example-robot-data")
 
 
 def best(fn, repeat: int) -> float:

@@ -13,21 +13,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sysconfig
 import time
-from pathlib import Path
+
+from robots import robots_dir  # benchmarks/ is on the path of a script run from it
 
 from mime_gui.multibody import read_urdf
 
 BUDGET_MS = 50.0
 
 
-def robots_dir() -> Path:
-    for key in ("purelib", "platlib"):
-        path = Path(sysconfig.get_paths()[key]) / "cmeel.prefix" / "share" / "example-robot-data" / "robots"
-        if path.is_dir():
-            return path
-    raise SystemExit("example-robot-data is not installed (pip install --no-deps example-robot-data)")
 
 
 def main(argv=None) -> int:
