@@ -1,7 +1,11 @@
 """Export a rig as MIME-style Python: ``Apparatus(...)`` source that executes into an equal rig.
 
-Every name, path and reason is written with :func:`repr`, so any text (quotes, newlines, backslashes,
-non-ASCII) comes back exactly; numbers are written with :func:`repr` too, which round-trips every float.
+The file is data, not a door. Every name, path and reason goes through one literal writer, :func:`_text`
+(:func:`ascii`): an escaped, pure-ASCII literal, so any text (quotes, newlines, backslashes, non-ASCII, lone
+surrogates) comes back exactly and none can close a literal or a comment under any source encoding. The first
+line declares UTF-8 and no user text stands on the first two lines, so a name holding an encoding declaration
+(PEP 263 reads only those two) cannot change how Python decodes the file. Numbers are written with
+:func:`repr`, which round-trips every float.
 Description and mesh paths are written relative to the exported file, and the source sets ``base`` to its
 own folder, so it runs from anywhere. Only a valid rig is exported.
 """
@@ -24,9 +28,18 @@ _IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "Mesh", "Motor", "Part", "Per
             "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
 
 
+def _text(value: str) -> str:
+    """The one literal writer for user text: a pure-ASCII Python string literal that reads back exactly."""
+    return ascii(str(value))
+
+
 def _num(x) -> str:
     x = float(x)
-    return repr(x) if math.isfinite(x) else f"float({str(x)!r})"
+    return repr(x) if math.isfinite(x) else f"float({_text(str(x))})"
+
+
+def _optional(value) -> str:
+    return "None" if value is None else _text(value)
 
 
 def _tuple(values) -> str:
@@ -38,10 +51,10 @@ def _quantity(q) -> str:
         return "None"
     if not isinstance(q, Quantity):
         return _num(q)
-    reason = "" if q.reason is None else f", reason={q.reason!r}"
+    reason = "" if q.reason is None else f", reason={_text(q.reason)}"
     name = _CONSTRUCTOR.get(q.unit)
     if name is None:
-        return f"Quantity({_num(q.value)}, {q.unit!r}{reason})"
+        return f"Quantity({_num(q.value)}, {_text(q.unit)}{reason})"
     return f"{name}({_num(q.value)}{reason})"
 
 
@@ -49,7 +62,7 @@ def _mapping(d: dict, render, indent: str) -> str:
     if not d:
         return "{}"
     inner = indent + "    "
-    items = "".join(f"{inner}{k!r}: {render(v)},\n" for k, v in d.items())
+    items = "".join(f"{inner}{_text(k)}: {render(v)},\n" for k, v in d.items())
     return "{\n" + items + indent + "}"
 
 
@@ -65,21 +78,21 @@ def _geometry(g, rig, folder) -> str:
         return f"Cylinder(radius={_num(g.radius)}, length={_num(g.length)})"
     if isinstance(g, Sphere):
         return f"Sphere(radius={_num(g.radius)})"
-    return f"Mesh({_relative(g.path, rig.base, folder)!r}, scale={_tuple(g.scale)})"
+    return f"Mesh({_text(_relative(g.path, rig.base, folder))}, scale={_tuple(g.scale)})"
 
 
 def _segment(seg, rig, folder, indent: str) -> str:
     args = []
     if isinstance(seg, _ArmSegment):
-        args.append(f"description={_relative(seg.description, rig.base, folder)!r}")
-    args += [f"at={_tuple(seg.at)}", f"orientation={_tuple(seg.orientation)}", f"mount={seg.mount!r}",
-             f"servo_time_constant={_num(seg.servo_time_constant)}"]
+        args.append(f"description={_text(_relative(seg.description, rig.base, folder))}")
+    args += [f"at={_tuple(seg.at)}", f"orientation={_tuple(seg.orientation)}",
+             f"mount={_optional(seg.mount)}", f"servo_time_constant={_num(seg.servo_time_constant)}"]
     inner = indent + "    "
     if isinstance(seg, _ArmSegment):
         args.append(f"initial_positions={_mapping(seg.initial_positions, _num, inner)}")
         if seg.dynamic:
             args.append(f"armature={_mapping(seg.armature, _quantity, inner)}")
-            args.append("actuators=" + _mapping(seg.actuators, lambda v: repr(v) if isinstance(v, str)
+            args.append("actuators=" + _mapping(seg.actuators, lambda v: _text(v) if isinstance(v, str)
                                                 else _quantity(v), inner))
     else:
         args += [f"axis={_tuple(seg.axis)}", f"initial_position={_num(seg.initial_position)}"]
@@ -89,8 +102,9 @@ def _segment(seg, rig, folder, indent: str) -> str:
 
 
 def _part(part, rig, folder, indent: str) -> str:
-    args = [_geometry(part.geometry, rig, folder), f"material={part.material!r}", f"at={_tuple(part.at)}",
-            f"mount={part.mount!r}", f"mass={_quantity(part.mass)}", f"density={_quantity(part.density)}"]
+    args = [_geometry(part.geometry, rig, folder), f"material={_optional(part.material)}",
+            f"at={_tuple(part.at)}", f"mount={_optional(part.mount)}", f"mass={_quantity(part.mass)}",
+            f"density={_quantity(part.density)}"]
     if part.role == "magnet":
         args += [f"magnetisation={_tuple(part.magnetisation)}", f"remanence={_quantity(part.remanence)}"]
     return _call(type(part).__name__, args, indent)
@@ -99,18 +113,22 @@ def _part(part, rig, folder, indent: str) -> str:
 def to_python(rig, folder, source: str = "") -> str:
     """The Python source of ``rig`` as saved in ``folder`` (it defines ``rig``)."""
     folder = Path(folder)
-    origin = f" from {source!r}" if source else ""
-    lines = [f"# MIME rig {rig.name!r}, exported by mime-gui {__version__}{origin}.",
+    origin = f" from {_text(source)}" if source else ""
+    lines = ["# -*- coding: utf-8 -*-",
+             f"# A MIME rig, exported by mime-gui {_text(__version__)[1:-1]}.",
+             f"# rig {_text(rig.name)}{origin}",
              "", "from pathlib import Path", "",
              "from mime_gui.rig import (", *(f"    {name}," for name in _IMPORTS), ")", "",
              "# paths below are relative to this file's folder",
              'HERE = Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd()', ""]
     indent = "        "
-    chain = "".join(f"{indent}{n!r}: {_segment(s, rig, folder, indent)},\n" for n, s in rig.chain.items())
-    parts = "".join(f"{indent}{n!r}: {_part(p, rig, folder, indent)},\n" for n, p in rig.parts.items())
-    mags = "".join(f"{indent}{n!r}: {_part(p, rig, folder, indent)},\n" for n, p in rig.magnets.items())
+
+    def entries(items, render) -> str:
+        return "".join(f"{indent}{_text(n)}: {render(v, rig, folder, indent)},\n" for n, v in items.items())
+
+    chain, parts, mags = entries(rig.chain, _segment), entries(rig.parts, _part), entries(rig.magnets, _part)
     lines += ["rig = Apparatus(",
-              f"    {rig.name!r},",
+              f"    {_text(rig.name)},",
               "    chain={\n" + chain + "    },",
               "    parts={\n" + parts + "    },",
               "    magnets={\n" + mags + "    },",
