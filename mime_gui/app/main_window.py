@@ -26,9 +26,9 @@ from PySide6.QtWidgets import (
 
 from mime_gui import __version__
 from mime_gui.app.bridge import SessionBridge
-from mime_gui.app.properties_dock import PropertiesDock
-from mime_gui.app.report_dock import ReportDock
-from mime_gui.app.tree_dock import TreeDock
+from mime_gui.app.docks.properties import PropertiesDock
+from mime_gui.app.docks.report import ReportDock
+from mime_gui.app.docks.tree import TreeDock
 from mime_gui.session import LAYERS, Session, SessionError
 
 APP_NAME = "MIME Rig Builder"

@@ -18,7 +18,7 @@ from mime_gui.multibody.errors import printable
 
 
 class RigPlayable:
-    """The :class:`mime_gui.commands.play.Playable` of a built rig."""
+    """The :class:`mime_gui.cli.play.Playable` of a built rig."""
 
     def __init__(self, built, servo_time_constant: float | None = None):
         self.built = built

@@ -13,8 +13,8 @@ from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QApplication
 
 from mime_gui import RESOURCES
+from mime_gui.app.docks.report import ROLE_CODE
 from mime_gui.app.main import wait_until_ready
-from mime_gui.app.report_dock import ROLE_CODE
 from mime_gui.session import ItemRef
 
 pytestmark = pytest.mark.timeout(60)

@@ -103,7 +103,7 @@ class _Terminal(io.StringIO):
 
 
 def test_long_runs_show_a_progress_bar_on_a_terminal(tmp_path, monkeypatch):
-    from mime_gui.commands import play as play_command
+    from mime_gui.cli import play as play_command
 
     monkeypatch.setattr(play_command, "CHUNK_STEPS", 100)
     args = argparse.Namespace(file=str(DEMO_URDF), commands=str(WAVE), dt=None, servo_tau=None,
