@@ -6,8 +6,8 @@ as the description gave it, so the composite inertia is the sum. On a kinematic 
 welded the same way but carries no mass (the segment prescribes its motion). Every graft link is a frame, so
 playback gives every mounted part's pose.
 
-:meth:`BuiltRig.play` steps every segment in chain order through a
-:class:`~mime_gui.nodes.KinematicArmNode`; a later segment rides on its mount frame's pose and angular
+:meth:`BuiltRig.play` steps every segment through the rig's
+:class:`~mime_gui.rig.chain_node.ChainNode`: a later segment rides on its mount frame's pose and angular
 velocity from the earlier segment's trajectory (a dynamic segment plays kinematically here).
 """
 
@@ -107,6 +107,13 @@ class BuiltRig:
         tau = s.segment.servo_time_constant if servo_time_constant is None else servo_time_constant
         return KinematicArmNode(s.articulation, servo_time_constant=tau, placement=s.placement)
 
+    def chain_node(self, servo_time_constant: float | None = None):
+        """The :class:`~mime_gui.rig.chain_node.ChainNode` of every segment, each on its mount."""
+        from mime_gui.rig.chain_node import ChainNode, ChainSegment
+
+        return ChainNode({n: ChainSegment(s.articulation, s.placement, s.mount, s.segment.servo_time_constant)
+                          for n, s in self.segments.items()}, servo_time_constant)
+
     # -- names -------------------------------------------------------------------------------------
     @property
     def command_names(self) -> tuple[str, ...]:
@@ -146,23 +153,13 @@ class BuiltRig:
             if key not in names:
                 raise KeyError(f"unknown command {key!r}; commands: {', '.join(names)}")
             init[names.index(key)] = float(value)
-        out, col = {}, 0
-        for i, (n, s) in enumerate(self.segments.items()):
-            node = self.node(n, servo_time_constant)
-            k = node.ncommands
-            mount_poses = mount_rates = None
-            if s.mount is not None:
-                seg, frame = s.mount
-                f = self.segments[seg].articulation.frame_index(frame)
-                mount_poses = out[seg].frame_poses[:, f]
-                mount_rates = out[seg].frame_angular_velocities[:, f]
-            step = None
-            if progress is not None:
-                def step(done, total, _i=i):
-                    progress(_i * total + done, len(self.segments) * total)
-            out[n] = node.play(u[:, col:col + k], dt, init[col:col + k], mount_poses=mount_poses,
-                               mount_rates=mount_rates, progress=step)
+        per_segment, initial, col = {}, {}, 0
+        for n in self.segments:
+            k = len(self.node(n).command_names)
+            per_segment[n], initial[n] = u[:, col:col + k], init[col:col + k]
             col += k
+        played = self.chain_node(servo_time_constant).play(per_segment, dt, initial, progress=progress)
+        out = {n: played[n] for n in self.segments}  # chain order, for the stacked arrays
         return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt))
 
     def _command_array(self, commands, names) -> tuple[np.ndarray, int]:
