@@ -13,6 +13,7 @@ velocity from the earlier segment's trajectory (a dynamic segment plays kinemati
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ import numpy as np
 from mime_gui.multibody import Articulation, MultibodyTree
 from mime_gui.multibody.tree import Inertial
 from mime_gui.rig.findings import RigError
-from mime_gui.rig.parts import PermanentMagnet
+from mime_gui.rig.parts import Mesh, PermanentMagnet
 from mime_gui.rig.report import RigReport, geometry_dict, link_inertials
 from mime_gui.rig.rules import Analysis, analyse
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
@@ -194,9 +195,67 @@ class BuiltRig:
         return u, T
 
 
-def build(apparatus) -> BuiltRig:
-    """Validate and build; raises :class:`RigError` carrying every finding when the rig is not valid."""
-    a = analyse(apparatus)
+def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False) \
+        -> tuple[BuiltSegment, list[dict]]:
+    """One segment with its parts grafted (and its armature, unless ``lenient``). ``lenient`` builds what
+    can be drawn of a rig that breaks rules: parts whose mount, place or shape is not known are left out,
+    and a placement that is not a finite unit quaternion stands at the identity."""
+    tree = a.trees[name].copy()
+    grafts = []
+    for collection, pname, part in apparatus.solids():
+        mount = a.part_mounts.get((collection, pname))
+        if mount is None or mount[0] != name:
+            continue
+        mass = a.masses.get((collection, pname))
+        if mass is None:
+            if not lenient or isinstance(part.geometry, Mesh) or not _finite(part.at):
+                continue
+            mass = None
+        X = np.eye(4)
+        X[:3, 3] = part.at
+        inertial = None
+        if seg.dynamic and mass is not None and (mass.mass > 0 or np.any(mass.inertia)):
+            inertial = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
+        link = GRAFT_PREFIX + pname
+        if link in tree.links:  # a duplicate name (a finding): the first one is drawn
+            continue
+        grafted = tree.add_fixed_link(link, mount[1], X, inertial)
+        grafted.visuals.append(part_shape(part, np.zeros(3) if mass is None else mass.centroid,
+                                          apparatus.base))
+        tree.part_links.add(link)
+        if seg.dynamic and mass is not None:
+            grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,
+                           "mass": mass.mass, "at": list(part.at),
+                           "inertia_about_centroid": mass.inertia.tolist()})
+    armature = {} if lenient else {s.joint: s.value for s in a.armature.get(name, [])}
+    art = tree.compile(armature=armature or None)
+    placement = seg.placement() if not lenient or _placeable(seg) else np.eye(4)
+    return BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement), grafts
+
+
+def _finite(values) -> bool:
+    return all(math.isfinite(v) for v in values)
+
+
+def _placeable(seg) -> bool:
+    if not (_finite(seg.at) and _finite(seg.orientation)):
+        return False
+    return abs(math.sqrt(sum(v * v for v in seg.orientation)) - 1.0) <= 1e-6
+
+
+def display_segments(apparatus, analysis: Analysis | None = None) -> dict[str, BuiltSegment]:
+    """What can be drawn of any rig, valid or not: every segment whose description was read, with the parts
+    whose mount and shape are known (see :func:`_build_segment`), each on its mount where it resolved, else
+    in the world. For the app's view of a rig being fixed; never for export or dynamics."""
+    a = analysis if analysis is not None else analyse(apparatus)
+    return {name: _build_segment(name, seg, apparatus, a, lenient=True)[0]
+            for name, seg in apparatus.chain.items() if a.trees.get(name) is not None}
+
+
+def build(apparatus, analysis: Analysis | None = None) -> BuiltRig:
+    """Validate and build; raises :class:`RigError` carrying every finding when the rig is not valid.
+    ``analysis``: the rig's :func:`~mime_gui.rig.rules.analyse`, when the caller has it already."""
+    a = analysis if analysis is not None else analyse(apparatus)
     if a.findings:
         raise RigError(a.findings)
     segments: dict[str, BuiltSegment] = {}
@@ -230,30 +289,9 @@ def build(apparatus) -> BuiltRig:
 
     seg_report = []
     for name, seg in apparatus.chain.items():
-        tree = a.trees[name].copy()
-        for collection, pname, part in apparatus.solids():
-            mount = a.part_mounts[(collection, pname)]
-            if mount is None or mount[0] != name:
-                continue
-            mass = a.masses[(collection, pname)]
-            X = np.eye(4)
-            X[:3, 3] = part.at
-            inertial = None
-            if seg.dynamic and (mass.mass > 0 or np.any(mass.inertia)):
-                inertial = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
-            link = GRAFT_PREFIX + pname
-            grafted = tree.add_fixed_link(link, mount[1], X, inertial)
-            grafted.visuals.append(part_shape(part, mass.centroid, apparatus.base))
-            tree.part_links.add(link)
-            if seg.dynamic:
-                grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,
-                               "mass": mass.mass, "at": list(part.at),
-                               "inertia_about_centroid": mass.inertia.tolist()})
-        armature = {s.joint: s.value for s in a.armature.get(name, [])}
-        art = tree.compile(armature=armature or None)
-        placement = seg.placement()
-        segments[name] = BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement)
-        seg_report.append(_segment_report(name, seg, a, tree, mounted_mass[name]))
+        segments[name], seg_grafts = _build_segment(name, seg, apparatus, a)
+        grafts += seg_grafts
+        seg_report.append(_segment_report(name, seg, a, segments[name].tree, mounted_mass[name]))
 
     world = sum(p["mass"] for p in parts_report if p["mount"] is None)
     carried = sum(p["mass"] for p in parts_report if p["carried_by"] is not None)
