@@ -136,7 +136,7 @@ def test_findings_follow_every_edit_and_the_view_keeps_the_parts_it_can_draw(ses
 
 
 def test_a_rig_file_with_a_dangling_mount_opens_is_fixed_with_one_edit_and_saves(tmp_path):
-    folder = tmp_path / "rig"
+    folder = tmp_path / "demo"  # the demo names its meshes package://demo/…
     shutil.copytree(DEMO_RIG.parent, folder)
     path = folder / "demo.rig.json"
     path.write_text(path.read_text().replace('"mount": "motor.rotor"', '"mount": "motor.rotorr"', 1))

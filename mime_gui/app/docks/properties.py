@@ -85,8 +85,12 @@ class PropertiesDock(QDockWidget):
         self.tree.header().setStretchLastSection(True)
         self.setWidget(self.tree)
         self._pose_rows: dict[str, QTreeWidgetItem] = {}
+        self._position_row: QTreeWidgetItem | None = None
+        self.rebuilds = 0  # whole-content rebuilds (tests count them)
         bridge.selection_changed.connect(self.show_item)
         bridge.document_changed.connect(lambda _doc: self.show_item(self.session.selection))
+        bridge.rig_changed.connect(self._rig_changed)
+        bridge.findings_changed.connect(self._findings_changed)
         bridge.poses_changed.connect(self._poses_changed)
         self.show_item(session.selection)
 
@@ -117,9 +121,11 @@ class PropertiesDock(QDockWidget):
 
     # -- content -----------------------------------------------------------------------------------
     def show_item(self, ref: ItemRef | None) -> None:
+        self.rebuilds += 1
         with QSignalBlocker(self.tree):
             self.tree.clear()
             self._pose_rows = {}
+            self._position_row = None
             self._ref = ref
             if ref is None or not self.session.has_item(ref):
                 self._document()
@@ -140,13 +146,16 @@ class PropertiesDock(QDockWidget):
         if doc is None:
             return
         s = self._section(f"Document {doc.name}")
-        self._row(s, "kind", "URDF" if doc.kind == "urdf" else "rig")
+        self._row(s, "opened from", "a URDF (a one-segment rig)" if doc.kind == "urdf" else "a rig file")
         self._row(s, "file", doc.path or "(not saved)")
+        if doc.kind == "urdf":
+            self._row(s, "saves as", self.session.suggested_path())
+        self._row(s, "rules", f"{len(doc.findings)} finding{'s' if len(doc.findings) != 1 else ''}"
+                  if doc.findings else "all pass")
         for name, seg in doc.segments.items():
             tree, art = seg.tree, seg.articulation
             s = self._section(f"Segment {name}")
-            if seg.kind != "arm":
-                self._row(s, "kind", seg.kind)
+            self._row(s, "kind", seg.kind)
             if seg.mount is not None:
                 self._row(s, "mounted on", f"{seg.mount[0]}.{seg.mount[1]}")
             self._row(s, "links", str(len(tree.links)))
@@ -209,7 +218,8 @@ class PropertiesDock(QDockWidget):
         pos = (lambda v: _num(v, "m")) if unit == "m" else _angle
         i = art.joint_index(name)
         self._row(s, "axis", _vec(art.axis[i], 3))
-        self._row(s, "position", pos(seg.q[i]))
+        self._position_row = self._row(s, "position", pos(seg.q[i]))
+        self._position_format = pos
         s = self._section("Limits")
         self._row(s, "lower", pos(art.lower[i]))
         self._row(s, "upper", pos(art.upper[i]))
@@ -249,9 +259,23 @@ class PropertiesDock(QDockWidget):
         self._pose_rows["quat"].setText(1, _vec(quat_of(X[:3, :3])))
 
     def _poses_changed(self, segments) -> None:
+        """A pose event changes text only: the joint's position or the frame's world pose."""
         ref = self._ref
-        if ref is not None and ref.segment in segments:
-            if ref.kind == "joint":
-                self.show_item(ref)
-            else:
-                self._update_pose()
+        if ref is None or ref.segment not in segments or not self.session.has_item(ref):
+            return
+        if self._position_row is not None:
+            seg = self.session.segment(ref.segment)
+            text = self._position_format(seg.q[seg.articulation.joint_index(ref.name)])
+            if self._position_row.text(1) != text:
+                self._position_row.setText(1, text)
+        self._update_pose()
+
+    def _rig_changed(self, change) -> None:
+        ref = self._ref
+        if ref is None or ref.segment in change.changed | change.added | change.removed \
+                or not self.session.has_item(ref):
+            self.show_item(self.session.selection)
+
+    def _findings_changed(self, findings) -> None:
+        if self._ref is None:
+            self.show_item(None)
