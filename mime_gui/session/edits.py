@@ -7,11 +7,13 @@ which consecutive edits are one step for undo (every value of one field, while t
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from mime_gui.rig import paths
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.paths import COLLECTIONS, DELETE
+from mime_gui.rig.segments import SEGMENT_KINDS
 
 _SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet"}
 
@@ -206,6 +208,116 @@ class RenameItem(Edit):
         return frozenset(out)
 
 
+@dataclass(frozen=True)
+class MoveItem(Edit):
+    """Move a segment, part or magnet to ``index`` in its collection (the chain's order is the mount order:
+    the rules then say which mounts no longer hold)."""
+
+    collection: str
+    item: str
+    index: int
+
+    @property
+    def name(self) -> str:
+        return f"Move {_SINGULAR.get(self.collection, 'item')} {self.item}"
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        items = getattr(rig, _collection(self.collection))
+        if self.item not in items:
+            raise EditError("edit.path", paths.join(self.collection, self.item),
+                            f"no {_SINGULAR[self.collection]} {self.item!r}")
+        entries = [(k, v) for k, v in items.items() if k != self.item]
+        at = max(0, min(int(self.index), len(entries)))
+        entries.insert(at, (self.item, items[self.item]))
+        return paths.with_items(rig, self.collection, dict(entries))
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        return frozenset({paths.join(self.collection, self.item)})
+
+
+#: The kind a segment switches to: kinematic <-> dynamic within its family.
+_SWITCH = {"Arm.Kinematic": "Arm.Dynamic", "Arm.Dynamic": "Arm.Kinematic",
+           "Motor.Kinematic": "Motor.Dynamic", "Motor.Dynamic": "Motor.Kinematic"}
+
+
+@dataclass(frozen=True)
+class SetKind(Edit):
+    """Switch a segment between Kinematic and Dynamic (``Arm.Dynamic``, ``Motor.Kinematic`` …). What both
+    kinds hold (description, placement, mount, servo, initial positions, axis) is kept; what only the
+    dynamic kind holds (armature, actuators, rotor inertia) is dropped going kinematic (undo brings it
+    back)."""
+
+    segment: str
+    kind: str
+
+    @property
+    def name(self) -> str:
+        return f"Make {self.segment} {self.kind.rsplit('.', 1)[-1].lower()}"
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        where = paths.join("chain", self.segment)
+        seg = rig.chain.get(self.segment)
+        if seg is None:
+            raise EditError("edit.path", where, f"no segment {self.segment!r}")
+        if seg.kind == self.kind:
+            return rig
+        if _SWITCH.get(seg.kind) != self.kind:
+            raise EditError("edit.value", paths.join(where, "kind"),
+                            f"a {seg.kind} switches to {_SWITCH.get(seg.kind, 'nothing')}, not {self.kind!r}")
+        cls = SEGMENT_KINDS[self.kind]
+        names = {f.name for f in dataclasses.fields(cls) if f.init}
+        kept = {f.name: getattr(seg, f.name) for f in dataclasses.fields(seg) if f.init and f.name in names}
+        return paths.replace(rig, where, cls(**kept))
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        return frozenset({paths.join("chain", self.segment)})
+
+
+@dataclass(frozen=True)
+class ReplaceItem(Edit):
+    """Replace a whole segment, part or magnet by ``value`` in one step (a change of several of its fields
+    that belong together, such as where its mass comes from); ``label`` names the step."""
+
+    collection: str
+    item: str
+    value: object
+    label: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.label or f"Change {_SINGULAR.get(self.collection, 'item')} {self.item}"
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        if self.item not in getattr(rig, _collection(self.collection)):
+            raise EditError("edit.path", paths.join(self.collection, self.item),
+                            f"no {_SINGULAR[self.collection]} {self.item!r}")
+        return paths.replace(rig, paths.join(self.collection, self.item), self.value)
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        return frozenset({paths.join(self.collection, self.item)})
+
+
+@dataclass(frozen=True, eq=False)
+class ReplaceRig(Edit):
+    """Replace the whole rig (a recovered autosave laid over the file it came from): one undo step back to
+    the file as it is on disk."""
+
+    rig: Apparatus
+    label: str = "Replace the rig"
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        if not isinstance(self.rig, Apparatus):
+            raise EditError("edit.value", "", f"a rig replaces a rig, got {type(self.rig).__name__}")
+        return self.rig
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        return frozenset({"name", *paths.item_paths(rig), *paths.item_paths(self.rig)})
+
+
 def _rename_mounts(rig: Apparatus, old: str, new: str) -> Apparatus:
     prefix = old + "."
     for collection in COLLECTIONS:
@@ -217,4 +329,5 @@ def _rename_mounts(rig: Apparatus, old: str, new: str) -> Apparatus:
     return rig
 
 
-__all__ = ["AddItem", "Edit", "EditError", "RemoveItem", "Remount", "RenameItem", "SetArmature", "SetValue"]
+__all__ = ["AddItem", "Edit", "EditError", "MoveItem", "RemoveItem", "Remount", "RenameItem", "ReplaceItem",
+           "ReplaceRig", "SetArmature", "SetKind", "SetValue"]

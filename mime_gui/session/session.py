@@ -50,7 +50,7 @@ from mime_gui.session.events import Event
 from mime_gui.session.history import History, Step
 from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
 
-ITEM_KINDS = ("link", "joint", "frame", "part", "magnet")
+ITEM_KINDS = ("segment", "link", "joint", "frame", "part", "magnet")
 
 
 class SessionError(Exception):
@@ -693,6 +693,8 @@ class Session:
         seg = self.segments.get(item.segment)
         if seg is None:
             return False
+        if item.kind == "segment":  # a segment's own row: ItemRef(name, "segment", name)
+            return item.name == item.segment
         if item.kind == "link":
             return item.name in seg.tree.links
         if item.kind == "joint":

@@ -1,0 +1,109 @@
+"""Templates the palette offers: parts, magnets and segments with sensible first values, ready to mount.
+
+A template makes one rig value (a :class:`~mime_gui.rig.parts.Part`, a
+:class:`~mime_gui.rig.parts.PermanentMagnet` or a segment) mounted on a frame, at the frame's origin. Sizes
+are small lab-scale solids (tens of millimetres), materials from the materials table, so a dropped item is
+valid at once and only needs its numbers. A mesh needs its file and an arm its URDF: ``make`` takes them
+as ``path``.
+
+There is no ring geometry in the rig model (its volume, inertia, rules and rig-file form would all have to
+exist first), so there is no ring magnet template.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.segments import Arm, Motor
+
+PART_MATERIAL = "aluminium"
+MAGNET_MATERIAL = "NdFeB-N42"
+
+
+@dataclass(frozen=True)
+class Template:
+    key: str  # stable id (what a drag carries)
+    label: str
+    group: str  # "Parts", "Magnets", "Segments"
+    collection: str  # "parts", "magnets", "chain"
+    base_name: str  # the new item's name, numbered when taken
+    tip: str
+    build: Callable[[str | None, str | None], object]  # (mount, path) -> rig value
+    needs_path: str = ""  # "mesh" or "urdf": ask for a file first
+
+    def make(self, mount: str | None, path: str | None = None):
+        if self.needs_path and not path:
+            raise ValueError(f"the {self.label} template needs a {self.needs_path} file")
+        return self.build(mount, path)
+
+
+def _part(geometry, magnet: bool):
+    def build(mount, path):
+        g = geometry(path) if callable(geometry) else geometry
+        if magnet:
+            return PermanentMagnet(g, material=MAGNET_MATERIAL, mount=mount, magnetisation=(0.0, 0.0, 1.0))
+        return Part(g, material=PART_MATERIAL, mount=mount)
+    return build
+
+
+TEMPLATES: dict[str, Template] = {t.key: t for t in (
+    Template("part.box", "Box", "Parts", "parts", "box", "A 20 × 20 × 10 mm aluminium box",
+             _part(Box((0.02, 0.02, 0.01)), False)),
+    Template("part.cylinder", "Cylinder", "Parts", "parts", "cylinder",
+             "An aluminium cylinder, radius 10 mm, 20 mm long along the frame's z axis",
+             _part(Cylinder(0.01, 0.02), False)),
+    Template("part.sphere", "Sphere", "Parts", "parts", "sphere", "An aluminium sphere, radius 10 mm",
+             _part(Sphere(0.01), False)),
+    Template("part.mesh", "Mesh from a file…", "Parts", "parts", "mesh",
+             "A closed triangle mesh (STL, OBJ, PLY) in metres; its mass comes from its volume",
+             _part(lambda path: Mesh(path), False), needs_path="mesh"),
+    Template("magnet.block", "Block magnet", "Magnets", "magnets", "magnet",
+             "An NdFeB N42 block, 10 × 10 × 5 mm, magnetised along +z",
+             _part(Box((0.01, 0.01, 0.005)), True)),
+    Template("magnet.cylinder", "Cylinder magnet", "Magnets", "magnets", "magnet",
+             "An NdFeB N42 disc, radius 5 mm, 10 mm long, magnetised along its axis (+z)",
+             _part(Cylinder(0.005, 0.01), True)),
+    Template("magnet.sphere", "Sphere magnet", "Magnets", "magnets", "magnet",
+             "An NdFeB N42 sphere, radius 5 mm, magnetised along +z", _part(Sphere(0.005), True)),
+    Template("segment.motor", "Motor", "Segments", "chain", "motor",
+             "A motor (stator and rotor about z) mounted on the frame; it publishes the frames stator and "
+             "rotor", lambda mount, path: Motor.Kinematic(mount=mount)),
+    Template("segment.arm", "Arm from a URDF…", "Segments", "chain", "arm",
+             "Another arm read from a URDF, mounted on the frame", lambda mount, path: Arm.Kinematic(
+                 description=path, mount=mount), needs_path="urdf"),
+)}
+
+
+def taken_names(rig) -> set[str]:
+    """Every name in use: segments, parts and magnets share one namespace (rule ``name.duplicate``)."""
+    return {*rig.chain, *rig.parts, *rig.magnets}
+
+
+def unique_name(rig, base: str) -> str:
+    """``base``, or ``base_2``, ``base_3`` … the first not taken in ``rig``."""
+    taken = taken_names(rig)
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}_{n}" in taken:
+        n += 1
+    return f"{base}_{n}"
+
+
+def copy_name(rig, name: str) -> str:
+    """The name of a duplicate of ``name``: ``holder_2`` (a trailing ``_<n>`` is counted on, not nested)."""
+    stem, sep, tail = name.rpartition("_")
+    base = stem if sep and tail.isdigit() else name
+    return unique_name(rig, base)
+
+
+def segment_mount(rig, segment: str, frame: str) -> str:
+    """How a new last segment names the frame it mounts on: ``frame`` alone on the chain's last segment,
+    else ``<segment>.<frame>`` (see rule ``chain.mount``)."""
+    last = next(reversed(rig.chain), None)
+    return frame if segment == last else f"{segment}.{frame}"
+
+
+__all__ = ["TEMPLATES", "Template", "copy_name", "segment_mount", "taken_names", "unique_name"]
