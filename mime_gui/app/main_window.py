@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from mime_gui import __version__
+from mime_gui.app.assembly import install_assembly
 from mime_gui.app.bridge import SessionBridge
 from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
@@ -139,6 +140,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
 
         self._build_menus()
+        install_assembly(self)  # palette, forms' docks, Edit and Export entries, autosave (app/assembly.py)
         self.tree_dock.focus_requested.connect(self._focus)
         self.bridge.document_changed.connect(self._document_changed)
         self.bridge.history_changed.connect(self._history_changed)

@@ -1,4 +1,6 @@
-"""Read-only properties of the selection: a link's inertial, a joint's parameters, a frame's world pose."""
+"""Properties of the selection: the editable form of the rig, a segment, a part or a magnet (see
+:mod:`mime_gui.app.docks.forms`), and the read-only properties of a description's link (its inertial), joint
+(its parameters) or frame (its world pose)."""
 
 from __future__ import annotations
 
@@ -6,7 +8,7 @@ import math
 
 import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
-from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem
+from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
 from mime_gui.session import ItemRef, Session
@@ -75,7 +77,14 @@ class PropertiesDock(QDockWidget):
         super().__init__("Properties", parent)
         self.setObjectName("PropertiesDock")
         self.session = session
-        self.tree = QTreeWidget(self)
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        from mime_gui.app.docks.forms import FormPanel  # the forms use this module's rotation helpers
+
+        self.forms = FormPanel(session, body)
+        self.tree = QTreeWidget(body)
         self.tree.setColumnCount(2)
         self.tree.setHeaderLabels(["Property", "Value"])
         self.tree.setUniformRowHeights(True)
@@ -83,7 +92,9 @@ class PropertiesDock(QDockWidget):
         self.tree.setTextElideMode(Qt.ElideMiddle)  # a long path keeps its file name in sight
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeToContents)
         self.tree.header().setStretchLastSection(True)
-        self.setWidget(self.tree)
+        layout.addWidget(self.forms, 3)
+        layout.addWidget(self.tree, 2)
+        self.setWidget(body)
         self._pose_rows: dict[str, QTreeWidgetItem] = {}
         self._position_row: QTreeWidgetItem | None = None
         self.rebuilds = 0  # whole-content rebuilds (tests count them)
@@ -121,6 +132,15 @@ class PropertiesDock(QDockWidget):
 
     # -- content -----------------------------------------------------------------------------------
     def show_item(self, ref: ItemRef | None) -> None:
+        """The form of ``ref`` (the rig when None, a segment, a part or magnet) and, for the rig and for a
+        description's link, joint or frame, the read-only properties."""
+        has_form = self.forms.show(ref if ref is None or self.session.has_item(ref) else None)
+        self.forms.setVisible(has_form)
+        read_only = not has_form or ref is None or not self.session.has_item(ref)
+        self.tree.setVisible(read_only)
+        self._show_tree(ref)
+
+    def _show_tree(self, ref: ItemRef | None) -> None:
         self.rebuilds += 1
         with QSignalBlocker(self.tree):
             self.tree.clear()
@@ -133,6 +153,8 @@ class PropertiesDock(QDockWidget):
                 placeholder.setFirstColumnSpanned(True)
                 placeholder.setDisabled(True)
                 return
+            if ref.kind not in ("link", "joint", "frame"):
+                return  # a segment, part or magnet: its form says it all
             seg = self.session.segment(ref.segment)
             if ref.kind == "link":
                 self._link(seg, ref.name)
@@ -260,6 +282,7 @@ class PropertiesDock(QDockWidget):
 
     def _poses_changed(self, segments) -> None:
         """A pose event changes text only: the joint's position or the frame's world pose."""
+        self.forms.poses_changed()
         ref = self._ref
         if ref is None or ref.segment not in segments or not self.session.has_item(ref):
             return
@@ -272,10 +295,17 @@ class PropertiesDock(QDockWidget):
 
     def _rig_changed(self, change) -> None:
         ref = self._ref
+        if self.forms.form is not None and ref == self.session.selection \
+                and (ref is None or self.session.has_item(ref)):
+            self.forms.rig_changed()  # in place: the field being typed in keeps its focus
+            if ref is None:
+                self._show_tree(None)
+            return
         if ref is None or ref.segment in change.changed | change.added | change.removed \
                 or not self.session.has_item(ref):
             self.show_item(self.session.selection)
 
     def _findings_changed(self, findings) -> None:
+        self.forms.findings_changed(findings)
         if self._ref is None:
-            self.show_item(None)
+            self._show_tree(None)

@@ -1,22 +1,27 @@
 """The chain tree: segments → links → joints → child links (nested as the chain), and each segment's frames.
 
-Selecting an item calls :meth:`Session.select`; the tree follows ``selection_changed`` with its signals
-blocked. An edit rebuilds the rows of the segments it changed, in place (the others keep their rows, their
-expansion and their selection); opening a file rebuilds the whole tree. The context menu asks the window to
-focus the camera and toggles an item's visibility through the Session.
+Selecting an item calls :meth:`Session.select` (a segment's own row selects the segment); the tree follows
+``selection_changed`` with its signals blocked. An edit rebuilds the rows of the segments it changed, in
+place (the others keep their rows, their expansion and their selection); opening a file rebuilds the whole
+tree. The context menu asks the window to focus the camera and toggles an item's visibility through the
+Session.
+
+A palette template dragged over a link or frame row lights the row and names the frame; dropped, the tree
+emits ``template_dropped(key, segment, frame)`` (the assembly code makes the edit).
 """
 
 from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDockWidget,
     QHeaderView,
     QLineEdit,
     QMenu,
+    QToolTip,
     QTreeWidget,
     QTreeWidgetItem,
     QTreeWidgetItemIterator,
@@ -24,11 +29,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mime_gui.app.drag import template_key
 from mime_gui.app.icons import kind_icon
+from mime_gui.rig.build import GRAFT_PREFIX
 from mime_gui.session import ItemRef, Session
 
 REF_ROLE = Qt.UserRole
 KIND_ROLE = Qt.UserRole + 1
+DROP_RGB = "#ffe3a3"  # the row a template would be dropped on
 
 
 def _fmt(v: float, unit: str) -> str:
@@ -69,6 +77,7 @@ def link_summary(link) -> str:
 class TreeDock(QDockWidget):
     focus_requested = Signal(object)  # ItemRef
     filter_changed = Signal(str)  # the filter text: the window also filters the 3D frame triads by it
+    template_dropped = Signal(str, str, str)  # template key, segment, frame
 
     def __init__(self, session: Session, bridge, parent=None):
         super().__init__("Chain", parent)
@@ -101,6 +110,10 @@ class TreeDock(QDockWidget):
         layout.addWidget(self.filter)
         layout.addWidget(self.tree)
         self.setWidget(body)
+        self._drop_row: QTreeWidgetItem | None = None
+        self.tree.setAcceptDrops(True)
+        self.tree.viewport().setAcceptDrops(True)
+        self.tree.viewport().installEventFilter(self)
 
         bridge.document_changed.connect(self.rebuild)
         bridge.rig_changed.connect(self._rig_changed)
@@ -165,7 +178,7 @@ class TreeDock(QDockWidget):
     def _add_segment(self, seg_name: str, seg, index: int | None = None) -> None:
         tree, art = seg.tree, seg.articulation
         dof = f"{seg.kind}, {art.nq} dof, {len(tree.links)} links"
-        top = self._item(None, seg_name, dof, "segment", None, "segment")
+        top = self._item(None, seg_name, dof, "segment", ItemRef(seg_name, "segment", seg_name), "segment")
         if index is None:
             self.tree.addTopLevelItem(top)
         else:
@@ -300,3 +313,67 @@ class TreeDock(QDockWidget):
         colour = item.foreground(1) if visible else QBrush(QColor("#8d949c"))
         item.setForeground(0, colour)
         item.setText(1, item.text(1).removesuffix("  (hidden)") + ("" if visible else "  (hidden)"))
+
+    # -- template drops ----------------------------------------------------------------------------
+    def frame_at(self, pos) -> tuple[str, str] | None:
+        """``(segment, frame)`` a template dropped at viewport point ``pos`` mounts on: a link or frame row
+        names itself, a joint row its child link, a grafted part's row the frame the part is mounted on."""
+        item = self.tree.itemAt(pos)
+        ref = item.data(0, REF_ROLE) if item is not None else None
+        if ref is None or ref.kind not in ("link", "frame", "joint"):
+            return None
+        seg = self.session.segments.get(ref.segment)
+        if seg is None:
+            return None
+        name = ref.name
+        if ref.kind == "joint":
+            joint = seg.tree.joints.get(name)
+            name = joint.child if joint is not None else name
+        while name.startswith(GRAFT_PREFIX):
+            joint = seg.tree.parent_joint(name)
+            if joint is None:
+                return None
+            name = joint.parent
+        return ref.segment, name
+
+    def eventFilter(self, watched, event) -> bool:
+        kind = event.type()
+        if watched is self.tree.viewport() and kind in (QEvent.DragEnter, QEvent.DragMove, QEvent.Drop,
+                                                         QEvent.DragLeave):
+            if kind == QEvent.DragLeave:
+                self._light_drop_row(None)
+                return False
+            key = template_key(event.mimeData())
+            if key is None:
+                return False
+            pos = event.position().toPoint()
+            target = self.frame_at(pos)
+            self._light_drop_row(self.tree.itemAt(pos) if target else None)
+            if target is None:
+                event.ignore()
+                return True
+            event.setDropAction(Qt.CopyAction)
+            event.accept()
+            if kind == QEvent.Drop:
+                self._light_drop_row(None)
+                self.template_dropped.emit(key, *target)
+            else:
+                QToolTip.showText(self.tree.viewport().mapToGlobal(pos), f"Mount on {target[0]}.{target[1]}",
+                                  self.tree.viewport())
+            return True
+        return super().eventFilter(watched, event)
+
+    def _light_drop_row(self, item: QTreeWidgetItem | None) -> None:
+        if item is self._drop_row:
+            return
+        if self._drop_row is not None:
+            try:
+                for col in range(2):
+                    self._drop_row.setBackground(col, QBrush())
+            except RuntimeError:  # the row went away with a rebuild
+                pass
+        self._drop_row = item
+        if item is not None:
+            for col in range(2):
+                item.setBackground(col, QBrush(QColor(DROP_RGB)))
+            QToolTip.hideText()

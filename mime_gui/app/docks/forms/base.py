@@ -1,0 +1,182 @@
+"""The parts every form shares: sections of labelled fields, each bound to a rig path, the findings shown
+under the field they are about, derived values that refresh in place, and one way to apply an edit.
+
+A form is built once per item and kind of item; an edit of that item refreshes its fields in place (the one
+being typed in keeps its text and focus) and its derived values. A form is rebuilt only when what it shows
+changes shape (another geometry, a mass declared instead of taken from the material, another segment kind):
+:meth:`Form.shape` says what that is.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QVBoxLayout, QWidget
+
+from mime_gui.app.docks.fields import HINT_STYLE, MESSAGE_STYLE, Field, LengthUnit
+from mime_gui.rig.build import GRAFT_PREFIX
+from mime_gui.session import ItemRef, SessionError
+
+TITLE_STYLE = "font-weight: 600; margin-top: 6px;"
+
+
+def part_target(session, ref: ItemRef | None):
+    """``(collection, name)`` of the part or magnet ``ref`` stands for (its own ref, or the link it is
+    grafted as, ``part:<name>``), else None."""
+    rig = session.rig
+    if ref is None or rig is None:
+        return None
+    if ref.kind in ("part", "magnet"):
+        collection = "parts" if ref.kind == "part" else "magnets"
+        return (collection, ref.name) if ref.name in getattr(rig, collection) else None
+    if ref.kind == "link" and ref.name.startswith(GRAFT_PREFIX):
+        name = ref.name[len(GRAFT_PREFIX):]
+        for collection in ("parts", "magnets"):
+            if name in getattr(rig, collection):
+                return collection, name
+    return None
+
+
+def item_ref(session, collection: str, name: str) -> ItemRef | None:
+    """The selection that stands for an item of the rig: a segment's own row; a part or magnet as the link
+    it is drawn as (so the tree row and the 3D view light up), or by itself when it is not drawn (fixed in the
+    world, or its mount does not resolve)."""
+    if collection == "chain":
+        ref = ItemRef(name, "segment", name)
+        return ref if session.has_item(ref) else None
+    rig = session.rig
+    part = getattr(rig, collection, {}).get(name) if rig is not None else None
+    if part is None:
+        return None
+    mount = part.mount if isinstance(part.mount, str) else ""
+    for seg_name, seg in session.segments.items():
+        if mount.startswith(seg_name + ".") and (GRAFT_PREFIX + name) in seg.tree.links:
+            return ItemRef(seg_name, "link", GRAFT_PREFIX + name)
+    return ItemRef("", "part" if collection == "parts" else "magnet", name)
+
+
+def finding_matches(where: str, path: str) -> bool:
+    return where == path or where.startswith(path + ".")
+
+
+class Form(QWidget):
+    """Sections of fields; subclasses add them in :meth:`build` and say their :meth:`shape`."""
+
+    def __init__(self, panel, parent=None):
+        super().__init__(parent)
+        self.panel = panel
+        self.session = panel.session
+        self.lengths: LengthUnit = panel.lengths
+        self.fields: list[Field] = []
+        self.derived: list = []  # callables(rig) refreshing read-only labels
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(6, 4, 6, 6)
+        self._layout.setSpacing(2)
+        self.other = QLabel(self)  # findings of the item no field shows
+        self.other.setWordWrap(True)
+        self.other.setStyleSheet(MESSAGE_STYLE)
+        self.other.hide()
+        self._layout.addWidget(self.other)
+        self._form: QFormLayout | None = None
+
+    # -- to override ---------------------------------------------------------------------------------
+    def shape(self, rig) -> tuple:
+        """What the form's layout depends on; a change of it rebuilds the form."""
+        return ()
+
+    def exists(self, rig) -> bool:
+        return True
+
+    def own_paths(self) -> tuple[str, ...]:
+        """Rig paths whose findings belong to this form."""
+        return ()
+
+    # -- building ------------------------------------------------------------------------------------
+    def section(self, title: str) -> QFormLayout:
+        label = QLabel(title, self)
+        label.setStyleSheet(TITLE_STYLE)
+        self._layout.addWidget(label)
+        holder = QFrame(self)
+        form = QFormLayout(holder)
+        form.setContentsMargins(8, 0, 0, 0)
+        form.setLabelAlignment(Qt.AlignRight | Qt.AlignVCenter)
+        form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        self._layout.addWidget(holder)
+        self._form = form
+        return form
+
+    def add(self, label: str, field: Field, read, commit, tip: str = "") -> Field:
+        field.read = read
+        field.commit = commit
+        if tip:
+            field.setToolTip(tip)
+        self._form.addRow(label, field)
+        self.fields.append(field)
+        return field
+
+    def add_value(self, label: str, compute, tip: str = "") -> QLabel:
+        """A read-only derived value, recomputed on every refresh: ``compute(rig) -> str``."""
+        value = QLabel(self)
+        value.setWordWrap(True)
+        value.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        if tip:
+            value.setToolTip(tip)
+        self._form.addRow(label, value)
+
+        def refresh(rig, _label=value, _compute=compute):
+            try:
+                text = _compute(rig)
+            except (KeyError, ValueError, TypeError, ArithmeticError) as err:
+                text = f"— ({err})"
+            if _label.text() != text:
+                _label.setText(text)
+
+        self.derived.append(refresh)
+        return value
+
+    def add_widget(self, label: str, widget: QWidget) -> None:
+        self._form.addRow(label, widget)
+
+    def hint(self, text: str) -> QLabel:
+        label = QLabel(text, self)
+        label.setWordWrap(True)
+        label.setStyleSheet(HINT_STYLE)
+        self._layout.addWidget(label)
+        return label
+
+    def finish(self) -> None:
+        self._layout.addStretch(1)
+
+    # -- refreshing ----------------------------------------------------------------------------------
+    def refresh(self, rig, force: bool = False) -> None:
+        for field in self.fields:
+            field.refresh(rig, force)
+        for refresh in self.derived:
+            refresh(rig)
+
+    def show_findings(self, findings) -> None:
+        mine = [f for f in findings if any(finding_matches(f.where, p) for p in self.own_paths())]
+        shown = set()
+        for field in self.fields:
+            texts = [f for f in mine if finding_matches(f.where, field.path)]
+            shown.update(id(f) for f in texts)
+            field.set_finding("\n".join(f"[{f.code}] {f.message}" for f in texts))
+        rest = [f for f in mine if id(f) not in shown]
+        self.other.setText("\n".join(f"[{f.code}] {f.where}: {f.message}" for f in rest))
+        self.other.setVisible(bool(rest))
+
+    def field_for(self, path: str) -> Field | None:
+        """The field showing ``path`` (or the closest one holding it)."""
+        best = None
+        for field in self.fields:
+            if finding_matches(path, field.path) and (best is None or len(field.path) > len(best.path)):
+                best = field
+        return best
+
+    # -- edits ---------------------------------------------------------------------------------------
+    def apply(self, edit) -> bool:
+        """Apply one edit through the Session; a refusal is shown by the window (the Session emitted it)."""
+        try:
+            self.session.apply(edit)
+        except SessionError:
+            return False
+        return True

@@ -1,0 +1,269 @@
+"""The form of a part or a magnet: name, geometry with its sizes, material (its density and where that figure
+comes from) or a declared density or mass with its reason, where it sits in its mount frame, the frame it is
+mounted on; for a magnet its magnetisation and remanence. Mass, centre of mass, inertia and magnetic moment
+are derived live."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from PySide6.QtWidgets import QFileDialog, QPushButton
+
+from mime_gui.app.docks.fields import (
+    ChoiceField,
+    NumberField,
+    QuantityField,
+    TextField,
+    VectorField,
+    format_number,
+)
+from mime_gui.app.docks.forms.base import Form, item_ref
+from mime_gui.rig.mass import magnet_moment, part_mass
+from mime_gui.rig.materials import material, materials
+from mime_gui.rig.parts import Box, Cylinder, Mesh, PermanentMagnet, Sphere
+from mime_gui.rig.units import KG, KG_PER_M3, TESLA, Quantity
+from mime_gui.session import RenameItem, ReplaceItem, SetValue
+
+MASS_SOURCES = (("from its material", "material"), ("declared density", "density"), ("declared mass", "mass"))
+
+
+def _mass_source(part) -> str:
+    if part.mass is not None:
+        return "mass"
+    if part.density is not None:
+        return "density"
+    return "material"
+
+
+def _vec(v, digits: int = 4) -> str:
+    return ", ".join(format_number(float(x), digits) for x in v)
+
+
+class PartForm(Form):
+    def __init__(self, panel, collection: str, name: str, parent=None):
+        super().__init__(panel, parent)
+        self.collection = collection
+        self.name = name
+        self.build()
+
+    @property
+    def base(self) -> str:
+        return f"{self.collection}.{self.name}"
+
+    def part(self, rig):
+        return getattr(rig, self.collection)[self.name]
+
+    def exists(self, rig) -> bool:
+        return self.name in getattr(rig, self.collection)
+
+    def shape(self, rig) -> tuple:
+        p = self.part(rig)
+        return (self.collection, self.name, type(p).__name__, p.geometry.kind, _mass_source(p),
+                isinstance(p, PermanentMagnet) and p.remanence is not None)
+
+    def own_paths(self):
+        return (self.base,)
+
+    # -- building ------------------------------------------------------------------------------------
+    def build(self) -> None:
+        rig = self.session.rig
+        part = self.part(rig)
+        magnet = isinstance(part, PermanentMagnet)
+        base = self.base
+        self.section(f"{'Magnet' if magnet else 'Part'} {self.name}")
+        self.add("Name", TextField(base, self), lambda r: self.name, self._rename,
+                 "Rename (Enter): names are shared by segments, parts and magnets")
+        self._geometry(part.geometry)
+        self._mass(part)
+        self.section("Placement")
+        self.add("At", VectorField(f"{base}.at", lengths=self.lengths, parent=self),
+                 lambda r: self.part(r).at, lambda v: self.apply(SetValue(f"{base}.at", v)),
+                 "Where the centroid sits in the mount frame (the part's axes are the frame's)")
+        mount = ChoiceField(f"{base}.mount", self)
+        mount.set_choices(self._mounts(rig))
+        self.add("Mounted on", mount, lambda r: self.part(r).mount, self._remount,
+                 "A frame of the chain, or the world")
+        if magnet:
+            self._magnet(part)
+        self.section("Derived")
+        self.add_value("Mass", self._mass_text)
+        self.add_value("Centre of mass", self._com_text,
+                       "The centroid, in the mount frame and in the world at the current joint positions")
+        self.add_value("Inertia (centroid)", self._inertia_text,
+                       "Ixx, Iyy, Izz; Ixy, Ixz, Iyz about the centroid, in the part's axes")
+        if magnet:
+            self.add_value("Magnetic moment", self._moment_text, "Br·V/μ0 along the magnetisation")
+        self.finish()
+
+    def _geometry(self, g) -> None:
+        base = f"{self.base}.geometry"
+        self.section(f"Geometry: {g.kind}")
+        setter = self._set
+        if isinstance(g, Box):
+            self.add("Size", VectorField(f"{base}.size", lengths=self.lengths, parent=self),
+                     lambda r: self.part(r).geometry.size, lambda v: setter(f"{base}.size", v),
+                     "Edge lengths along the part's x, y, z")
+        elif isinstance(g, Cylinder):
+            self.add("Radius", NumberField(f"{base}.radius", lengths=self.lengths, parent=self),
+                     lambda r: self.part(r).geometry.radius, lambda v: setter(f"{base}.radius", v))
+            self.add("Length", NumberField(f"{base}.length", lengths=self.lengths, parent=self),
+                     lambda r: self.part(r).geometry.length, lambda v: setter(f"{base}.length", v),
+                     "Along the part's z axis")
+        elif isinstance(g, Sphere):
+            self.add("Radius", NumberField(f"{base}.radius", lengths=self.lengths, parent=self),
+                     lambda r: self.part(r).geometry.radius, lambda v: setter(f"{base}.radius", v))
+        elif isinstance(g, Mesh):
+            path = self.add("File", TextField(f"{base}.path", self, "mesh file, relative to the rig file"),
+                            lambda r: self.part(r).geometry.path, lambda v: setter(f"{base}.path", v))
+            browse = QPushButton("Browse…", path)
+            browse.clicked.connect(self._browse_mesh)
+            path.row.addWidget(browse)
+            self.add("Scale", VectorField(f"{base}.scale", parent=self),
+                     lambda r: self.part(r).geometry.scale, lambda v: setter(f"{base}.scale", v),
+                     "The file's units times the scale are metres")
+
+    def _mass(self, part) -> None:
+        base = self.base
+        self.section("Mass")
+        mat = ChoiceField(f"{base}.material", self)
+        mat.set_choices([(m.name, m.name) for m in materials()] + [("(none)", None)])
+        self.add("Material", mat, self._material_of, lambda v: self._set(f"{base}.material", v))
+        self._material_field = mat
+        source = ChoiceField(f"{base}.mass_source", self)
+        source.set_choices([(text, key) for text, key in MASS_SOURCES])
+        self.add("Mass from", source, lambda r: _mass_source(self.part(r)), self._switch_mass_source,
+                 "A declared density or mass replaces the material's density, with its reason")
+        kind = _mass_source(part)
+        if kind == "density":
+            self.add("Density", QuantityField(f"{base}.density", KG_PER_M3, self),
+                     lambda r: self.part(r).density, lambda v: self._set(f"{base}.density", v))
+        elif kind == "mass":
+            self.add("Mass", QuantityField(f"{base}.mass", KG, self, "weighed, datasheet …"),
+                     lambda r: self.part(r).mass, lambda v: self._set(f"{base}.mass", v))
+
+    def _magnet(self, part) -> None:
+        base = self.base
+        self.section("Magnetisation")
+        self.add("Direction", VectorField(f"{base}.magnetisation", parent=self),
+                 lambda r: self.part(r).magnetisation, lambda v: self._set(f"{base}.magnetisation", v),
+                 "North pole direction in the part's axes (normalised when used)")
+        # without a declaration, the findings about the remanence show under this choice
+        path = f"{base}.remanence" if part.remanence is None else f"{base}.remanence_source"
+        source = ChoiceField(path, self)
+        source.set_choices([("from its material (grade)", False), ("declared", True)])
+        self.add("Remanence", source, lambda r: self.part(r).remanence is not None, self._switch_remanence)
+        if part.remanence is not None:
+            self.add("Br", QuantityField(f"{base}.remanence", TESLA, self, "grade datasheet, measured …"),
+                     lambda r: self.part(r).remanence, lambda v: self._set(f"{base}.remanence", v))
+
+    def _mounts(self, rig):
+        out = [("(fixed in the world)", None)]
+        for seg_name, seg in self.session.segments.items():
+            out += [(f"{seg_name}.{f}", f"{seg_name}.{f}") for f in seg.tree.link_order()
+                    if f not in seg.tree.part_links]
+        return out
+
+    # -- reading -------------------------------------------------------------------------------------
+    def _material_of(self, rig):
+        name = self.part(rig).material
+        found = material(name) if name is not None else None
+        return found.name if found is not None and found.name.lower() == name.lower() else name
+
+    def refresh(self, rig, force: bool = False) -> None:
+        super().refresh(rig, force)
+        m = material(self.part(rig).material) if self.part(rig).material else None
+        if m is None:
+            note = "" if self.part(rig).material is None else "not in the materials table"
+        else:
+            note = f"{m.grade}: {format_number(m.density)} kg/m³ — {m.density_source}"
+            if m.magnetic:
+                note += f"; Br {format_number(m.remanence)} T — {m.remanence_source}"
+        self._material_field.set_note(note)
+
+    def _mass_text(self, rig) -> str:
+        mass, _ = part_mass(self.part(rig), rig.base)
+        if mass is None:
+            return "— (see the messages above)"
+        density = "" if mass.density is None else f", {format_number(mass.density)} kg/m³"
+        return (f"{format_number(mass.mass, 5)} kg ({mass.source}{density}; volume "
+                f"{format_number(mass.volume * 1e6, 5)} cm³)")
+
+    def _com_text(self, rig) -> str:
+        part = self.part(rig)
+        text = f"({_vec(np.asarray(part.at) * self.lengths.factor)}) {self.lengths.unit} in the mount frame"
+        ref = item_ref(self.session, self.collection, self.name)
+        if ref is not None and ref.kind == "link":
+            X = self.session.frame_world_pose(ref.segment, ref.name)
+            text += f"; ({_vec(X[:3, 3] * self.lengths.factor)}) {self.lengths.unit} in the world"
+        return text
+
+    def _inertia_text(self, rig) -> str:
+        mass, _ = part_mass(self.part(rig), rig.base)
+        if mass is None:
+            return "—"
+        inertia = mass.inertia
+        return (f"{_vec(np.diag(inertia), 4)}; {_vec([inertia[0, 1], inertia[0, 2], inertia[1, 2]], 4)} "
+                "kg·m²")
+
+    def _moment_text(self, rig) -> str:
+        part = self.part(rig)
+        mass, _ = part_mass(part, rig.base)
+        moment, _ = magnet_moment(part, mass.volume if mass is not None else None)
+        if moment is None:
+            return "— (see the messages above)"
+        return (f"{format_number(moment.moment, 5)} A·m² along ({_vec(moment.direction, 3)}); Br "
+                f"{format_number(moment.remanence)} T ({moment.source})")
+
+    # -- edits ---------------------------------------------------------------------------------------
+    def _set(self, path: str, value) -> None:
+        self.apply(SetValue(path, value))
+
+    def _rename(self, new: str) -> None:
+        new = new.strip() if isinstance(new, str) else new
+        if not new or new == self.name:
+            self.refresh(self.session.rig, force=True)
+            return
+        if self.apply(RenameItem(self.collection, self.name, new)):
+            self.panel.select_item(self.collection, new)
+        else:
+            self.refresh(self.session.rig, force=True)
+
+    def _remount(self, mount) -> None:
+        if self.apply(SetValue(f"{self.base}.mount", mount)):
+            self.panel.select_item(self.collection, self.name)
+
+    def _switch_mass_source(self, kind: str) -> None:
+        rig = self.session.rig
+        part = self.part(rig)
+        if kind == _mass_source(part):
+            return
+        mass, _ = part_mass(part, rig.base)
+        if kind == "mass":  # start from the mass it has now, so the user only adds the reason
+            value = dict(mass=Quantity(mass.mass if mass else 0.0, KG, None), density=None)
+        elif kind == "density":
+            value = dict(density=Quantity(mass.density if mass and mass.density else 0.0, KG_PER_M3, None),
+                         mass=None)
+        else:
+            value = dict(mass=None, density=None)
+        label = {v: t for t, v in MASS_SOURCES}[kind]
+        self.apply(ReplaceItem(self.collection, self.name, dataclasses.replace(part, **value),
+                               f"Mass of {self.name}: {label}"))
+
+    def _switch_remanence(self, declared: bool) -> None:
+        part = self.part(self.session.rig)
+        if declared == (part.remanence is not None):
+            return
+        if declared:
+            m = material(part.material) if part.material else None
+            value = Quantity(m.remanence if m is not None and m.magnetic else 0.0, TESLA, None)
+        else:
+            value = None
+        self.apply(SetValue(f"{self.base}.remanence", value))
+
+    def _browse_mesh(self) -> None:
+        start = str(self.session.rig.base or "")
+        path, _ = QFileDialog.getOpenFileName(self, "A mesh file", start, "Meshes (*.stl *.obj *.ply *.off);;"
+                                              "All files (*)")
+        if path:
+            self._set(f"{self.base}.geometry.path", path)

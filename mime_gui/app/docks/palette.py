@@ -1,0 +1,100 @@
+"""The palette: part, magnet and segment templates to drag onto a frame (a row of the chain tree, or a link in
+the 3D view). Double-click or Enter adds the template to the selected frame, for keyboard users.
+
+The palette only starts drags and says which template was chosen; :mod:`mime_gui.app.assembly` turns a
+template and a frame into one edit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QDrag
+from PySide6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from mime_gui.app.docks.fields import HINT_STYLE
+from mime_gui.app.drag import template_mime
+from mime_gui.app.icons import kind_icon
+from mime_gui.rig.templates import TEMPLATES
+
+KEY_ROLE = Qt.UserRole
+GROUP_ICONS = {"Parts": "part", "Magnets": "magnet", "Segments": "segment"}
+
+
+class _TemplateTree(QTreeWidget):
+    """A tree whose leaf rows drag their template key."""
+
+    def startDrag(self, actions) -> None:
+        item = self.currentItem()
+        key = item.data(0, KEY_ROLE) if item is not None else None
+        if key is None:
+            return
+        drag = QDrag(self)
+        drag.setMimeData(template_mime(key))
+        drag.setPixmap(item.icon(0).pixmap(32, 32))
+        drag.exec(Qt.CopyAction)
+
+
+class PaletteDock(QDockWidget):
+    chosen = Signal(str)  # a template key: add it to the selected frame
+
+    def __init__(self, session, bridge, parent=None):
+        super().__init__("Palette", parent)
+        self.setObjectName("PaletteDock")
+        self.session = session
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.tree = _TemplateTree(body)
+        self.tree.setHeaderHidden(True)
+        self.tree.setIndentation(12)
+        self.tree.setDragEnabled(True)
+        self.tree.setDragDropMode(QTreeWidget.DragOnly)
+        self.tree.setRootIsDecorated(False)
+        self._rows: dict[str, QTreeWidgetItem] = {}
+        groups: dict[str, QTreeWidgetItem] = {}
+        for key, template in TEMPLATES.items():
+            group = groups.get(template.group)
+            if group is None:
+                group = groups[template.group] = QTreeWidgetItem(self.tree, [template.group])
+                group.setFlags(Qt.ItemIsEnabled)
+                font = group.font(0)
+                font.setBold(True)
+                group.setFont(0, font)
+                group.setExpanded(True)
+            row = QTreeWidgetItem(group, [template.label])
+            row.setIcon(0, kind_icon(GROUP_ICONS[template.group]))
+            row.setData(0, KEY_ROLE, key)
+            how = ("Drag onto a frame (a row of the Chain tree or a link in the 3D view), or double-click "
+                   "/ Enter to add it to the selected frame.")
+            row.setToolTip(0, f"{template.tip}\n\n{how}")
+            row.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
+            self._rows[key] = row
+        self.tree.itemActivated.connect(self._activated)
+        self.hint = QLabel(body)
+        self.hint.setWordWrap(True)
+        self.hint.setStyleSheet(HINT_STYLE)
+        layout.addWidget(self.tree, 1)
+        layout.addWidget(self.hint)
+        self.setWidget(body)
+        bridge.selection_changed.connect(self._selection_changed)
+        bridge.document_changed.connect(lambda _doc: self._selection_changed(self.session.selection))
+        self._selection_changed(session.selection)
+
+    def row(self, key: str) -> QTreeWidgetItem:
+        return self._rows[key]
+
+    def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        key = item.data(0, KEY_ROLE)
+        if key is not None:
+            self.chosen.emit(key)
+
+    def _selection_changed(self, ref) -> None:
+        has = self.session.document is not None
+        with QSignalBlocker(self.tree):
+            self.tree.setEnabled(has)
+        if not has:
+            self.hint.setText("Open a URDF or a rig to assemble on it.")
+        elif ref is not None and ref.kind in ("link", "frame", "joint"):
+            self.hint.setText(f"Enter or double-click adds to {ref.segment}.{ref.name}; or drag onto any "
+                              "frame.")
+        else:
+            self.hint.setText("Drag onto a frame, or select a frame and press Enter here.")

@@ -1,0 +1,112 @@
+"""The validation dock: every finding of the rig after every edit (code, where, message), errors first, then
+the warnings of the descriptions read. Clicking a finding asks the window to go to its rig path (select the
+item, focus its field)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QHeaderView,
+    QLabel,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mime_gui.app.icons import kind_icon
+
+WHERE_ROLE = Qt.UserRole
+OK_STYLE = "color: #1e7d4f; font-weight: 600; padding: 4px;"
+BAD_STYLE = "color: #b3261e; font-weight: 600; padding: 4px;"
+
+
+class ValidationDock(QDockWidget):
+    navigate = Signal(str)  # a rig path
+
+    def __init__(self, session, bridge, parent=None):
+        super().__init__("Validation", parent)
+        self.setObjectName("ValidationDock")
+        self.session = session
+        body = QWidget(self)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(4, 4, 4, 4)
+        self.summary = QLabel(body)
+        self.summary.setWordWrap(True)
+        self.tree = QTreeWidget(body)
+        self.tree.setColumnCount(3)
+        self.tree.setHeaderLabels(["Code", "Where", "Message"])
+        self.tree.setIndentation(12)
+        self.tree.setWordWrap(True)
+        header = self.tree.header()
+        header.setSectionResizeMode(0, QHeaderView.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.Interactive)
+        header.resizeSection(1, 170)
+        header.setStretchLastSection(True)
+        self.tree.itemClicked.connect(self._clicked)
+        self.tree.itemActivated.connect(self._clicked)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tree, 1)
+        self.setWidget(body)
+        bridge.findings_changed.connect(lambda _f: self.rebuild())
+        bridge.document_changed.connect(lambda _d: self.rebuild())
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        findings = self.session.findings
+        warnings = [(name, w) for name, seg in self.session.segments.items()
+                    for w in seg.tree.report.warnings]
+        with QSignalBlocker(self.tree):
+            self.tree.clear()
+            if findings:
+                self._group("Errors: rules the rig breaks", "refused", [
+                    (f.code, f.where, f.message, f.where) for f in findings])
+            if warnings:
+                self._group("Warnings from the descriptions read", "warning", [
+                    (w.code, f"{name}" + (f" line {w.line}" if w.line else ""), w.message,
+                     f"chain.{name}.description") for name, w in warnings])
+        if self.session.document is None:
+            self.summary.setText("Nothing is open.")
+            self.summary.setStyleSheet("")
+        elif findings:
+            n = len(findings)
+            fixed = "it is fixed" if n == 1 else "they are fixed"
+            self.summary.setText(f"{n} rule{'s' if n != 1 else ''} broken: export is disabled until {fixed}. "
+                                 "Click one to go to its field.")
+            self.summary.setStyleSheet(BAD_STYLE)
+        else:
+            self.summary.setText("✓ The rig follows every rule; it can be exported.")
+            self.summary.setStyleSheet(OK_STYLE)
+
+    def _group(self, title: str, icon: str, rows) -> None:
+        group = QTreeWidgetItem(self.tree, [f"{title} ({len(rows)})", "", ""])
+        group.setIcon(0, kind_icon(icon))
+        group.setFirstColumnSpanned(True)
+        font = group.font(0)
+        font.setBold(True)
+        group.setFont(0, font)
+        colour = QBrush(QColor("#b3261e" if icon == "refused" else "#9a5b00"))
+        for code, where, message, path in rows:
+            row = QTreeWidgetItem(group, [code, where, message])
+            row.setData(0, WHERE_ROLE, path)
+            row.setForeground(0, colour)
+            for col in range(3):
+                row.setToolTip(col, f"[{code}] {where}: {message}")
+        group.setExpanded(True)
+
+    def rows(self) -> list[tuple[str, str, str]]:
+        """``(code, where, message)`` of every finding shown (tests)."""
+        out = []
+        for i in range(self.tree.topLevelItemCount()):
+            group = self.tree.topLevelItem(i)
+            for j in range(group.childCount()):
+                row = group.child(j)
+                out.append((row.text(0), row.text(1), row.text(2)))
+        return out
+
+    def _clicked(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        path = item.data(0, WHERE_ROLE)
+        if path:
+            self.navigate.emit(path)
