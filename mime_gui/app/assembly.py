@@ -66,6 +66,7 @@ class Assembly(QObject):
         self._menus()
         window.tree_dock.template_dropped.connect(self.drop_template)
         self.palette.chosen.connect(self.add_to_selection)
+        self.palette.describe_target = self._target_text
         self.validation.navigate.connect(self.navigate)
         bridge.findings_changed.connect(lambda _f: self._gate_export())
         bridge.document_changed.connect(lambda _d: self._gate_export())
@@ -91,7 +92,11 @@ class Assembly(QObject):
         w.splitDockWidget(w.tree_dock, self.palette, Qt.Vertical)
         w.resizeDocks([w.tree_dock, self.palette], [560, 240], Qt.Vertical)
         w.addDockWidget(Qt.BottomDockWidgetArea, self.validation)
-        for dock in (self.armature, self.build_report, self.mass):
+        # the read report joins the findings below, so the properties column holds the whole form
+        w.removeDockWidget(w.report_dock)
+        w.addDockWidget(Qt.BottomDockWidgetArea, w.report_dock)
+        w.report_dock.show()
+        for dock in (self.armature, self.build_report, self.mass, w.report_dock):
             w.addDockWidget(Qt.BottomDockWidgetArea, dock)
             w.tabifyDockWidget(self.validation, dock)
         self.validation.raise_()
@@ -228,6 +233,10 @@ class Assembly(QObject):
                 if mount.startswith(seg + "."):
                     return seg, mount[len(seg) + 1:]
         return None
+
+    def _target_text(self) -> str:
+        target = self.target_frame()
+        return "" if target is None else f"{target[0]}.{target[1]}"
 
     def add_to_selection(self, key: str) -> bool:
         target = self.target_frame()

@@ -145,7 +145,7 @@ class Field(QWidget):
 def _unit_label(text: str, parent) -> QLabel:
     label = QLabel(text, parent)
     label.setStyleSheet(HINT_STYLE)
-    label.setMinimumWidth(34)
+    label.setMinimumWidth(28)
     return label
 
 
@@ -155,6 +155,7 @@ class TextField(Field):
     def __init__(self, path: str, parent=None, placeholder: str = ""):
         super().__init__(path, parent)
         self.edit = QLineEdit(self)
+        self.edit.setMinimumWidth(60)
         self.edit.setPlaceholderText(placeholder)
         self.edit.editingFinished.connect(self._finished)
         self.row.addWidget(self.edit)
@@ -164,6 +165,7 @@ class TextField(Field):
 
     def show_value(self, value) -> None:
         self.edit.setText("" if value is None else str(value))
+        self.edit.setCursorPosition(0)  # a long path or name shows its start
 
     def _finished(self) -> None:
         if self.edit.isModified():
@@ -180,6 +182,7 @@ class NumberField(Field):
         self.unit = unit
         self.lengths = lengths  # a LengthUnit, or None
         self.edit = QLineEdit(self)
+        self.edit.setMinimumWidth(60)
         self.edit.textEdited.connect(self._edited)
         self.row.addWidget(self.edit)
         self.unit_label = _unit_label(self._unit_text(), self)
@@ -235,7 +238,7 @@ class VectorField(Field):
             tag.setStyleSheet(HINT_STYLE)
             self.row.addWidget(tag)
             e = QLineEdit(self)
-            e.setMinimumWidth(48)
+            e.setMinimumWidth(36)
             e.textEdited.connect(lambda text, i=index: self._edited(i, text))
             self.row.addWidget(e, 1)
             self.edits.append(e)
@@ -282,7 +285,7 @@ class ChoiceField(Field):
         self.combo.setEditable(editable)
         self.combo.setInsertPolicy(QComboBox.NoInsert)
         self.combo.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-        self.combo.setMinimumContentsLength(12)
+        self.combo.setMinimumContentsLength(8)
         self.combo.activated.connect(self._activated)
         self.row.addWidget(self.combo, 1)
         self.note = QLabel(self)
@@ -336,14 +339,15 @@ class QuantityField(Field):
         super().__init__(path, parent)
         self.unit = unit
         self.value_edit = QLineEdit(self)
-        self.value_edit.setMaximumWidth(110)
+        self.value_edit.setMinimumWidth(60)
         self.value_edit.textEdited.connect(self._value_edited)
-        self.row.addWidget(self.value_edit)
+        self.row.addWidget(self.value_edit, 1)
         self.row.addWidget(_unit_label(UNITS.get(unit, unit), self))
-        self.reason_edit = QLineEdit(self)
+        self.reason_edit = QLineEdit(self)  # on a line of its own: a reason is a sentence
+        self.reason_edit.setMinimumWidth(60)
         self.reason_edit.setPlaceholderText(f"reason: {placeholder}")
         self.reason_edit.textEdited.connect(self._reason_edited)
-        self.row.addWidget(self.reason_edit, 1)
+        self._layout.insertWidget(1, self.reason_edit)
         self._number: float | None = None
 
     def editors(self):
@@ -354,6 +358,7 @@ class QuantityField(Field):
             self._number = value.value
             self.value_edit.setText(format_number(value.value))
             self.reason_edit.setText(value.reason or "")
+            self.reason_edit.setCursorPosition(0)
         else:  # a bare number (loaded from a file): shown, and the rules ask for its unit
             self._number = None if value is None else float(value)
             self.value_edit.setText("" if value is None else format_number(float(value)))

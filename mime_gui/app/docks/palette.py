@@ -69,6 +69,7 @@ class PaletteDock(QDockWidget):
             row.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
             self._rows[key] = row
         self.tree.itemActivated.connect(self._activated)
+        self.describe_target = lambda: ""  # the frame Enter adds to, as text (set by the assembly code)
         self.hint = QLabel(body)
         self.hint.setWordWrap(True)
         self.hint.setStyleSheet(HINT_STYLE)
@@ -93,8 +94,8 @@ class PaletteDock(QDockWidget):
             self.tree.setEnabled(has)
         if not has:
             self.hint.setText("Open a URDF or a rig to assemble on it.")
-        elif ref is not None and ref.kind in ("link", "frame", "joint"):
-            self.hint.setText(f"Enter or double-click adds to {ref.segment}.{ref.name}; or drag onto any "
+        elif self.describe_target():
+            self.hint.setText(f"Enter or double-click adds to {self.describe_target()}; or drag onto any "
                               "frame.")
         else:
             self.hint.setText("Drag onto a frame, or select a frame and press Enter here.")

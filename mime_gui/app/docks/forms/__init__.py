@@ -4,6 +4,7 @@ while its shape holds) and focuses the field of a rig path (a finding clicked in
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from mime_gui.app.docks.fields import HINT_STYLE, LENGTH_UNITS, LengthUnit
@@ -38,6 +39,7 @@ class FormPanel(QWidget):
         layout.addLayout(bar)
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)  # fields shrink to the dock
         self.scroll.setFrameShape(QScrollArea.NoFrame)
         layout.addWidget(self.scroll, 1)
 

@@ -1,0 +1,357 @@
+"""Assembling a rig through the window as a user would: templates dragged (real QMimeData drops) onto a tree
+row, fields typed into, combo boxes chosen with the keyboard, Ctrl+Z; from the demo arm's URDF to the demo
+rig; findings under their field; export gated by the findings; delete, duplicate, rename."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QPushButton
+
+from mime_gui import RESOURCES
+from mime_gui.app.drag import template_mime
+from mime_gui.app.main import wait_until_ready
+from mime_gui.rig import load
+from mime_gui.session import ItemRef, SetValue
+
+pytestmark = pytest.mark.timeout(120)
+DEMO = RESOURCES / "demo"
+
+
+@pytest.fixture
+def demo_copy(tmp_path) -> Path:
+    folder = tmp_path / "demo"
+    shutil.copytree(DEMO, folder)
+    return folder
+
+
+def open_ready(window, path) -> None:
+    assert window.open_file(str(path))
+    wait_until_ready(window)
+
+
+def settle(qtbot, ms: int = 5) -> None:
+    QApplication.processEvents()
+    qtbot.wait(ms)
+
+
+# -- driving the window --------------------------------------------------------------------------------
+def drop_on_row(window, key: str, ref: ItemRef) -> None:
+    """Drag a template over a tree row and drop it there, with real drag events on the viewport."""
+    tree = window.tree_dock.tree
+    item = window.tree_dock.item_for(ref)
+    assert item is not None, ref
+    tree.scrollToItem(item)
+    pos = tree.visualItemRect(item).center()
+    mime = template_mime(key)
+    viewport = tree.viewport()
+    enter = QDragEnterEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(viewport, enter)
+    assert enter.isAccepted()
+    move = QDragMoveEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(viewport, move)
+    assert move.isAccepted()
+    drop = QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(viewport, drop)
+    assert drop.isAccepted()
+
+
+def click_row(window, ref: ItemRef) -> None:
+    tree = window.tree_dock.tree
+    item = window.tree_dock.item_for(ref)
+    tree.scrollToItem(item)
+    QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, tree.visualItemRect(item).center())
+
+
+def field(window, path: str):
+    form = window.properties_dock.forms.form
+    assert form is not None, "no form shown"
+    f = form.field_for(path)
+    assert f is not None and f.path == path, (path, [x.path for x in form.fields])
+    return f
+
+
+def type_into(qtbot, edit, text: str, enter: bool = False) -> None:
+    edit.setFocus()
+    edit.selectAll()
+    QTest.keyClick(edit, Qt.Key_Backspace)
+    QTest.keyClicks(edit, text)
+    if enter:
+        QTest.keyClick(edit, Qt.Key_Return)
+    settle(qtbot)
+
+
+def choose(qtbot, combo, text: str) -> None:
+    """Pick an item of a closed combo box with the arrow keys, as a keyboard user does."""
+    texts = [combo.itemText(i) for i in range(combo.count())]
+    target = next(i for i, t in enumerate(texts) if t == text or t.startswith(text))
+    combo.setFocus()
+    key = Qt.Key_Down if target > combo.currentIndex() else Qt.Key_Up
+    while combo.currentIndex() != target:
+        QTest.keyClick(combo, key)
+        settle(qtbot, 1)
+    settle(qtbot)
+
+
+def type_vector(qtbot, window, path: str, index: int, text: str) -> None:
+    type_into(qtbot, field(window, path).edits[index], text)
+
+
+# -- drops ---------------------------------------------------------------------------------------------
+def test_a_template_dropped_on_a_tree_row_mounts_one_part_there_in_one_undo_step(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    session = window.session
+    steps = len(session.history)
+    drop_on_row(window, "part.box", ItemRef("arm", "link", "link_3"))
+    settle(qtbot)
+    assert list(session.rig.parts) == ["holder", "box"]
+    box = session.rig.parts["box"]
+    assert box.mount == "arm.link_3" and box.at == (0.0, 0.0, 0.0)
+    assert len(session.history) == steps + 1 and session.history.undo_name == "Add part box"
+    assert session.selection == ItemRef("arm", "link", "part:box")  # selected, its form open
+    assert window.properties_dock.forms.form.name == "box"
+    assert window.tree_dock.item_for(ItemRef("arm", "link", "part:box")) is not None
+    QTest.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
+    settle(qtbot)
+    assert list(session.rig.parts) == ["holder"]
+
+
+def test_a_drop_on_a_joint_row_mounts_on_its_child_and_on_a_segment_row_is_refused(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    drop_on_row(window, "magnet.sphere", ItemRef("arm", "joint", "joint_2"))
+    settle(qtbot)
+    assert window.session.rig.magnets["magnet"].mount == "arm.link_2"
+    tree = window.tree_dock.tree
+    top = window.tree_dock.item_for(ItemRef("arm", "segment", "arm"))
+    pos = tree.visualItemRect(top).center()
+    enter = QDragEnterEvent(pos, Qt.CopyAction, template_mime("part.box"), Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(tree.viewport(), enter)
+    assert not enter.isAccepted()
+
+
+def test_enter_on_a_palette_template_adds_it_to_the_selected_frame(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    click_row(window, ItemRef("arm", "frame", "tool0"))
+    settle(qtbot)
+    palette = window.assembly.palette
+    palette.tree.setCurrentItem(palette.row("part.sphere"))
+    palette.tree.setFocus()
+    QTest.keyClick(palette.tree, Qt.Key_Return)
+    settle(qtbot)
+    assert window.session.rig.parts["sphere"].mount == "arm.tool0"
+
+
+# -- the end to end: from the demo arm's URDF to the demo rig ------------------------------------------
+def test_from_the_demo_urdf_to_the_demo_rig_through_the_window_alone(window, qtbot, tmp_path):
+    folder = tmp_path / "build"
+    folder.mkdir()
+    shutil.copy(DEMO / "arm.urdf", folder / "arm.urdf")
+    shutil.copytree(DEMO / "meshes", folder / "meshes")
+    open_ready(window, folder / "arm.urdf")
+    session = window.session
+    (first,) = session.segments
+
+    # the arm: its name, dynamic, servo lag and initial positions in its form
+    click_row(window, ItemRef(first, "segment", first))
+    type_into(qtbot, field(window, f"chain.{first}").edit, "arm", enter=True)
+    assert list(session.rig.chain) == ["arm"] and session.selection == ItemRef("arm", "segment", "arm")
+    choose(qtbot, field(window, "chain.arm.kind").combo, "Arm.Dynamic")
+    type_into(qtbot, field(window, "chain.arm.servo_time_constant").edit, "0.05")
+    for joint, value in (("joint_1", "0.1"), ("joint_2", "-0.4"), ("joint_3", "0.9"), ("joint_5", "0.6")):
+        type_into(qtbot, field(window, f"chain.arm.initial_positions.{joint}").edit, value)
+
+    # the armature: one joint declared with its reason, three through their transmissions
+    dock = window.assembly.armature
+    dock.raise_()
+    settle(qtbot, 20)
+    table = dock.table("arm")
+    choose(qtbot, table.cells[("joint_6", "source")], "declared")
+    type_into(qtbot, table.cells[("joint_6", "value")], "0.0002")
+    type_into(qtbot, table.cells[("joint_6", "reason")],
+              "wrist rotor 1.25e-5 kg m2 through the 4:1 belt, from the wrist motor's datasheet")
+    for joint in ("joint_1", "joint_2", "joint_3"):
+        choose(qtbot, table.cells[(joint, "source")], "through")
+        settle(qtbot, 20)
+    for joint in ("joint_1", "joint_2"):
+        choose(qtbot, table.cells[(joint, "actuator")], "example-bldc-60mm")
+    choose(qtbot, table.cells[("joint_3", "actuator")], "(rotor inertia")
+    settle(qtbot, 20)
+    type_into(qtbot, table.cells[("joint_3", "rotor")], "1.8e-05")
+    type_into(qtbot, table.cells[("joint_3", "reason")],
+              "elbow motor datasheet rotor inertia 180 g cm2 (example figure)")
+
+    # the motor on the last link, dynamic with its rotor inertia
+    drop_on_row(window, "segment.motor", ItemRef("arm", "frame", "tool0"))
+    settle(qtbot, 20)
+    assert session.rig.chain["motor"].mount == "tool0"
+    choose(qtbot, field(window, "chain.motor.kind").combo, "Motor.Dynamic")
+    inertia = field(window, "chain.motor.inertia")
+    assert "rotor inertia" in inertia.message.text()  # the finding shows under its field until given
+    type_into(qtbot, inertia.value_edit, "3e-06")
+    type_into(qtbot, inertia.reason_edit, "catalogue value of the spindle motor's rotor (example figure)")
+    assert not inertia.message.isVisible()
+
+    # a holder and a magnet on the rotor
+    drop_on_row(window, "part.cylinder", ItemRef("motor", "frame", "rotor"))
+    type_into(qtbot, field(window, "parts.cylinder").edit, "holder", enter=True)
+    type_vector(qtbot, window, "parts.holder.at", 2, "10")
+    drop_on_row(window, "magnet.cylinder", ItemRef("motor", "frame", "rotor"))
+    type_into(qtbot, field(window, "magnets.magnet").edit, "m1", enter=True)
+    type_vector(qtbot, window, "magnets.m1.at", 2, "25")
+
+    # the rig's name, with nothing selected
+    session.select(None)
+    settle(qtbot)
+    type_into(qtbot, field(window, "name").edit, "demo", enter=True)
+
+    assert session.findings == ()
+    assert window.assembly.act_export_json.isEnabled()
+    window.act_save.trigger()
+    settle(qtbot)
+    saved = folder / "arm.rig.json"
+    assert json.loads(saved.read_text()) == json.loads((DEMO / "demo.rig.json").read_text())
+    assert not window.isWindowModified()
+
+
+# -- undo, findings, export ----------------------------------------------------------------------------
+def test_undo_everything_returns_the_original_file(window, qtbot, demo_copy):
+    path = demo_copy / "demo.rig.json"
+    original = path.read_bytes()
+    open_ready(window, path)
+    drop_on_row(window, "part.box", ItemRef("arm", "link", "link_2"))
+    type_vector(qtbot, window, "parts.box.geometry.size", 0, "35")
+    type_vector(qtbot, window, "parts.box.at", 1, "-12.5")
+    click_row(window, ItemRef("motor", "link", "part:holder"))
+    type_into(qtbot, field(window, "parts.holder.geometry.radius").edit, "12")
+    choose(qtbot, field(window, "parts.holder.mass_source").combo, "declared mass")
+    type_into(qtbot, field(window, "parts.holder.mass").reason_edit, "weighed")
+    click_row(window, ItemRef("motor", "link", "part:m1"))
+    QTest.keyClick(window, Qt.Key_D, Qt.ControlModifier)  # duplicate
+    settle(qtbot)
+    assert "m1_2" in window.session.rig.magnets
+    QTest.keyClick(window, Qt.Key_Delete)
+    settle(qtbot)
+    assert "m1_2" not in window.session.rig.magnets
+    assert window.isWindowModified()
+    while window.undo_actions.undo.isEnabled():
+        QTest.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
+        settle(qtbot, 1)
+    assert not window.isWindowModified()
+    window.act_save.trigger()
+    assert path.read_bytes() == original
+
+
+def test_a_finding_appears_under_its_field_and_clears_and_export_waits_for_it(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    export = window.assembly.act_export_json
+    assert export.isEnabled() and window.assembly.act_export_python.isEnabled()
+    click_row(window, ItemRef("motor", "link", "part:holder"))
+    radius = field(window, "parts.holder.geometry.radius")
+    type_into(qtbot, radius.edit, "-5")
+    assert [f.code for f in window.session.findings] == ["part.geometry"]
+    assert radius.message.isVisible() and "positive radius" in radius.message.text()
+    assert radius.edit.hasFocus()  # the form was refreshed in place, not rebuilt under the typing
+    assert not export.isEnabled() and not window.assembly.act_export_python.isEnabled()
+    assert "[part.geometry] parts.holder.geometry" in export.toolTip()
+    assert window.assembly.validation.rows()[0][:2] == ("part.geometry", "parts.holder.geometry")
+    type_into(qtbot, radius.edit, "5")
+    assert window.session.findings == () and not radius.message.isVisible()
+    assert export.isEnabled()
+    assert window.session.rig.parts["holder"].geometry.radius == 0.005
+
+
+def test_a_keystroke_that_does_not_parse_is_marked_and_not_applied(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    click_row(window, ItemRef("motor", "link", "part:holder"))
+    steps = len(window.session.history)
+    length = field(window, "parts.holder.geometry.length")
+    type_into(qtbot, length.edit, "3e")
+    assert "not a number" in length.message.text() and len(window.session.history) == steps
+    QTest.keyClicks(length.edit, "1 m")  # "3e1 m": a typed unit overrides the form's mm
+    settle(qtbot)
+    assert window.session.rig.parts["holder"].geometry.length == 30.0
+    assert len(window.session.history) == steps + 1  # the keystrokes of one field are one undo step
+
+
+def test_clicking_a_finding_selects_its_item_and_focuses_its_field(window, qtbot, demo_copy):
+    path = demo_copy / "demo.rig.json"
+    path.write_text(path.read_text().replace('"material": "NdFeB-N42"', '"material": "unobtainium"'))
+    open_ready(window, path)
+    dock = window.assembly.validation
+    dock.raise_()
+    group = dock.tree.topLevelItem(0)
+    row = group.child(0)
+    assert row.text(0) == "part.material" or row.text(0).startswith("magnet")
+    dock.tree.scrollToItem(row)
+    QTest.mouseClick(dock.tree.viewport(), Qt.LeftButton, Qt.NoModifier, dock.tree.visualItemRect(row).center())
+    settle(qtbot, 20)
+    assert window.session.selection == ItemRef("motor", "link", "part:m1")
+    focused = QApplication.focusWidget()
+    material = field(window, "magnets.m1.material")
+    assert focused is material.combo
+
+
+def test_export_writes_files_that_validate(window, qtbot, demo_copy, tmp_path, monkeypatch):
+    from mime_gui.cli.main import main
+
+    open_ready(window, demo_copy / "demo.rig.json")
+    out = tmp_path / "out.rig.json"
+    monkeypatch.setattr("PySide6.QtWidgets.QFileDialog.getSaveFileName",
+                        lambda *a, **k: (str(out), "Rig files (*.rig.json)"))
+    window.assembly.act_export_json.trigger()
+    assert load(out) == window.session.rig
+    assert main(["validate", str(out)]) == 0
+    assert window.session.path == str(demo_copy / "demo.rig.json")  # export leaves the document's file
+
+
+def test_segments_reorder_and_rename_with_mounts_following(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    click_row(window, ItemRef("motor", "segment", "motor"))
+    type_into(qtbot, field(window, "chain.motor").edit, "spindle", enter=True)
+    rig = window.session.rig
+    assert list(rig.chain) == ["arm", "spindle"]
+    assert rig.parts["holder"].mount == "spindle.rotor" and rig.magnets["m1"].mount == "spindle.rotor"
+    assert window.session.findings == ()
+    form = window.properties_dock.forms.form
+    up = next(b for b in form.findChildren(QPushButton) if b.text() == "Move up")
+    QTest.mouseClick(up, Qt.LeftButton)
+    settle(qtbot)
+    assert list(window.session.rig.chain) == ["spindle", "arm"]
+    assert {f.code for f in window.session.findings} >= {"chain.mount-first", "chain.mount"}
+    QTest.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
+    settle(qtbot)
+    assert list(window.session.rig.chain) == ["arm", "spindle"] and window.session.findings == ()
+
+
+def test_mass_properties_and_build_report_show_the_rig(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    mass = window.assembly.mass
+    mass.raise_()
+    settle(qtbot, 20)
+    report = window.session.document.built.report
+    assert f"{report['totals']['parts_mass']:.5g} kg of parts" in mass.total.text()
+    window.assembly.build_report.raise_()
+    settle(qtbot, 20)
+    values = window.assembly.build_report.values()
+    assert values["Armature per joint/arm/joint_6"].startswith("0.0002 kg·m² · declared")
+    assert values["Magnets/m1"].split(" · ")[0].endswith("A·m²")
+    # an edit that breaks a rule keeps the last valid report, and says so
+    window.session.apply(SetValue("parts.holder.material", "unobtainium"))
+    settle(qtbot, 20)
+    assert "last valid build" in window.assembly.build_report.banner.text()
+
+
+def test_pr2_carrying_a_part(window, qtbot, robot_file, tmp_path):
+    open_ready(window, robot_file("pr2"))
+    (seg,) = window.session.segments
+    drop_on_row(window, "part.box", ItemRef(seg, "link", "r_gripper_palm_link"))
+    settle(qtbot)
+    assert window.session.rig.parts["box"].mount == f"{seg}.r_gripper_palm_link"
+    assert window.session.findings == ()
+    assert window.tree_dock.item_for(ItemRef(seg, "link", "part:box")) is not None
