@@ -27,7 +27,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mime_gui.app.docks.fields import ERROR_STYLE, HINT_STYLE, MESSAGE_STYLE, format_number, parse_number
+from mime_gui.app.docks.fields import (
+    ERROR_STYLE,
+    HINT_STYLE,
+    MESSAGE_STYLE,
+    format_number,
+    parse_number,
+    pass_undo,
+)
 from mime_gui.app.docks.forms.base import finding_matches
 from mime_gui.rig.actuators import actuator, actuator_names
 from mime_gui.rig.armature import armature_sources
@@ -144,7 +151,7 @@ class ArmTable(QWidget):
             rotor = QLineEdit(self.table)
             rotor.textEdited.connect(lambda _t, j=joint: self._rotor_edited(j))
             for col, widget in ((2, value), (3, reason), (4, act), (5, rotor)):
-                self.table.setCellWidget(row, col, widget)
+                self.table.setCellWidget(row, col, pass_undo(widget))
             for col in (6, 7):
                 cell = QTableWidgetItem("")
                 cell.setFlags(Qt.ItemIsEnabled)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 import re
 
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSignalBlocker, Qt, Signal
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -60,6 +61,26 @@ def parse_number(text: str, units: dict[str, float] | None = None, default: str 
     return value / factor if factor != 1.0 else value
 
 
+class DocumentUndo(QObject):
+    """Lets Ctrl+Z / Ctrl+Shift+Z through a line edit to the window's Undo and Redo: every keystroke in a
+    field is already an edit of the rig (merged per field), so the document's undo is the field's undo."""
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.ShortcutOverride and (
+                event.matches(QKeySequence.Undo) or event.matches(QKeySequence.Redo)):
+            event.ignore()
+            return True
+        return False
+
+
+UNDO_PASS = DocumentUndo()
+
+
+def pass_undo(edit: QWidget) -> QWidget:
+    edit.installEventFilter(UNDO_PASS)
+    return edit
+
+
 class Field(QWidget):
     """The base of every field: the editor in a row, a message line under it (hidden when empty)."""
 
@@ -69,6 +90,7 @@ class Field(QWidget):
         super().__init__(parent)
         self.path = path
         self.commit = None  # callable(value), set by the form
+        self.exact = False  # findings of its own path only (see Form.add)
         self.read = None  # callable(rig) -> value, set by the form
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
@@ -94,6 +116,11 @@ class Field(QWidget):
     # -- shared --------------------------------------------------------------------------------------
     def editing(self) -> bool:
         return any(e.hasFocus() for e in self.editors())
+
+    def showEvent(self, event) -> None:
+        for e in self.editors():
+            pass_undo(e)
+        super().showEvent(event)
 
     def refresh(self, rig, force: bool = False) -> None:
         if self.read is None or (self.editing() and not force):

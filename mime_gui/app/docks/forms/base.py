@@ -104,7 +104,10 @@ class Form(QWidget):
         self._form = form
         return form
 
-    def add(self, label: str, field: Field, read, commit, tip: str = "") -> Field:
+    def add(self, label: str, field: Field, read, commit, tip: str = "", exact: bool = False) -> Field:
+        """A field in the current section; ``exact``: it shows findings of its own path only (a name,
+        whose path is the whole item's)."""
+        field.exact = exact
         field.read = read
         field.commit = commit
         if tip:
@@ -154,13 +157,21 @@ class Form(QWidget):
             refresh(rig)
 
     def show_findings(self, findings) -> None:
+        """Each finding under one field: the one showing its path, else the first field inside it (a
+        finding about a whole geometry goes under its first size), else at the top of the form."""
         mine = [f for f in findings if any(finding_matches(f.where, p) for p in self.own_paths())]
-        shown = set()
+        placed: dict[int, list] = {}
+        rest = []
+        for f in mine:
+            field = self.field_for(f.where) or next(
+                (x for x in self.fields if x.path.startswith(f.where + ".")), None)
+            if field is None:
+                rest.append(f)
+            else:
+                placed.setdefault(id(field), []).append(f)
         for field in self.fields:
-            texts = [f for f in mine if finding_matches(f.where, field.path)]
-            shown.update(id(f) for f in texts)
+            texts = placed.get(id(field), [])
             field.set_finding("\n".join(f"[{f.code}] {f.message}" for f in texts))
-        rest = [f for f in mine if id(f) not in shown]
         self.other.setText("\n".join(f"[{f.code}] {f.where}: {f.message}" for f in rest))
         self.other.setVisible(bool(rest))
 
@@ -168,7 +179,8 @@ class Form(QWidget):
         """The field showing ``path`` (or the closest one holding it)."""
         best = None
         for field in self.fields:
-            if finding_matches(path, field.path) and (best is None or len(field.path) > len(best.path)):
+            holds = field.path == path or (not field.exact and finding_matches(path, field.path))
+            if holds and (best is None or len(field.path) > len(best.path)):
                 best = field
         return best
 

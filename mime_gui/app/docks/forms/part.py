@@ -73,7 +73,7 @@ class PartForm(Form):
         base = self.base
         self.section(f"{'Magnet' if magnet else 'Part'} {self.name}")
         self.add("Name", TextField(base, self), lambda r: self.name, self._rename,
-                 "Rename (Enter): names are shared by segments, parts and magnets")
+                 "Rename (Enter): names are shared by segments, parts and magnets", exact=True)
         self._geometry(part.geometry)
         self._mass(part)
         self.section("Placement")

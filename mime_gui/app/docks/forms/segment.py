@@ -72,7 +72,7 @@ class SegmentForm(Form):
         first = list(rig.chain).index(self.name) == 0
         self.section(f"Segment {self.name}")
         self.add("Name", TextField(base, self), lambda r: self.name, self._rename,
-                 "Rename (Enter): every mount naming this segment follows")
+                 "Rename (Enter): every mount naming this segment follows", exact=True)
         kind = ChoiceField(f"{base}.kind", self)
         kind.set_choices([(seg.kind, seg.kind), (_SWITCH[seg.kind], _SWITCH[seg.kind])])
         self.add("Kind", kind, lambda r: self.seg(r).kind, lambda k: self.apply(SetKind(self.name, k)),
