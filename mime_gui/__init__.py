@@ -5,9 +5,9 @@ recorded-command playback), ``rig`` (the rig model) and ``session`` (application
 ``app`` only.
 """
 
-from pathlib import Path
+from mime_gui._package import package_version, resources_folder
 
-__version__ = "0.1.0"
+__version__ = package_version()
 
-#: Bundled data (demo rig, materials, actuator registry, schema). The project is installed editable.
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+#: Bundled data (demo rig, materials, actuator registry, schema), a folder inside the installed package.
+RESOURCES = resources_folder()
