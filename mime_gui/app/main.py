@@ -41,6 +41,7 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
+    from mime_gui.app.logs import install_exception_hook, log_session_error, setup_logging
     from mime_gui.app.main_window import APP_NAME, MainWindow
     from mime_gui.session import Session, SessionError
 
@@ -51,12 +52,15 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("MIME")
+    install_exception_hook(setup_logging())
 
     session = Session()
+    session.error.connect(log_session_error)
     path = Path(file) if file else DEMO_RIG
     try:
         session.open(path)
     except SessionError as err:
+        log_session_error(err)
         print(err.one_line(), file=sys.stderr)
         return 2
 
