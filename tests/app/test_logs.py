@@ -163,6 +163,7 @@ def test_later_exceptions_are_counted_in_the_open_dialog(reporter, qtbot):
 
 @pytest.mark.qt_no_exception_capture
 def test_an_exception_on_a_worker_thread_reaches_the_gui_thread(reporter, log_file, qtbot):
+    reporter.install()  # pytest (before 9) sets its own threading.excepthook around each test's call
     worker = threading.Thread(target=boom, name="worker-7")
     worker.start()
     worker.join()
