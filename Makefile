@@ -2,16 +2,17 @@
 # Python packages come in the versions of constraints.txt (refresh with `make lock`); the system packages
 # the window and the tests need are checked (and installed when root or passwordless sudo allow) by
 # tools/system-packages.sh.
-PYTHON      ?= python3
-VENV        ?= .venv
-BIN         := $(VENV)/bin
-FILE        ?=
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+FILE   ?=
 CONSTRAINTS := constraints.txt
 SYSTEM      := tools/system-packages.sh
 LOCK_PYTHON ?= python3.11
 LOCK_VENV   ?= build/lock-venv
 
-.PHONY: run test lint bench lock clean
+.PHONY: run test lint bench clean
+.PHONY: lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
