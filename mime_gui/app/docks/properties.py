@@ -10,6 +10,7 @@ import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
+from mime_gui.app.docks.forms import FormPanel
 from mime_gui.multibody.spatial import quaternion_of, rpy_of
 from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
 from mime_gui.session import ItemRef, Session
@@ -60,8 +61,6 @@ class PropertiesDock(QDockWidget):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        from mime_gui.app.docks.forms import FormPanel  # the forms use this module's rotation helpers
-
         self.forms = FormPanel(session, body)
         self.tree = QTreeWidget(body)
         self.tree.setColumnCount(2)

@@ -12,8 +12,7 @@ from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QPushButton, QWidget
 
 from mime_gui.app.docks.fields import ChoiceField, NumberField, QuantityField, TextField, VectorField
 from mime_gui.app.docks.forms.base import Form
-from mime_gui.app.docks.properties import rpy_of
-from mime_gui.multibody.spatial import quaternion_to_matrix
+from mime_gui.multibody.spatial import quaternion_of, quaternion_to_matrix, rpy_of
 from mime_gui.rig.paths import DELETE
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
 from mime_gui.rig.units import KG_M2
@@ -22,12 +21,13 @@ from mime_gui.session.edits import _SWITCH
 
 
 def rpy_to_quaternion(rpy) -> tuple[float, float, float, float]:
-    """(w, x, y, z) of R = Rz(yaw) Ry(pitch) Rx(roll) (URDF's convention), radians in; w ≥ 0."""
-    r, p, y = (0.5 * float(a) for a in rpy)
+    """(w, x, y, z) of R = Rz(yaw) Ry(pitch) Rx(roll) (URDF's convention), radians in."""
+    r, p, y = (float(a) for a in rpy)
     cr, sr, cp, sp, cy, sy = math.cos(r), math.sin(r), math.cos(p), math.sin(p), math.cos(y), math.sin(y)
-    q = (cr * cp * cy + sr * sp * sy, sr * cp * cy - cr * sp * sy, cr * sp * cy + sr * cp * sy,
-         cr * cp * sy - sr * sp * cy)
-    return tuple(-v for v in q) if q[0] < 0 else q
+    Rx = np.array([[1, 0, 0], [0, cr, -sr], [0, sr, cr]])
+    Ry = np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]])
+    Rz = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
+    return tuple(float(v) for v in quaternion_of(Rz @ Ry @ Rx))
 
 
 def quaternion_to_rpy_degrees(wxyz) -> tuple[float, float, float]:
