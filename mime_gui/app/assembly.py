@@ -100,6 +100,7 @@ class Assembly(QObject):
             w.addDockWidget(Qt.BottomDockWidgetArea, dock)
             w.tabifyDockWidget(self.validation, dock)
         self.validation.raise_()
+        QTimer.singleShot(0, self.validation.raise_)  # the findings are the tab shown first
         w.resizeDocks([self.validation], [230], Qt.Vertical)
         panels = _submenu(_menu(w, "View"), "Panels")
         if panels is not None:

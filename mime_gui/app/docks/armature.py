@@ -32,6 +32,7 @@ from mime_gui.app.docks.fields import (
     HINT_STYLE,
     MESSAGE_STYLE,
     format_number,
+    on_screen,
     parse_number,
     pass_undo,
 )
@@ -400,7 +401,7 @@ class ArmatureDock(QDockWidget):
         return self.tables[segment]
 
     def refresh(self) -> None:
-        if self.isHidden() and self.tables:
+        if not on_screen(self) and self.tables:
             return  # refreshed when shown
         rig = self.session.rig
         arms = [n for n, s in rig.chain.items() if isinstance(s, _ArmSegment)] if rig is not None else []

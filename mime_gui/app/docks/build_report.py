@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mime_gui.app.docks.fields import HINT_STYLE, format_number
+from mime_gui.app.docks.fields import HINT_STYLE, format_number, on_screen
 from mime_gui.app.docks.validation import BAD_STYLE
 from mime_gui.app.icons import kind_icon
 
@@ -59,7 +59,7 @@ class BuildReportDock(QDockWidget):
     def rebuild(self) -> None:
         doc = self.session.document
         built = doc.built if doc is not None else None
-        if self.isHidden() and self._shown is not None:
+        if not on_screen(self) and self._shown is not None:
             return
         if built is self._shown and built is not None and bool(doc.findings) == self._stale:
             return

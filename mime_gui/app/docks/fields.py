@@ -35,6 +35,12 @@ LENGTH_UNITS = {"mm": 1000.0, "m": 1.0}
 _NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z°µ/²³ ]*)\s*$")
 
 
+def on_screen(dock) -> bool:
+    """True when a dock is shown now: visible and, tabbed with others, its tab is the current one (a dock
+    behind another tab is still 'visible' to Qt, with nothing of it on screen)."""
+    return dock.isVisible() and not dock.visibleRegion().isEmpty()
+
+
 def format_number(value: float, digits: int = 6) -> str:
     if value is None:
         return ""

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mime_gui.app.docks.fields import HINT_STYLE, format_number
+from mime_gui.app.docks.fields import HINT_STYLE, format_number, on_screen
 from mime_gui.app.icons import kind_icon
 from mime_gui.session.mass_properties import mass_table
 
@@ -72,6 +72,7 @@ class MassPropertiesDock(QDockWidget):
         bridge.layers_changed.connect(self._layer_changed)
         self.visibilityChanged.connect(lambda on: on and self._timer.start())
         self.table = None
+        self._items: dict[tuple, QTreeWidgetItem] = {}
         self.rebuild()
 
     def _layer_changed(self, layer: str, visible: bool) -> None:
@@ -80,39 +81,65 @@ class MassPropertiesDock(QDockWidget):
                 self.mark.setChecked(visible)
 
     def rebuild(self) -> None:
-        if self.isHidden() and self.table is not None:
+        """Recompute the table; when the same bodies are listed, only the texts change (a pose event
+        moves every centre of mass, and rebuilds nothing)."""
+        if not on_screen(self) and self.table is not None:
             return
-        self.rebuilds += 1
         table = self.table = mass_table(self.session)
         t = table.total
-        self.total.setText(f"Apparatus: {_kg(t.mass)} ({_kg(t.own)} of the descriptions, {_kg(t.parts)} of "
-                           f"parts and magnets); centre of mass {_mm(t.com)}")
-        expanded = {self.tree.topLevelItem(i).text(0) for i in range(self.tree.topLevelItemCount())
-                    if self.tree.topLevelItem(i).isExpanded()}
-        first = self.tree.topLevelItemCount() == 0
+        self._set(self.total, f"Apparatus: {_kg(t.mass)} ({_kg(t.own)} of the descriptions, {_kg(t.parts)} "
+                              f"of parts and magnets); centre of mass {_mm(t.com)}")
+        rows = self._rows(table)
+        if [key for key, _, _ in rows] == list(self._items):
+            for key, texts, _ in rows:
+                item = self._items[key]
+                for col, text in enumerate(texts):
+                    if item.text(col) != text:
+                        item.setText(col, text)
+            return
+        self.rebuilds += 1
+        expanded = {key for key, item in self._items.items() if item.isExpanded()}
+        first = not self._items
+        self._items = {}
         with QSignalBlocker(self.tree):
             self.tree.clear()
-            for seg in table.segments:
-                top = QTreeWidgetItem(self.tree, [seg.name, _kg(seg.mass), _mm(seg.com),
-                                                  f"{_kg(seg.own)} own + {_kg(seg.parts)} mounted"])
-                top.setIcon(0, kind_icon("segment"))
-                font = top.font(0)
-                font.setBold(True)
-                top.setFont(0, font)
-                for row in table.rows_of(seg.name):
-                    self._row(top, row)
-                top.setExpanded(first or seg.name in expanded)
-            world = table.rows_of("")
-            if world:
-                top = QTreeWidgetItem(self.tree, ["(fixed in the world or not placed)", "", "", ""])
-                for row in world:
-                    self._row(top, row)
-                top.setExpanded(True)
+            tops: dict[str, QTreeWidgetItem] = {}
+            for key, texts, icon in rows:
+                parent = tops.get(key[0]) if key[1] != "top" else None
+                item = QTreeWidgetItem(self.tree if parent is None else parent, texts)
+                if icon:
+                    item.setIcon(0, kind_icon(icon))
+                item.setToolTip(3, texts[3])
+                if key[1] == "top":
+                    tops[key[0]] = item
+                    font = item.font(0)
+                    font.setBold(True)
+                    item.setFont(0, font)
+                self._items[key] = item
+            for key, item in tops.items():
+                item.setExpanded(first or (key, "top", "") in expanded)
 
-    def _row(self, parent, row) -> None:
+    @staticmethod
+    def _set(label: QLabel, text: str) -> None:
+        if label.text() != text:
+            label.setText(text)
+
+    def _rows(self, table) -> list:
+        """``(key, texts, icon)`` in display order; a key is ``(segment, kind, name)``."""
+        out = []
+        for seg in table.segments:
+            out.append(((seg.name, "top", ""), [seg.name, _kg(seg.mass), _mm(seg.com),
+                                               f"{_kg(seg.own)} own + {_kg(seg.parts)} mounted"], "segment"))
+            out += [self._row(row) for row in table.rows_of(seg.name)]
+        world = table.rows_of("")
+        if world:
+            out.append((("", "top", ""), ["(fixed in the world or not placed)", "", "", ""], None))
+            out += [self._row(row) for row in world]
+        return out
+
+    @staticmethod
+    def _row(row):
         name = row.name if row.kind == "link" else f"{row.name} (on {row.link})" if row.link else row.name
         carried = row.carried or row.kind == "link"
         source = row.source if carried else f"rides along, not carried: {row.source}"
-        item = QTreeWidgetItem(parent, [name, _kg(row.mass), _mm(row.com), source])
-        item.setIcon(0, kind_icon(row.kind))
-        item.setToolTip(3, source)
+        return (row.segment, row.kind, row.name), [name, _kg(row.mass), _mm(row.com), source], row.kind
