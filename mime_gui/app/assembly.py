@@ -195,12 +195,17 @@ class Assembly(QObject):
         except (ValueError, TypeError) as err:
             self.window.statusBar().showMessage(f"Cannot add {template.label}: {err}", 6000)
             return False
-        self.select(template.collection, name)
         self.window.statusBar().showMessage(f"Added {name} on {segment}.{frame}", 4000)
-        self.window.properties_dock.raise_()
-        QTimer.singleShot(0, lambda: self.window.properties_dock.forms.focus_path(
-            rig_paths.join(template.collection, name)))
+        # the new item's form after the frame that shows it: building a form costs more than the edit
+        QTimer.singleShot(0, lambda: self._show_new(template.collection, name))
         return True
+
+    def _show_new(self, collection: str, name: str) -> None:
+        if name not in getattr(self.session.rig, collection, {}):
+            return  # undone before its turn came
+        self.select(collection, name)
+        self.window.properties_dock.raise_()
+        self.window.properties_dock.forms.focus_path(rig_paths.join(collection, name))
 
     def _ask_path(self, template) -> str:
         start = str(self.session.rig.base or "")

@@ -74,6 +74,8 @@ def drop_on_row(window, key: str, ref: ItemRef) -> None:
     drop = QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
     QApplication.sendEvent(viewport, drop)
     assert drop.isAccepted()
+    for _ in range(3):  # the new item's form opens in the next turn, after the frame that shows it
+        QApplication.processEvents()
 
 
 def click_row(window, ref: ItemRef) -> None:

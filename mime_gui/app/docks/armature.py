@@ -28,15 +28,13 @@ from PySide6.QtWidgets import (
 )
 
 from mime_gui.app.docks.fields import (
-    ERROR_STYLE,
-    HINT_STYLE,
-    MESSAGE_STYLE,
     format_number,
     on_screen,
     parse_number,
     pass_undo,
 )
 from mime_gui.app.docks.forms.base import finding_matches
+from mime_gui.app.docks.look import bold, hint, mark_error, message
 from mime_gui.rig.actuators import actuator, actuator_names
 from mime_gui.rig.armature import armature_sources
 from mime_gui.rig.segments import _ArmSegment
@@ -60,7 +58,7 @@ class ArmTable(QWidget):
         layout.setContentsMargins(0, 6, 0, 6)
         head = QHBoxLayout()
         self.title = QLabel(self)
-        self.title.setStyleSheet("font-weight: 600;")
+        bold(self.title)
         head.addWidget(self.title, 1)
         self.dynamic = QCheckBox("Dynamic", self)
         self.dynamic.setToolTip("A dynamic arm carries its parts' mass and takes an armature per joint; a "
@@ -70,7 +68,7 @@ class ArmTable(QWidget):
         layout.addLayout(head)
         self.note = QLabel(self)
         self.note.setWordWrap(True)
-        self.note.setStyleSheet(HINT_STYLE)
+        hint(self.note)
         layout.addWidget(self.note)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(COLUMNS)
@@ -82,7 +80,7 @@ class ArmTable(QWidget):
         layout.addWidget(self.table)
         self.messages = QLabel(self)
         self.messages.setWordWrap(True)
-        self.messages.setStyleSheet(MESSAGE_STYLE)
+        message(self.messages)
         self.messages.hide()
         layout.addWidget(self.messages)
         self.cells: dict[tuple[str, str], QWidget] = {}  # (joint, column) -> editor
@@ -247,9 +245,7 @@ class ArmTable(QWidget):
                 cell = self.cells.get((joint, key))
                 if cell is None:
                     continue
-                style = ERROR_STYLE if bad and cell.isEnabled() else ""
-                if cell.styleSheet() != style:
-                    cell.setStyleSheet(style)
+                mark_error(cell, bool(bad) and cell.isEnabled())
                 if bad:
                     cell.setToolTip("\n".join(f"[{f.code}] {f.message}" for f in bad))
         self.messages.setText("\n".join(f"[{f.code}] {f.where}: {f.message}" for f in mine))
@@ -315,7 +311,7 @@ class ArmTable(QWidget):
         edit = self.cells[(joint, "value")]
         value = parse_number(edit.text())
         if value is None:
-            edit.setStyleSheet(ERROR_STYLE)
+            mark_error(edit, True)
             return
         reason = self.cells[(joint, "reason")].text()
         self._apply(SetArmature(self.name, joint, Quantity(value, self._unit(joint), reason.strip() and reason
@@ -355,7 +351,7 @@ class ArmTable(QWidget):
         edit = self.cells[(joint, "rotor")]
         value = parse_number(edit.text())
         if value is None:
-            edit.setStyleSheet(ERROR_STYLE)
+            mark_error(edit, True)
             return
         t = self.transmissions(self.tree()).get(joint)
         given = self.seg().actuators.get(t.actuator)
@@ -382,7 +378,7 @@ class ArmatureDock(QDockWidget):
         self.layout_ = QVBoxLayout(self.body)
         self.layout_.setContentsMargins(6, 0, 6, 6)
         self.empty = QLabel("No arm in the chain.", self.body)
-        self.empty.setStyleSheet(HINT_STYLE)
+        hint(self.empty)
         self.layout_.addWidget(self.empty)
         self.layout_.addStretch(1)
         self.scroll.setWidget(self.body)

@@ -15,8 +15,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mime_gui.app.docks.fields import HINT_STYLE, format_number, on_screen
-from mime_gui.app.docks.validation import BAD_STYLE
+from mime_gui.app.docks.fields import format_number, on_screen
+from mime_gui.app.docks.look import hint, status
 from mime_gui.app.icons import kind_icon
 
 
@@ -68,16 +68,16 @@ class BuildReportDock(QDockWidget):
         self._stale = bool(doc and doc.findings)
         if doc is None:
             self.banner.setText("Nothing is open.")
-            self.banner.setStyleSheet(HINT_STYLE)
+            hint(self.banner)
         elif built is None:
             self.banner.setText("The rig has not built yet: fix the findings in the Validation panel.")
-            self.banner.setStyleSheet(BAD_STYLE)
+            status(self.banner, "bad")
         elif doc.findings:
             self.banner.setText("The rig breaks a rule now: this is the report of its last valid build.")
-            self.banner.setStyleSheet(BAD_STYLE)
+            status(self.banner, "bad")
         else:
             self.banner.setText(f"Rig {built.report['rig']!r}, built from what is written now.")
-            self.banner.setStyleSheet(HINT_STYLE)
+            hint(self.banner)
         with QSignalBlocker(self.tree):
             self.tree.clear()
             if built is not None:

@@ -26,11 +26,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mime_gui.app.docks.look import hint, mark_error, message
 from mime_gui.rig.units import UNITS, Quantity
 
-ERROR_STYLE = "QLineEdit, QComboBox { border: 1px solid #d2475a; background: #fff1f2; }"
-MESSAGE_STYLE = "color: #b3261e;"
-HINT_STYLE = "color: #5f6b7a;"
 LENGTH_UNITS = {"mm": 1000.0, "m": 1.0}
 _NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z°µ/²³ ]*)\s*$")
 
@@ -106,7 +104,7 @@ class Field(QWidget):
         self._layout.addLayout(self.row)
         self.message = QLabel(self)
         self.message.setWordWrap(True)
-        self.message.setStyleSheet(MESSAGE_STYLE)
+        message(self.message)
         self.message.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.message.hide()
         self._layout.addWidget(self.message)
@@ -157,10 +155,8 @@ class Field(QWidget):
         text = self._parse_error or self._finding
         self.message.setText(text)
         self.message.setVisible(bool(text))
-        style = ERROR_STYLE if text else ""
         for e in self.editors():
-            if e.styleSheet() != style:
-                e.setStyleSheet(style)
+            mark_error(e, bool(text))
 
     def focus(self) -> None:
         editors = self.editors()
@@ -177,7 +173,7 @@ class Field(QWidget):
 
 def _unit_label(text: str, parent) -> QLabel:
     label = QLabel(text, parent)
-    label.setStyleSheet(HINT_STYLE)
+    hint(label)
     label.setMinimumWidth(28)
     return label
 
@@ -268,7 +264,7 @@ class VectorField(Field):
         self.edits = []
         for index, label in enumerate(labels):
             tag = QLabel(label, self)
-            tag.setStyleSheet(HINT_STYLE)
+            hint(tag)
             self.row.addWidget(tag)
             e = QLineEdit(self)
             e.setMinimumWidth(36)
@@ -323,7 +319,7 @@ class ChoiceField(Field):
         self.row.addWidget(self.combo, 1)
         self.note = QLabel(self)
         self.note.setWordWrap(True)
-        self.note.setStyleSheet(HINT_STYLE)
+        hint(self.note)
         self.note.hide()
         self._layout.insertWidget(1, self.note)
         self._values: list = []

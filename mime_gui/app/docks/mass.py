@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mime_gui.app.docks.fields import HINT_STYLE, format_number, on_screen
+from mime_gui.app.docks.fields import format_number, on_screen
+from mime_gui.app.docks.look import bold, hint
 from mime_gui.app.icons import kind_icon
 from mime_gui.session.mass_properties import mass_table
 
@@ -41,7 +42,7 @@ class MassPropertiesDock(QDockWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         self.total = QLabel(body)
         self.total.setWordWrap(True)
-        self.total.setStyleSheet("font-weight: 600; padding: 2px;")
+        bold(self.total)
         self.mark = QCheckBox("Mark centres of mass in 3D", body)
         self.mark.setChecked(bool(session.layers.get("com")))
         self.mark.toggled.connect(lambda on: self.session.set_layer_visible("com", on))
@@ -56,7 +57,7 @@ class MassPropertiesDock(QDockWidget):
         note = QLabel("Centres of mass in the world at the current joint positions. Parts on a kinematic "
                       "segment ride along without being carried by its dynamics (marked).", body)
         note.setWordWrap(True)
-        note.setStyleSheet(HINT_STYLE)
+        hint(note)
         layout.addWidget(self.total)
         layout.addWidget(self.mark)
         layout.addWidget(self.tree, 1)

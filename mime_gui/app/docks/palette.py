@@ -10,7 +10,7 @@ from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QDrag
 from PySide6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from mime_gui.app.docks.fields import HINT_STYLE
+from mime_gui.app.docks.look import hint
 from mime_gui.app.drag import template_mime
 from mime_gui.app.icons import kind_icon
 from mime_gui.rig.templates import TEMPLATES
@@ -72,7 +72,7 @@ class PaletteDock(QDockWidget):
         self.describe_target = lambda: ""  # the frame Enter adds to, as text (set by the assembly code)
         self.hint = QLabel(body)
         self.hint.setWordWrap(True)
-        self.hint.setStyleSheet(HINT_STYLE)
+        hint(self.hint)
         layout.addWidget(self.tree, 1)
         layout.addWidget(self.hint)
         self.setWidget(body)

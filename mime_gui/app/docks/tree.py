@@ -85,6 +85,7 @@ class TreeDock(QDockWidget):
         self.session = session
         self._items: dict[ItemRef, QTreeWidgetItem] = {}
         self._tops: dict[str, QTreeWidgetItem] = {}
+        self._shapes: dict[str, tuple] = {}
         self.rebuilds = 0  # whole-tree rebuilds (tests count them)
 
         body = QWidget(self)
@@ -141,6 +142,7 @@ class TreeDock(QDockWidget):
             self.tree.clear()
             self._items.clear()
             self._tops.clear()
+            self._shapes.clear()
             for seg_name, seg in self.session.segments.items():
                 self._add_segment(seg_name, seg)
         self.tree.resizeColumnToContents(0)
@@ -148,15 +150,42 @@ class TreeDock(QDockWidget):
         self.apply_filter(self.filter.text())
         self.show_selection(self.session.selection)
 
+    @staticmethod
+    def _shape(seg) -> tuple:
+        """What a segment's rows are made of (its links, joints and frames, and how they nest): equal shapes,
+        same rows, and an edit (a part's size typed in) only changes their texts."""
+        tree = seg.tree
+        return (seg.kind, tree.root, tuple(tree.links),
+                tuple((j.name, j.parent, j.child, j.type, j.movable) for j in tree.joints.values()),
+                seg.articulation.frame_names)
+
+    def _details(self, name: str, seg) -> dict:
+        """``ref → details text`` of a segment's rows (as :meth:`_add_segment` writes them)."""
+        tree, art = seg.tree, seg.articulation
+        out = {ItemRef(name, "segment", name): f"{seg.kind}, {art.nq} dof, {len(tree.links)} links"}
+        out.update({ItemRef(name, "link", n): link_summary(link) for n, link in tree.links.items()})
+        out.update({ItemRef(name, "joint", n): joint_summary(j) for n, j in tree.joints.items()})
+        return out
+
     def _rig_changed(self, change) -> None:
-        """Rebuild the rows of the segments the edit added, changed or removed; keep the others."""
-        redo = change.added | change.changed
+        """Rebuild the rows of the segments the edit added, changed or removed; keep the others (a segment
+        whose rows keep their shape changes its texts in place)."""
+        in_place = {n for n in change.changed if n in self._shapes
+                    and self._shapes[n] == self._shape(self.session.segments[n])}
+        for name in in_place:
+            for ref, text in self._details(name, self.session.segments[name]).items():
+                item = self._items.get(ref)
+                if item is not None and item.text(1).removesuffix("  (hidden)") != text:
+                    item.setText(1, text + ("  (hidden)" if ref in self.session.hidden else ""))
+                    item.setToolTip(1, text)
+        redo = (change.added | change.changed) - in_place
         if not (redo or change.removed):
             return
         expanded = {ref for ref, item in self._items.items()
                     if ref.segment in change.changed and item.isExpanded()}
         with QSignalBlocker(self.tree):
-            for name in change.removed | change.changed:
+            for name in change.removed | (change.changed - in_place):
+                self._shapes.pop(name, None)
                 top = self._tops.pop(name, None)
                 if top is not None:
                     self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(top))
@@ -184,6 +213,7 @@ class TreeDock(QDockWidget):
         else:
             self.tree.insertTopLevelItem(index, top)
         self._tops[seg_name] = top
+        self._shapes[seg_name] = self._shape(seg)
         top.setToolTip(0, f"segment {seg_name}: {tree.source or ''}")
         children: dict[str, list] = {}
         for j in tree.joints.values():

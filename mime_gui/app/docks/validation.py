@@ -16,11 +16,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mime_gui.app.docks.look import status
 from mime_gui.app.icons import kind_icon
 
 WHERE_ROLE = Qt.UserRole
-OK_STYLE = "color: #1e7d4f; font-weight: 600; padding: 4px;"
-BAD_STYLE = "color: #b3261e; font-weight: 600; padding: 4px;"
 
 
 class ValidationDock(QDockWidget):
@@ -69,16 +68,16 @@ class ValidationDock(QDockWidget):
                      f"chain.{name}.description") for name, w in warnings])
         if self.session.document is None:
             self.summary.setText("Nothing is open.")
-            self.summary.setStyleSheet("")
+            status(self.summary, "")
         elif findings:
             n = len(findings)
             fixed = "it is fixed" if n == 1 else "they are fixed"
             self.summary.setText(f"{n} rule{'s' if n != 1 else ''} broken: export is disabled until {fixed}. "
                                  "Click one to go to its field.")
-            self.summary.setStyleSheet(BAD_STYLE)
+            status(self.summary, "bad")
         else:
             self.summary.setText("✓ The rig follows every rule; it can be exported.")
-            self.summary.setStyleSheet(OK_STYLE)
+            status(self.summary, "ok")
 
     def _group(self, title: str, icon: str, rows) -> None:
         group = QTreeWidgetItem(self.tree, [f"{title} ({len(rows)})", "", ""])

@@ -7,11 +7,12 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-from mime_gui.app.docks.fields import HINT_STYLE, LENGTH_UNITS, LengthUnit
+from mime_gui.app.docks.fields import LENGTH_UNITS, LengthUnit
 from mime_gui.app.docks.forms.base import Form, item_ref, part_target
 from mime_gui.app.docks.forms.document import DocumentForm
 from mime_gui.app.docks.forms.part import PartForm
 from mime_gui.app.docks.forms.segment import SegmentForm
+from mime_gui.app.docks.look import hint
 
 
 class FormPanel(QWidget):
@@ -27,7 +28,7 @@ class FormPanel(QWidget):
         bar = QHBoxLayout()
         bar.setContentsMargins(6, 4, 6, 0)
         self.title = QLabel(self)
-        self.title.setStyleSheet(HINT_STYLE)
+        hint(self.title)
         bar.addWidget(self.title, 1)
         bar.addWidget(QLabel("lengths in", self))
         self.unit = QComboBox(self)

@@ -12,11 +12,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QVBoxLayout, QWidget
 
-from mime_gui.app.docks.fields import HINT_STYLE, MESSAGE_STYLE, Field, LengthUnit
+from mime_gui.app.docks.fields import Field, LengthUnit
+from mime_gui.app.docks.look import hint, message
+from mime_gui.app.docks.look import title as title_look
 from mime_gui.rig.build import GRAFT_PREFIX
 from mime_gui.session import ItemRef, SessionError
-
-TITLE_STYLE = "font-weight: 600; margin-top: 6px;"
 
 
 def part_target(session, ref: ItemRef | None):
@@ -73,7 +73,7 @@ class Form(QWidget):
         self._layout.setSpacing(2)
         self.other = QLabel(self)  # findings of the item no field shows
         self.other.setWordWrap(True)
-        self.other.setStyleSheet(MESSAGE_STYLE)
+        message(self.other)
         self.other.hide()
         self._layout.addWidget(self.other)
         self._form: QFormLayout | None = None
@@ -93,7 +93,7 @@ class Form(QWidget):
     # -- building ------------------------------------------------------------------------------------
     def section(self, title: str) -> QFormLayout:
         label = QLabel(title, self)
-        label.setStyleSheet(TITLE_STYLE)
+        title_look(label)
         self._layout.addWidget(label)
         holder = QFrame(self)
         form = QFormLayout(holder)
@@ -142,7 +142,7 @@ class Form(QWidget):
     def hint(self, text: str) -> QLabel:
         label = QLabel(text, self)
         label.setWordWrap(True)
-        label.setStyleSheet(HINT_STYLE)
+        hint(label)
         self._layout.addWidget(label)
         return label
 
