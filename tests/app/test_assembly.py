@@ -375,3 +375,67 @@ def test_pr2_carrying_a_part(window, qtbot, robot_file, tmp_path):
     assert window.session.rig.parts["box"].mount == f"{seg}.r_gripper_palm_link"
     assert window.session.findings == ()
     assert window.tree_dock.item_for(ItemRef(seg, "link", "part:box")) is not None
+
+
+# -- the 3D view as a drop target ----------------------------------------------------------------------
+def _link_under_its_own_centre(window, exclude=()):
+    """A link of the demo arm and a widget point over it where a pick finds that very link."""
+    import vtk
+
+    scene, target = window.scene, window.assembly.drop_target
+    widget = scene.plotter
+    renderer = widget.renderer
+    ratio = widget.devicePixelRatioF()
+    for link in ("link_2", "link_3", "link_1", "base_link"):
+        if link in exclude:
+            continue
+        for actor in scene.actors("arm", "visual"):
+            if scene.item_of(actor) != ItemRef("arm", "link", link):
+                continue
+            b = actor.GetBounds()
+            renderer.SetWorldPoint((b[0] + b[1]) / 2, (b[2] + b[3]) / 2, (b[4] + b[5]) / 2, 1.0)
+            renderer.WorldToDisplay()
+            x, y, _ = renderer.GetDisplayPoint()
+            picker = vtk.vtkPropPicker()
+            if picker.PickProp(x, y, renderer) and scene.item_of(picker.GetViewProp()) == \
+                    ItemRef("arm", "link", link):
+                from PySide6.QtCore import QPoint
+
+                return link, QPoint(round(x / ratio), round(widget.height() - 1 - y / ratio))
+            target._last = None
+    raise AssertionError("no link of the arm is under its own centre in this view")
+
+
+def test_a_template_dropped_on_a_link_in_the_3d_view_mounts_on_its_frame(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    settle(qtbot, 50)
+    session = window.session
+    link, pos = _link_under_its_own_centre(window)
+    widget = window.scene.plotter
+    mime = template_mime("magnet.block")
+    enter = QDragEnterEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    assert enter.isAccepted()
+    move = QDragMoveEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(widget, move)
+    target = window.assembly.drop_target
+    assert target.lit == ("arm", link)  # the frame lights up while dragging, and its name shows
+    assert target.label.isVisible() and target.label.text() == f"Mount on arm.{link}"
+    steps = len(session.history)
+    drop = QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    QApplication.sendEvent(widget, drop)
+    settle(qtbot, 20)
+    assert session.rig.magnets["magnet"].mount == f"arm.{link}"
+    assert len(session.history) == steps + 1
+    assert not target.label.isVisible() and target.lit is None
+    assert session.selection == ItemRef("arm", "link", "part:magnet")
+
+
+def test_a_file_dragged_over_the_view_is_left_to_the_window(window, qtbot, demo_copy):
+    from PySide6.QtCore import QMimeData, QPoint, QUrl
+
+    open_ready(window, demo_copy / "demo.rig.json")
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(demo_copy / "arm.urdf"))])
+    enter = QDragEnterEvent(QPoint(50, 50), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
+    assert window.assembly.drop_target.eventFilter(window.scene.plotter, enter) is False
