@@ -1,10 +1,12 @@
-"""``mime-gui inspect URDF [--json] [--package-dir DIR ...]``: what a URDF holds and what the reader did.
+"""``mime-gui inspect URDF [--json] [--strict] [--package-dir DIR ...]``: what a URDF holds and what the
+reader did.
 
 Prints the robot's name, its counts (links, joints by type, degrees of freedom, frames, mimic joints), the
 total mass, the tree as an indented outline (each joint with its type and limits, then the link it carries),
-the reader's three groups of element kinds (used, recognised and not used, refused) and its warnings.
-``--json`` prints the same as one JSON document. Exit status 0 when the file loads; on a refusal, exit
-status 2 and one line ``error[urdf.CODE] FILE:LINE: message`` on stderr.
+the reader's three groups of element kinds (used, recognised and not used, refused), the errors the file
+loaded with (each a defect confined to one element, with what it blocks) and the warnings. ``--json`` prints
+the same as one JSON document. Exit status 0 when the file loads, errors or not; on a refusal, exit status 2
+and one line ``error[urdf.CODE] FILE:LINE: message`` on stderr. ``--strict`` refuses a file with an error too.
 """
 
 from __future__ import annotations
@@ -29,11 +31,15 @@ def add_arguments(parser, name: str = "inspect") -> None:
     parser.add_argument("--package-dir", action="append", default=[], metavar="DIR",
                         help="a folder to resolve package:// mesh URIs against (a folder of packages or a "
                         "package folder; repeatable); ROS_PACKAGE_PATH is also used")
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse (exit 2) a file with an error confined to one element (a "
+                        "non-physical inertia, a reduction that is not a number, a shape that cannot be "
+                        "drawn …) instead of loading it with the error listed")
 
 
 def run(args) -> int:
     try:
-        tree = read_urdf(args.urdf, package_dirs=args.package_dir)
+        tree = read_urdf(args.urdf, package_dirs=args.package_dir, strict=args.strict)
         art = tree.compile()
     except UrdfError as exc:
         print(exc.one_line(), file=sys.stderr)
@@ -105,7 +111,8 @@ def summarize(tree: MultibodyTree, art=None) -> dict:
                        "links_without_inertial": len(tree.links) - len(masses)},
         "tree": _tree_rows(tree),
         "report": {g: report[g] for g in GROUPS},
-        "warnings": report["warnings"],
+        "errors": [w for w in report["warnings"] if w["severity"] == "error"],
+        "warnings": [w for w in report["warnings"] if w["severity"] != "error"],
     }
 
 
@@ -173,9 +180,16 @@ def format_text(tree: MultibodyTree, summary: dict) -> str:
         entries = summary["report"][group]
         out += ["", f"{_GROUP_TITLES[group]} ({len(entries)} kind{'s' if len(entries) != 1 else ''})"]
         out += _group_lines(entries, with_notes=group != USED) or ["  (none)"]
+    file = summary["file"]
+    errors = summary["errors"]
+    out += ["", f"errors ({len(errors)}): loaded; each blocks only the use it names"]
+    for e in errors:
+        where = f"{file}:{e['line']}" if e["line"] else file
+        out.append(f"  error[{e['code']}] {where}: {e['message']} [blocks {e['blocks']}]")
+    if not errors:
+        out.append("  (none)")
     warnings = summary["warnings"]
     out += ["", f"warnings ({len(warnings)})"]
-    file = summary["file"]
     for w in warnings:
         where = f"{file}:{w['line']}" if w["line"] else file
         out.append(f"  warning[{w['code']}] {where}: {w['message']}")

@@ -94,6 +94,21 @@ def _batch_constants(pxa, mass, com, inertia_com) -> BatchConstants:
     return BatchConstants(X2=X2, XT=XT, I2=I2)
 
 
+def dynamic_model(art: Articulation) -> Model:
+    """:func:`model` for an algorithm that reads mass properties; raises
+    :class:`~mime_gui.multibody.errors.DynamicsError` when a link of the articulation has non-physical ones
+    (``art.dynamics_errors``), so no mass, momentum or dynamics is computed from them."""
+    if art.dynamics_errors:
+        from mime_gui.multibody.errors import DynamicsError
+
+        first, more = art.dynamics_errors[0], len(art.dynamics_errors) - 1
+        raise DynamicsError("dynamics.nonphysical", f"the mass properties of {art.name!r} are not physical, "
+                            f"so its mass, momentum and dynamics are not computed: {first}"
+                            + (f" (and {more} more)" if more else "") + "; fix the description (its "
+                            "kinematics are available)")
+    return model(art)
+
+
 def model(art: Articulation) -> Model:
     """The cached :class:`Model` of ``art`` (computed on first use)."""
     m = _CACHE.get(art)

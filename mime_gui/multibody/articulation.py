@@ -55,6 +55,9 @@ class Articulation:
     mimic_multiplier: np.ndarray
     mimic_offset: np.ndarray
     root_name: str = ""
+    #: why the mass properties are not physical (one message per link, naming it and its file:line); when
+    #: any, mass, momentum and dynamics refuse with a DynamicsError, kinematics do not
+    dynamics_errors: tuple[str, ...] = ()
     _index: dict = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -249,4 +252,6 @@ def compile_tree(tree, armature: dict[str, float] | None = None) -> Articulation
         mimic_multiplier=_frozen(mimic_mult),
         mimic_offset=_frozen(mimic_off),
         root_name=tree.root,
+        dynamics_errors=tuple(tree.links[n].inertial.error for n in order
+                              if tree.links[n].inertial is not None and tree.links[n].inertial.error),
     )

@@ -8,6 +8,13 @@ entity and is parsed by the C expat tree builder, its element lines recovered by
 start tags. Every element and attribute kind lands in the report as *used*, *recognised and not used*, or
 *refused*; a refusal raises :class:`UrdfError` with a stable code, the line, and what to do.
 
+A file is refused only when no tree can be built from it (bad XML, an unexpanded xacro file, a loop, a
+missing link, a duplicate name, an unsupported joint type, ...). A defect confined to one element loads as a
+coded *error* in the report that blocks only the use it breaks (see :mod:`mime_gui.multibody.report`): a
+non-physical inertia blocks the articulation's dynamics, a reduction that is not a number blocks the armature
+reflected through that transmission, a shape that cannot be drawn becomes a marked placeholder, a mimic that
+names no movable joint leaves its joint independent. ``strict=True`` refuses those files as well.
+
 One pass sorts the elements into the report and gathers the top-level ones; the reading pass builds the tree
 from them, keeping numbers as tuples, and turns origins, inertias and axes into numpy arrays once per file.
 
@@ -36,6 +43,7 @@ from mime_gui.multibody.resolve import Resolver
 from mime_gui.multibody.tree import (
     JOINT_TYPES,
     Box,
+    Capsule,
     Cylinder,
     Inertial,
     Joint,
@@ -47,11 +55,13 @@ from mime_gui.multibody.tree import (
     Shape,
     Sphere,
     Transmission,
+    UnknownGeometry,
 )
 
 # Attributes each used element kind reads; any other attribute is recorded as recognised and not used.
 _GEOMETRY = {"geometry": set(), "geometry/box": {"size"}, "geometry/cylinder": {"radius", "length"},
-             "geometry/sphere": {"radius"}, "geometry/mesh": {"filename", "scale"}}
+             "geometry/sphere": {"radius"}, "geometry/capsule": {"radius", "length"},
+             "geometry/mesh": {"filename", "scale"}}
 _SHAPE = {"origin": {"xyz", "rpy"}, **_GEOMETRY}
 _USED: dict[str, set[str]] = {
     "robot": {"name"},
@@ -335,8 +345,10 @@ _ONE3 = (1.0, 1.0, 1.0)
 # -- the reader ------------------------------------------------------------------------------------------
 
 class _Reader:
-    def __init__(self, file: str, base: Path | None, package_dirs, lines: dict, may_hold_xacro: bool = True):
+    def __init__(self, file: str, base: Path | None, package_dirs, lines: dict, may_hold_xacro: bool = True,
+                 strict: bool = False):
         self.file = file
+        self.strict = strict
         self.may_hold_xacro = may_hold_xacro
         self.lines = lines
         self.resolve = Resolver(base, package_dirs)
@@ -368,6 +380,13 @@ class _Reader:
         if kind:
             self.report.add(kind, REFUSED, line, message)
         raise UrdfError(code, message, self.file, line, report=self.report)
+
+    def defect(self, code: str, message: str, where, blocks: str) -> None:
+        """A defect confined to one element: an error in the report that blocks ``blocks`` (a key of
+        :data:`~mime_gui.multibody.report.BLOCKS`), or a refusal when reading strictly."""
+        if self.strict:
+            self.fail(code, message, where)
+        self.report.error(code, message, self.line(where), blocks)
 
     def ignore(self, kind: str, line: int, why: str = "") -> None:
         self.report.add(kind, IGNORED, line, why)
@@ -448,6 +467,10 @@ class _Reader:
             return [0, [], kind, [], IGNORED, "namespaced extension element"]
         used = _USED.get(kind)
         if used is None:
+            if path.endswith("/geometry"):  # a shape of an unknown kind: its error (see geometry) says so
+                self._warned_kinds.add(kind)
+                return [0, [], kind, [], IGNORED, "a geometry kind that is not drawn: a marked placeholder "
+                                                  "stands in"]
             return [0, [], kind, [], IGNORED, _KNOWN_UNUSED.get(tag, "unknown element")]
         attrs = []
         for attr in attrib:
@@ -586,16 +609,36 @@ class _Reader:
                              self.line(mat))
         return self.materials.get(name), name
 
+    def visual_materials(self, links: list[ET.Element]) -> None:
+        """Named colours declared inside visuals, so that any visual can name them (as RViz and urdfdom
+        resolve them): a name declared at the robot level keeps that colour; otherwise the first visual that
+        gives the name a colour, in document order. A colour that does not read is skipped here; the visual
+        that holds it reports it."""
+        for link in links:
+            for visual in link.iterfind("visual"):
+                mat = visual.find("material")
+                if mat is None:
+                    continue
+                name, color = mat.get("name"), mat.find("color")
+                if not name or color is None or self.materials.get(name) is not None:
+                    continue
+                try:
+                    values = tuple(float(v) for v in (color.get("rgba") or "").split())
+                except ValueError:
+                    continue
+                if len(values) == 4 and all(math.isfinite(v) for v in values):
+                    self.materials[name] = tuple(min(max(v, 0.0), 1.0) for v in values)
+
     def geometry(self, node: ET.Element, owner: str):
         what = _local(node.tag)
         g = node.find("geometry")
         if g is None:
-            self.fail("urdf.geometry", f"a <{what}> of link {owner!r} has no <geometry>; add a box, "
-                      "cylinder, sphere or mesh", node)
+            return self.undrawable("none", f"a <{what}> of link {owner!r} has no <geometry>; add a box, "
+                                   "cylinder, sphere, capsule or mesh", node)
         shapes = [c for c in g if isinstance(c.tag, str) and c.tag[:1] != "{"]
         if not shapes:
-            self.fail("urdf.geometry", f"the <geometry> of a <{what}> of link {owner!r} has no shape; add a "
-                      "box, cylinder, sphere or mesh", g)
+            return self.undrawable("none", f"the <geometry> of a <{what}> of link {owner!r} has no shape; "
+                                   "add a box, cylinder, sphere, capsule or mesh", g)
         if len(shapes) > 1:
             self.report.warn("urdf.geometry-extra", f"the <geometry> of a <{what}> of link {owner!r} holds "
                              f"{len(shapes)} shapes; only the first, <{shapes[0].tag}>, is kept",
@@ -605,40 +648,47 @@ class _Reader:
         if tag == "box":
             size = self.floats(shape, "size", 3)
             if min(size) < 0:
-                self.fail("urdf.geometry", f"<box> size {size} of link {owner!r} is negative; sizes are >= 0",
-                          shape)
+                return self.undrawable(tag, f"<box> size {size} of link {owner!r} is negative; sizes are "
+                                       ">= 0", shape)
             return Box(size)
-        if tag == "cylinder":
+        if tag in ("cylinder", "capsule"):
             r, length = self.scalar(shape, "radius"), self.scalar(shape, "length")
             if r < 0 or length < 0:
-                self.fail("urdf.geometry", f"<cylinder> of link {owner!r} has a negative radius or "
-                          "length; sizes are >= 0", shape)
-            return Cylinder(r, length)
+                return self.undrawable(tag, f"<{tag}> of link {owner!r} has a negative radius or length; "
+                                       "sizes are >= 0", shape)
+            return Cylinder(r, length) if tag == "cylinder" else Capsule(r, length)
         if tag == "sphere":
             r = self.scalar(shape, "radius")
             if r < 0:
-                self.fail("urdf.geometry", f"<sphere> of link {owner!r} has a negative radius", shape)
+                return self.undrawable(tag, f"<sphere> of link {owner!r} has a negative radius", shape)
             return Sphere(r)
         if tag == "mesh":
-            uri = (shape.get("filename") or "").strip()
-            if not uri:
-                self.fail("urdf.missing-attribute", f"a <mesh> of link {owner!r} has no filename=; give the "
-                          "mesh file (package://, file:// or a path relative to the URDF)", shape)
-            raw_scale = shape.get("scale")
-            if raw_scale is not None and len(raw_scale.split()) == 1:  # a uniform scale written once
-                scale = self.floats(shape, "scale", 1) * 3
-            else:
-                scale = self.floats(shape, "scale", 3, _ONE3)
-            found, tried = self.resolve(uri)
-            if found is None and uri not in self._warned_meshes:
-                self._warned_meshes.add(uri)
-                where = ("tried: " + ", ".join(tried)) if tried else "its URI scheme is not read"
-                self.report.warn("urdf.mesh-unresolved", f"mesh {uri!r} of link {owner!r} was not found; "
-                                 f"{where}. Pass the package folder (package_dirs or ROS_PACKAGE_PATH) to "
-                                 "resolve it; the robot loads without it", self.line(shape))
-            return Mesh(uri, scale, found, tried)
-        self.fail("urdf.geometry", f"unknown geometry <{tag}> in a <{what}> of link {owner!r}; use box, "
-                  "cylinder, sphere or mesh", shape)
+            return self.mesh(shape, owner)
+        return self.undrawable(tag, f"<{tag}> in a <{what}> of link {owner!r} is a geometry this reader does "
+                               "not know; use box, cylinder, sphere, capsule or mesh", shape)
+
+    def undrawable(self, kind: str, message: str, where) -> UnknownGeometry:
+        """A shape that cannot be drawn: an error that blocks its drawing (a marked placeholder stands in)."""
+        self.defect("urdf.geometry", message + "; it is drawn as a marked placeholder", where, "drawing")
+        return UnknownGeometry(kind, message)
+
+    def mesh(self, shape: ET.Element, owner: str):
+        uri = (shape.get("filename") or "").strip()
+        if not uri:
+            return self.undrawable("mesh", f"a <mesh> of link {owner!r} has no filename=; give the mesh file "
+                                   "(package://, file:// or a path relative to the URDF)", shape)
+        raw_scale = shape.get("scale")
+        if raw_scale is not None and len(raw_scale.split()) == 1:  # a uniform scale written once
+            scale = self.floats(shape, "scale", 1) * 3
+        else:
+            scale = self.floats(shape, "scale", 3, _ONE3)
+        found, tried = self.resolve(uri)
+        if found is None and uri not in self._warned_meshes:
+            self._warned_meshes.add(uri)
+            self.report.warn("urdf.mesh-unresolved", f"mesh {uri!r} of link {owner!r} was not found; "
+                             f"{self.resolve.advice(uri, tried)}; the robot loads without it",
+                             self.line(shape))
+        return Mesh(uri, scale, found, tried)
 
     def shape(self, node: ET.Element, owner: str, with_material: bool) -> Shape:
         rgba, material = self.rgba(node.find("material"), owner) if with_material else (None, None)
@@ -648,14 +698,17 @@ class _Reader:
         return shape
 
     def inertial(self, node: ET.Element, owner: str) -> Inertial:
+        errors: list[str] = []
         mass_node = node.find("mass")
         if mass_node is None:
-            self.fail("urdf.inertial", f"the <inertial> of link {owner!r} has no <mass value=...>; give the "
-                      "mass in kg", node)
-        mass = self.scalar(mass_node, "value")
-        if mass < 0:
-            self.fail("urdf.inertial", f"link {owner!r} has a negative mass {mass}; a mass is >= 0",
-                      mass_node)
+            mass = 0.0
+            errors.append(self.nonphysical(f"the <inertial> of link {owner!r} has no <mass value=...>; give "
+                                           "the mass in kg", node))
+        else:
+            mass = self.scalar(mass_node, "value")
+            if mass < 0:
+                errors.append(self.nonphysical(f"link {owner!r} has a negative mass {mass}; a mass is >= 0",
+                                               mass_node))
         inertia_node = node.find("inertia")
         if inertia_node is None:
             six = _ZERO6
@@ -670,10 +723,10 @@ class _Reader:
             tol = 1e-6 * max(abs(a), abs(c)) + 1e-12
             if a < -tol:
                 moments = ", ".join(f"{m:.4g}" for m in principal)
-                self.fail("urdf.inertial", f"the <inertia> of link {owner!r} is not positive semi-definite "
-                          f"(principal moments {moments}); check the signs and values of ixx..izz",
-                          inertia_node)
-            if a + b < c - tol:
+                errors.append(self.nonphysical(
+                    f"the <inertia> of link {owner!r} is not positive semi-definite (principal moments "
+                    f"{moments}); check the signs and values of ixx..izz", inertia_node))
+            elif a + b < c - tol:
                 # No rigid body has such an inertia, yet widely used descriptions (PR2 among them) carry
                 # one; the algorithms stay well-defined, so it is a coded warning rather than a refusal.
                 moments = ", ".join(f"{m:.4g}" for m in principal)
@@ -681,11 +734,18 @@ class _Reader:
                                  f"triangle inequality (principal moments {moments}: the two smaller must "
                                  "add up to at least the largest); no rigid body has it, check the values",
                                  self.lines.get(inertia_node, 0))
-        inertial = Inertial(mass, None, None, self.lines.get(node, 0))
+        inertial = Inertial(mass, None, None, self.lines.get(node, 0), "; ".join(errors))
         self.place(inertial, "link_X_com", node)
         self._inertials.append(inertial)
         self._inertias.append(six)
         return inertial
+
+    def nonphysical(self, message: str, where) -> str:
+        """A link's mass properties that no body has: an error that blocks the dynamics; the message."""
+        self.defect("urdf.inertial", message + "; the robot loads for viewing and kinematics, its dynamics "
+                    "are blocked", where, "dynamics")
+        line = self.line(where)
+        return f"{message} ({self.file}:{line})" if line else message
 
     def link(self, node: ET.Element) -> Link:
         name = self.name_of(node, "link")
@@ -739,8 +799,9 @@ class _Reader:
         if mimic is not None:
             master = mimic.get("joint")
             if not master:
-                self.fail("urdf.mimic", f"the <mimic> of joint {name!r} names no joint=; name the joint it "
-                          "follows", mimic)
+                self.defect("urdf.mimic", f"the <mimic> of joint {name!r} names no joint=; name the joint it "
+                            "follows. The joint moves on its own", mimic, "mimic")
+                return joint
             if jtype == "fixed":
                 # Reduced models fix followers and keep their <mimic> (Talos); a fixed joint follows nothing.
                 self.ignore("robot/joint/mimic (on a fixed joint)", self.line(mimic),
@@ -791,22 +852,31 @@ class _Reader:
         reduction_node = actuator.find("mechanicalReduction") if actuator is not None else None
         if reduction_node is None:
             reduction_node = node.find("mechanicalReduction")
-        reduction = 1.0
-        if reduction_node is not None:
-            text = (reduction_node.text or "").strip()
-            try:
-                reduction = float(text)
-            except ValueError:
-                if _XACRO_SUBST.search(text):
-                    self.fail("urdf.xacro", f"mechanicalReduction {text!r} of transmission {name!r} holds an "
-                              "unexpanded xacro substitution; run xacro first", reduction_node)
-                self.fail("urdf.value", f"<mechanicalReduction> {text!r} of transmission {name!r} is not a "
-                          "number", reduction_node)
-            if not math.isfinite(reduction) or reduction == 0:
-                self.fail("urdf.non-finite", f"<mechanicalReduction> of transmission {name!r} must be a "
-                          "finite, non-zero number", reduction_node)
+        reduction, error = self.reduction(reduction_node, name) if reduction_node is not None else (1.0, "")
         return Transmission(name, joint.get("name"), actuator.get("name") if actuator is not None else None,
-                            reduction, self.line(node))
+                            reduction, self.line(node), error)
+
+    def reduction(self, node: ET.Element, name: str) -> tuple[float | None, str]:
+        """The ``<mechanicalReduction>`` of transmission ``name``; ``(None, why)`` when it is not a finite,
+        non-zero number (an error that blocks only the armature reflected through it)."""
+        text = (node.text or "").strip()
+        try:
+            reduction = float(text)
+        except ValueError:
+            if _XACRO_SUBST.search(text):
+                self.fail("urdf.xacro", f"mechanicalReduction {text!r} of transmission {name!r} holds an "
+                          "unexpanded xacro substitution; run xacro first", node)
+            code = "urdf.value"
+            why = f"<mechanicalReduction> {text!r} of transmission {name!r} is not a number"
+        else:
+            if math.isfinite(reduction) and reduction != 0:
+                return reduction, ""
+            code = "urdf.non-finite"
+            why = f"<mechanicalReduction> {text!r} of transmission {name!r} is not a finite, non-zero number"
+        self.defect(code, why + "; no armature can be reflected through it (declare the joint's armature "
+                    "instead, or write the reduction)", node, "armature")
+        line = self.line(node)
+        return None, f"{why} ({self.file}:{line})" if line else why
 
     # -- the whole robot ---------------------------------------------------------------------------
     def read(self, root: ET.Element) -> MultibodyTree:
@@ -822,6 +892,7 @@ class _Reader:
                                  "colours; the last one is used", self.line(m))
             if rgba is not None or name not in self.materials:
                 self.materials[name or ""] = rgba
+        self.visual_materials(top["link"])
         links: dict[str, Link] = {}
         joints: dict[str, Joint] = {}
         for node in top["link"]:
@@ -837,8 +908,9 @@ class _Reader:
                           f"{joints[joint.name].line}); rename one", node)
             joints[joint.name] = joint
         if not links:
-            self.fail("urdf.missing-link", "the <robot> has no <link>; a description needs at least one",
-                      root)
+            self.fail("urdf.missing-link", "the <robot> has no <link>, so it describes nothing to load "
+                      "(xacro writes such a file from a file of macros alone); open the description that "
+                      "declares the links", root)
         self.check_structure(links, joints)
         roots = [name for name in links if name not in self._child_of]
         tree = MultibodyTree(name=root.get("name", ""), links=links, joints=joints, root=roots[0],
@@ -893,32 +965,41 @@ class _Reader:
         self._child_of = child_of
 
     def check_mimic(self, joints: dict[str, Joint]) -> None:
+        """A mimic that names no movable joint, or whose chain of mimics loops, is an error: the joint keeps
+        its own degree of freedom (its <mimic> is dropped)."""
         for joint in joints.values():
             if joint.mimic is None:
                 continue
             master = joints.get(joint.mimic.joint)
             if master is None or not master.movable:
                 what = "not a joint" if master is None else "a fixed joint"
-                self.fail("urdf.mimic", f"joint {joint.name!r} mimics {joint.mimic.joint!r}, which is {what} "
-                          "of this robot; name a movable joint in <mimic joint=...>",
-                          joint.mimic.line or joint.line)
+                self.drop_mimic(joint, f"joint {joint.name!r} mimics {joint.mimic.joint!r}, which is {what} "
+                                "of this robot; name a movable joint in <mimic joint=...>")
+                continue
             seen = [joint.name]
-            while master.mimic is not None:  # a chain of mimics must end at an independent joint
+            while master is not None and master.mimic is not None:  # a chain must end at an independent joint
                 if master.name in seen:
-                    self.fail("urdf.mimic", f"the <mimic> joints {seen} follow each other in a loop; one of "
-                              "them must be independent", joint.mimic.line or joint.line)
+                    self.drop_mimic(joint, f"the <mimic> joints {seen} follow each other in a loop; one of "
+                                    "them must be independent")
+                    break
                 seen.append(master.name)
                 master = joints.get(master.mimic.joint)
-                if master is None:
-                    break
+
+    def drop_mimic(self, joint: Joint, message: str) -> None:
+        self.defect("urdf.mimic", message + f". Joint {joint.name!r} moves on its own", joint.mimic.line
+                    or joint.line, "mimic")
+        joint.mimic = None
 
 
-def read_urdf(source, package_dirs=()) -> MultibodyTree:
+def read_urdf(source, package_dirs=(), strict: bool = False) -> MultibodyTree:
     """Read a URDF into a :class:`MultibodyTree`.
 
     ``source`` is a path (``str`` or path-like) or the URDF text (``str`` starting with ``<`` or holding
     ``<robot``, or ``bytes``). ``package_dirs`` are folders used to resolve ``package://`` mesh URIs (each a
-    folder of packages or a package folder). Raises :class:`UrdfError` with a stable code on a refused file.
+    folder of packages or a package folder), searched before the process's own (``resolve.set_package_dirs``).
+    Raises :class:`UrdfError` with a stable code on a refused file. A defect confined to one element loads as
+    an error in ``tree.report`` (``report.errors``) that blocks only the use it breaks; ``strict=True``
+    refuses the file at the first such defect instead.
     """
     base: Path | None
     if isinstance(source, bytes | bytearray):
@@ -938,7 +1019,7 @@ def read_urdf(source, package_dirs=()) -> MultibodyTree:
     gc.disable()  # the reader allocates many small objects and no cycles: collecting them is wasted time
     try:
         root, lines, may_hold_xacro = _parse_xml(data, file)
-        return _Reader(file, base, package_dirs, lines, may_hold_xacro).read(root)
+        return _Reader(file, base, package_dirs, lines, may_hold_xacro, strict).read(root)
     finally:
         if enabled:
             gc.enable()
