@@ -25,6 +25,8 @@ RULES = {
     "chain.mount": "a later segment mounts on a frame of the segment before it, or <segment>.<frame> of an "
                    "earlier one",
     "chain.description": "an arm's URDF description must be readable",
+    "chain.inertia": "a dynamic arm's links have physical mass properties (a positive semi-definite inertia, "
+                     "a mass >= 0); a kinematic arm needs none",
     "chain.placement": "at must be finite and orientation a finite unit quaternion (w, x, y, z)",
     "chain.initial-positions": "initial positions name movable joints, finite and within their limits",
     "chain.servo": "the servo time constant is finite and not negative",
@@ -110,7 +112,7 @@ def _segment_tree(name: str, seg, rig, a: Analysis) -> MultibodyTree | None:
                                                                "the rig file")
             return None
         try:
-            return seg.tree(rig.base)
+            return seg.tree(rig.base, rig.package_folders())
         except UrdfError as exc:
             a.add("chain.description", f"{where}.description", f"cannot read {seg.description!r}: "
                                                                f"[{exc.code}] {exc.diagnostic.message}")
@@ -180,12 +182,24 @@ def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
             for code, message in check_declaration(q, KG_M2, "the rotor inertia", "kg_m2(value, reason=...)",
                                                    "chain.motor"):
                 a.add(code, f"{where}.inertia", message)
+    if seg.dynamic and isinstance(seg, _ArmSegment):
+        _check_inertias(where, tree, a)
     # armature
     if seg.dynamic and isinstance(seg, _ArmSegment):
         sources, problems = armature_sources(seg, tree)
         for code, w, message in problems:
             a.add(code, f"{where}.{w}", message)
         a.armature[name] = sources
+
+
+def _check_inertias(where: str, tree: MultibodyTree, a: Analysis) -> None:
+    """A dynamic arm needs physical mass properties: one finding per link whose description has none."""
+    for name, link in tree.links.items():
+        if link.inertial is not None and link.inertial.error:
+            a.add("chain.inertia", f"{where}.description", f"link {name!r} of {tree.name!r}: "
+                                                           f"{link.inertial.error}. A dynamic arm needs its "
+                                                           "mass properties: fix them in the description, or "
+                                                           "make the segment Arm.Kinematic")
 
 
 def _resolve_segment_mount(name: str, mount, earlier: list[str], a: Analysis) -> tuple[str, str] | None:
