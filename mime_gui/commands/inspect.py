@@ -16,6 +16,7 @@ import math
 import sys
 from collections import Counter
 
+from mime_gui.commands import package_dirs
 from mime_gui.multibody.errors import UrdfError
 from mime_gui.multibody.report import GROUPS, IGNORED, REFUSED, USED
 from mime_gui.multibody.tree import JOINT_TYPES, Joint, MultibodyTree
@@ -28,9 +29,7 @@ _GROUP_TITLES = {USED: "read and used", IGNORED: "recognised and not used", REFU
 def add_arguments(parser, name: str = "inspect") -> None:
     parser.add_argument("urdf", metavar="URDF", help="the URDF file to read")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of text")
-    parser.add_argument("--package-dir", action="append", default=[], metavar="DIR",
-                        help="a folder to resolve package:// mesh URIs against (a folder of packages or a "
-                        "package folder; repeatable); ROS_PACKAGE_PATH is also used")
+    package_dirs.add_option(parser)
     parser.add_argument("--strict", action="store_true",
                         help="refuse (exit 2) a file with an error confined to one element (a "
                         "non-physical inertia, a reduction that is not a number, a shape that cannot be "
@@ -39,7 +38,8 @@ def add_arguments(parser, name: str = "inspect") -> None:
 
 def run(args) -> int:
     try:
-        tree = read_urdf(args.urdf, package_dirs=args.package_dir, strict=args.strict)
+        with package_dirs.applied(args):
+            tree = read_urdf(args.urdf, strict=args.strict)
         art = tree.compile()
     except UrdfError as exc:
         print(exc.one_line(), file=sys.stderr)

@@ -20,6 +20,7 @@ from typing import Protocol
 
 import numpy as np
 
+from mime_gui.commands import package_dirs
 from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
@@ -120,6 +121,7 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
                         help="servo time constant in seconds (default 0: joints follow the command at once)")
     parser.add_argument("--out", required=True, metavar="OUT.npz", help="where to write the trajectory")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    package_dirs.add_option(parser)
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -188,7 +190,8 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
     err = sys.stderr if err is None else err
     wall = _time.perf_counter()
     _check_options(args)
-    playable = load_playable(args.file, args)
+    with package_dirs.applied(args):
+        playable = load_playable(args.file, args)
     recorded = read_commands(args.commands)
     schedule = playable.schedule(recorded, args.dt)
     progress = _ProgressBar(err) if schedule.steps >= PROGRESS_STEPS and err.isatty() else None

@@ -16,12 +16,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from mime_gui.commands import package_dirs
+
 EXIT_OK = 0
 EXIT_INVALID = 1
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("rig", metavar="RIG.rig.json", help="the rig file")
+    package_dirs.add_option(parser)
     if name == "report":
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
     elif name == "export":
@@ -37,11 +40,16 @@ def _print_findings(findings, stream) -> int:
 
 
 def run(args: argparse.Namespace, out=None, err=None) -> int:
-    from mime_gui.rig import RigError, RigFileError, load
-
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     command = getattr(args, "command", "validate")
+    with package_dirs.applied(args):
+        return _run(command, args, out, err)
+
+
+def _run(command: str, args: argparse.Namespace, out, err) -> int:
+    from mime_gui.rig import RigError, RigFileError, load
+
     try:
         rig = load(args.rig)
     except RigFileError as exc:
