@@ -315,3 +315,29 @@ def test_unresolved_meshes_are_each_their_own_placeholder(make_view, tmp_path):
         view.show_segments({"lost": tree})
     assert len(view.actors("lost", "visual")) == 2
     assert len(view.warnings) == 2
+
+
+def test_the_window_counts_each_files_problem_once_and_lists_it_in_the_read_report(make_window, tmp_path):
+    from mime_gui.app.main import wait_until_ready
+    from mime_gui.app.report_dock import ROLE_CODE
+
+    (tmp_path / "foot.dae").write_text(BROKEN_DAE)
+    (tmp_path / "bad.stl").write_text("not a mesh at all")
+    legs = "".join(f'<link name="{n}"><visual><geometry><mesh filename="{f}"/></geometry></visual></link>'
+                   for n, f in (("a", "foot.dae"), ("b", "foot.dae"), ("c", "bad.stl"), ("d", "bad.stl")))
+    joints = "".join(f'<joint name="j{n}" type="fixed"><parent link="a"/><child link="{n}"/></joint>'
+                     for n in "bcd")
+    path = tmp_path / "legs.urdf"
+    path.write_text(f'<robot name="legs">\n{legs}\n{joints}\n</robot>')
+    window = make_window()
+    messages = []
+    window.statusBar().messageChanged.connect(messages.append)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert window.open_file(str(path))
+        wait_until_ready(window)
+    assert any(m.startswith("2 mesh problem(s): ") for m in messages), messages
+    groups = window.report_dock.groups()
+    rows = [groups["warnings"].child(i) for i in range(groups["warnings"].childCount())]
+    codes = sorted(row.data(0, ROLE_CODE) for row in rows if row.data(0, ROLE_CODE).startswith("mesh."))
+    assert codes == ["mesh.defect", "mesh.placeholder"]
