@@ -3,14 +3,11 @@ that reads mass properties refuses with a coded DynamicsError naming the link.""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import mime_gui.multibody as mb
 
-BAD = Path(__file__).resolve().parents[1] / "data" / "bad_urdf"
 ARM = """<robot name="arm">
   <link name="base"/>
   <link name="upper"><inertial><mass value="1"/>
