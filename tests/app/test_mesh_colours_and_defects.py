@@ -341,3 +341,31 @@ def test_the_window_counts_each_files_problem_once_and_lists_it_in_the_read_repo
     rows = [groups["warnings"].child(i) for i in range(groups["warnings"].childCount())]
     codes = sorted(row.data(0, ROLE_CODE) for row in rows if row.data(0, ROLE_CODE).startswith("mesh."))
     assert codes == ["mesh.defect", "mesh.placeholder"]
+
+
+def test_missing_texture_images_and_material_libraries_are_named(tmp_path):
+    from mime_gui.app.scene import meshes
+    from mime_gui.app.scene.mesh_defects import missing_textures
+
+    dae = BROKEN_DAE.replace("<library_effects>", '<library_images><image id="carbon-image">'
+                             "<init_from>textures/carbon%20fibre.jpg</init_from></image></library_images>"
+                             "<library_effects>")
+    path = tmp_path / "skin.dae"
+    path.write_text(dae)
+    (note,) = missing_textures(str(path), dae.encode())
+    assert "'textures/carbon%20fibre.jpg'" in note and str(tmp_path) in note
+    (tmp_path / "textures").mkdir()
+    (tmp_path / "textures" / "carbon fibre.jpg").write_bytes(b"\xff\xd8")  # found under its unquoted name
+    assert missing_textures(str(path), dae.encode()) == []
+    obj = _cube(tmp_path)
+    assert missing_textures(str(obj), obj.read_bytes()) == []
+    (tmp_path / "cube.mtl").write_text(MTL + "map_Kd -s 1 1 1 skin.png\n")
+    (note,) = missing_textures(str(obj), obj.read_bytes())
+    assert "'skin.png'" in note and "'cube.mtl'" in note
+    (tmp_path / "cube.mtl").unlink()
+    (note,) = missing_textures(str(obj), obj.read_bytes())
+    assert "material library 'cube.mtl'" in note
+    # the geometry loads all the same, with the note
+    with pytest.warns(meshes.MeshLoadWarning, match="material library 'cube.mtl'"):
+        asset = meshes.load_mesh(str(obj))
+    assert not asset.placeholder and asset.n_faces == 12

@@ -14,12 +14,14 @@ import io
 import os
 import re
 import xml.etree.ElementTree as ET
+from urllib.parse import unquote
 
 from defusedxml.ElementTree import fromstring as _safe_fromstring
 
-_INIT_FROM = re.compile(rb"<image\b[^>]*>.*?<init_from>\s*([^<]+?)\s*</init_from>", re.S)
+# the file an <image> element names (COLLADA 1.4: its own <init_from>, not an effect's surface that names it)
+_INIT_FROM = re.compile(rb"<image\b[^>]*>(?:(?!</image>).)*?<init_from>\s*([^<]+?)\s*</init_from>", re.S)
 _MTLLIB = re.compile(rb"^\s*mtllib\s+(.+?)\s*$", re.M)
-_MAP = re.compile(rb"^\s*map_(?:Kd|Ka|Ks|d|bump|Bump)\s+(?:-\S+\s+\S+\s+)*(.+?)\s*$", re.M)
+_MAP = re.compile(rb"^\s*map_(?:Kd|Ka|Ks|d|bump|Bump)\s+(.+?)\s*$", re.M)
 
 
 def _text(b: bytes) -> str:
@@ -30,7 +32,8 @@ def _exists(folder: str, name: str) -> bool:
     name = name.replace("\\", "/")
     if name.startswith("file://"):
         name = name[len("file://"):]
-    return os.path.isfile(name if os.path.isabs(name) else os.path.join(folder, name))
+    return any(os.path.isfile(n if os.path.isabs(n) else os.path.join(folder, n))
+               for n in (name, unquote(name)))
 
 
 def missing_textures(path: str, data: bytes) -> list[str]:
@@ -49,10 +52,17 @@ def missing_textures(path: str, data: bytes) -> list[str]:
             if not os.path.isfile(mtl):
                 out.append(f"its material library {lib!r} is not in {folder}; drawn without its colours")
                 continue
-            with open(mtl, "rb") as fh:
-                maps = _MAP.findall(fh.read())
-            for name in dict.fromkeys(_text(m) for m in maps):
-                if not _exists(os.path.dirname(mtl), name):
+            try:
+                with open(mtl, "rb") as fh:
+                    maps = _MAP.findall(fh.read())
+            except OSError as exc:
+                out.append(f"its material library {lib!r} cannot be read ({exc.strerror or exc}); drawn "
+                           "without its colours")
+                continue
+            for rest in dict.fromkeys(_text(m) for m in maps):
+                # options (-s 1 1 1, -bm 0.5 …) come first: the file is the last word, or the whole rest
+                name = rest.split()[-1]
+                if not (_exists(os.path.dirname(mtl), name) or _exists(os.path.dirname(mtl), rest)):
                     out.append(f"the texture image {name!r} of its material library {lib!r} is not in "
                                f"{os.path.dirname(mtl)}; drawn without it")
     return out

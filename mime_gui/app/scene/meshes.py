@@ -360,15 +360,13 @@ def _read_file(path: str) -> RawMesh:
     without the bindings to that material."""
     import trimesh  # local: heavy import, only when a mesh file is met
 
-    with open(path, "rb") as fh:
-        data = fh.read()
-    notes = []
-    try:
+    notes, data = [], b""
+    if path.lower().endswith((".dae", ".obj")):  # formats that name other files: textures, material libraries
         from mime_gui.app.scene.mesh_defects import missing_textures
 
+        with open(path, "rb") as fh:
+            data = fh.read()
         notes += missing_textures(path, data)
-    except OSError:
-        pass
     out = _scene_parts(trimesh.load(path, force="scene", process=True))
     if path.lower().endswith(".dae") and len(out) < data.count(b"<instance_geometry"):
         from mime_gui.app.scene.mesh_defects import repaired_dae
