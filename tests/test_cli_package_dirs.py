@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-import mime_gui.commands.play as play_module
+import mime_gui.cli.play as play_module
 from mime_gui import RESOURCES
 from mime_gui.cli import main
 from mime_gui.multibody import resolve

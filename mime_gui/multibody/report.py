@@ -12,9 +12,12 @@ Reading with ``strict=True`` refuses such a file instead.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from mime_gui.multibody.errors import Diagnostic
+
+_log = logging.getLogger(__name__)
 
 #: What a defect blocks: the dynamics of its articulation, the armature reflected through its transmission,
 #: the drawing of its shape, or a joint following another (it moves on its own instead).
@@ -78,6 +81,7 @@ class ReadReport:
 
     def warn(self, code: str, message: str, line: int = 0) -> None:
         self.warnings.append(Diagnostic(code, message, self.file, line))
+        _log.warning("%s:%s: warning[%s] %s", self.file, line, code, message)
 
     def error(self, code: str, message: str, line: int = 0, blocks: str = "") -> Defect:
         """Record a defect the description loads with (listed among the warnings, as an error)."""
@@ -85,6 +89,7 @@ class ReadReport:
             raise ValueError(f"unknown use {blocks!r}; one of {', '.join(BLOCKS)}")
         defect = Defect(code, message, self.file, line, blocks)
         self.warnings.append(defect)
+        _log.warning("%s:%s: error[%s] %s", self.file, line, code, message)
         return defect
 
     @property

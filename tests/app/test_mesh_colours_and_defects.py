@@ -318,8 +318,8 @@ def test_unresolved_meshes_are_each_their_own_placeholder(make_view, tmp_path):
 
 
 def test_the_window_counts_each_files_problem_once_and_lists_it_in_the_read_report(make_window, tmp_path):
+    from mime_gui.app.docks.report import ROLE_CODE
     from mime_gui.app.main import wait_until_ready
-    from mime_gui.app.report_dock import ROLE_CODE
 
     (tmp_path / "foot.dae").write_text(BROKEN_DAE)
     (tmp_path / "bad.stl").write_text("not a mesh at all")

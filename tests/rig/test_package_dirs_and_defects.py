@@ -108,3 +108,16 @@ def test_the_description_cache_keeps_readings_with_other_package_folders_apart(t
         assert seg.tree(rigs).links["palm"].visuals[0].geometry.filename == str(mesh)
     finally:
         set_package_dirs(before)
+
+
+def test_edits_through_rig_paths_keep_the_package_dirs(tmp_path):
+    from mime_gui.rig import paths
+
+    rigs, _ = _package_workspace(tmp_path)
+    path = rigs / "hand.rig.json"
+    path.write_text(json.dumps(_rig_file(rigs, package_dirs=["../ws/src"])))
+    rig = load(path)
+    renamed = paths.replace(rig, "name", "other")
+    assert renamed.package_dirs == ["../ws/src"]
+    moved = paths.replace(rig, "chain.hand.at", (0.0, 0.0, 1.0))
+    assert moved.package_dirs == ["../ws/src"] and moved.chain["hand"].at == (0.0, 0.0, 1.0)

@@ -19,7 +19,9 @@ non-geometric defect (a broken texture reference …) loads its geometry, with a
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 import threading
 import warnings
 from collections import OrderedDict
@@ -228,6 +230,7 @@ class RawMesh:
 
 _assets = _LRU(MAX_CACHED_ASSETS)  # (path, size, mtime, scale) -> MeshAsset
 _raws = _LRU(MAX_CACHED_FILES)  # (path, size, mtime) -> RawMesh
+_log = logging.getLogger(__name__)
 _lock = threading.RLock()
 _file_locks: dict[tuple, threading.Lock] = {}
 
@@ -568,6 +571,7 @@ def _load(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAss
         asset = _build(key[0], scale_arr, stamp)
     except Exception as exc:  # noqa: BLE001 - never crash the view on a bad mesh
         message = f"{what}: {exc}"
+        _log.warning("placeholder shown for mesh %s", message)
         asset = MeshAsset(key=key, polydata=placeholder_polydata(), parts=[], placeholder=True,
                           message=message)
         asset.pieces = [MeshPiece(asset.polydata)]
@@ -589,6 +593,13 @@ class MeshRequest:
     @property
     def key(self) -> tuple:
         return cache_key(self.filename, self.scale, self.uri)
+
+
+def _hand_to_excepthook(future) -> None:
+    """A pool keeps a worker's exception in its future, where nobody looks: hand it to the exception hook."""
+    exc = None if future.cancelled() else future.exception()
+    if exc is not None:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
 
 
 class MeshLoader(QObject):
@@ -622,7 +633,7 @@ class MeshLoader(QObject):
             self._batches.pop(batch, None)
             return batch
         for req in unique.values():
-            self._pool.submit(self._work, batch, req)
+            self._pool.submit(self._work, batch, req).add_done_callback(_hand_to_excepthook)
         return batch
 
     def _work(self, batch: int, req: MeshRequest) -> None:
@@ -680,7 +691,9 @@ def record_problems(trees, assets: dict) -> None:
     tree that uses them: one warning per file and tree, at the line of the first shape that uses it, naming
     the file and the cause (``mesh.placeholder``: the file could not be drawn; ``mesh.defect``: it loaded
     with a defect). A mesh the reader could not find is already there (``urdf.mesh-unresolved``). The mesh
-    warnings a report held from an earlier load are replaced."""
+    warnings a report held from an earlier load are replaced. Links that stand for rig parts are skipped (a
+    part's mesh is a rig finding, ``part.geometry``), so the report stays the description's own, the same for
+    every copy of its tree."""
     from mime_gui.multibody.tree import Mesh
 
     for tree in trees:
@@ -688,6 +701,8 @@ def record_problems(trees, assets: dict) -> None:
         report.warnings[:] = [w for w in report.warnings if not w.code.startswith("mesh.")]
         seen: set[str] = set()
         for link in tree.links.values():
+            if link.name in tree.part_links:
+                continue
             for shape in (*link.visuals, *link.collisions):
                 g = shape.geometry
                 if not isinstance(g, Mesh) or g.filename is None:

@@ -16,7 +16,7 @@ import math
 import sys
 from collections import Counter
 
-from mime_gui.commands import package_dirs
+from mime_gui.cli import package_dirs
 from mime_gui.multibody.errors import UrdfError
 from mime_gui.multibody.report import GROUPS, IGNORED, REFUSED, USED
 from mime_gui.multibody.tree import JOINT_TYPES, Joint, MultibodyTree

@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from mime_gui.commands import package_dirs
+from mime_gui.cli import package_dirs
 
 EXIT_OK = 0
 EXIT_INVALID = 1
