@@ -14,7 +14,7 @@ import math
 import sys
 from collections import Counter
 
-from mime_gui.multibody.errors import UrdfError
+from mime_gui.multibody.errors import UrdfError, printable
 from mime_gui.multibody.report import GROUPS, IGNORED, REFUSED, USED
 from mime_gui.multibody.tree import JOINT_TYPES, Joint, MultibodyTree
 from mime_gui.multibody.urdf import read_urdf
@@ -36,10 +36,11 @@ def run(args) -> int:
         tree = read_urdf(args.urdf, package_dirs=args.package_dir)
         art = tree.compile()
     except UrdfError as exc:
-        print(exc.one_line(), file=sys.stderr)
+        print(printable(exc.one_line()), file=sys.stderr)
         return 2
     summary = summarize(tree, art)
-    text = json.dumps(summary, indent=2, allow_nan=False) + "\n" if args.json else format_text(tree, summary)
+    text = json.dumps(_json_safe(summary), indent=2, allow_nan=False) + "\n" if args.json \
+        else format_text(tree, summary)
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -52,6 +53,18 @@ def run(args) -> int:
 
 def _finite(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
+
+
+def _json_safe(value):
+    """``value`` with every number JSON cannot hold (infinity, NaN) as null, so ``--json`` always prints
+    JSON. The reader bounds what it accepts, so this is a guard, not a path taken."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
 
 
 def _tree_rows(tree: MultibodyTree) -> list[dict]:
@@ -181,4 +194,5 @@ def format_text(tree: MultibodyTree, summary: dict) -> str:
         out.append(f"  warning[{w['code']}] {where}: {w['message']}")
     if not warnings:
         out.append("  (none)")
-    return "\n".join(out) + "\n"
+    # every name and path comes from the file: each line escaped, so a name cannot start a line of its own
+    return "\n".join(map(printable, out)) + "\n"

@@ -13,8 +13,11 @@ A rig file that cannot be read prints one ``error[rigfile.*] FILE#/json/pointer:
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+
+from mime_gui.multibody.errors import CodedError, printable
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -36,6 +39,13 @@ def _print_findings(findings, stream) -> int:
     return EXIT_INVALID
 
 
+def _say(text: str, stream) -> None:
+    """Print ``text`` line by line, each escaped (names and paths come from files: none may forge a line)."""
+    lines = text.split("\n")  # not splitlines(): it would also split at a separator held in a name
+    for line in lines[:-1] if lines[-1] == "" else lines:
+        print(printable(line), file=stream)
+
+
 def run(args: argparse.Namespace, out=None, err=None) -> int:
     from mime_gui.rig import RigError, RigFileError, load
 
@@ -45,7 +55,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
     try:
         rig = load(args.rig)
     except RigFileError as exc:
-        print(exc.one_line(), file=out)
+        print(printable(exc.one_line()), file=out)
         return EXIT_INVALID
 
     if command == "validate":
@@ -53,7 +63,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         if findings:
             return _print_findings(findings, out)
         counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)"
-        print(f"{args.rig}: rig {rig.name!r} is valid ({counts})", file=out)
+        _say(f"{args.rig}: rig {rig.name!r} is valid ({counts})", out)
         return EXIT_OK
 
     if command == "report":
@@ -62,9 +72,14 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         except RigError as exc:
             return _print_findings(exc.findings, out)
         if args.json:
-            out.write(built.report.to_json() + "\n")
+            try:  # JSON holds finite numbers only; the rules keep every reported value finite
+                out.write(json.dumps(built.report.data, indent=2, allow_nan=False) + "\n")
+            except ValueError as exc:
+                print(f"error[report.non-finite] {printable(str(args.rig))}: the report holds a number JSON "
+                      f"cannot ({exc}); run mime-gui validate", file=out)
+                return EXIT_INVALID
         else:
-            out.write(built.report.to_text())
+            _say(built.report.to_text(), out)
         return EXIT_OK
 
     if command == "export":
@@ -73,7 +88,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
 
         findings = rig.validate()
         if findings:
-            print(f"{args.rig}: the rig is not valid; nothing written", file=err)
+            _say(f"{args.rig}: the rig is not valid; nothing written", err)
             return _print_findings(findings, out)
         target = Path(args.python or args.json)
         try:
@@ -83,13 +98,13 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
                 save(rig, target)
         except RigError as exc:
             return _print_findings(exc.findings, out)
-        except RigFileError as exc:  # a value the file format cannot hold; nothing was written
-            print(exc.one_line(), file=out)
+        except CodedError as exc:  # a value the file format cannot hold, a target that is not a file
+            print(printable(exc.one_line()), file=out)
             return EXIT_INVALID
         except OSError as exc:
-            print(f"error[export.io] {target}: cannot write ({exc.strerror or exc})", file=out)
+            print(printable(f"error[export.io] {target}: cannot write ({exc.strerror or exc})"), file=out)
             return EXIT_INVALID
-        print(f"wrote {target}", file=out)
+        _say(f"wrote {target}", out)
         return EXIT_OK
 
     raise ValueError(f"unknown rig command {command!r}")
