@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 
 from mime_gui.multibody import MultibodyTree, UrdfError
+from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH, MAX_MASS
 from mime_gui.rig.armature import ArmatureSource, armature_sources
 from mime_gui.rig.findings import Finding
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
@@ -74,6 +75,11 @@ def _finite(values) -> bool:
     return all(math.isfinite(v) for v in values)
 
 
+def _placed(values) -> bool:
+    """A position every later sum can take: finite, each coordinate within ±:data:`MAX_LENGTH`."""
+    return all(math.isfinite(v) and abs(v) <= MAX_LENGTH for v in values)
+
+
 def _is_text(name: str) -> bool:
     """Text a UTF-8 file can hold (no lone surrogate such as ``"\\ud800"``)."""
     try:
@@ -132,8 +138,9 @@ def _segment_tree(name: str, seg, rig, a: Analysis) -> MultibodyTree | None:
 def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
     where = f"chain.{name}"
     names = list(rig.chain)
-    if not _finite(seg.at):
-        a.add("chain.placement", f"{where}.at", f"at {seg.at} must be finite (m)")
+    if not _placed(seg.at):
+        a.add("chain.placement", f"{where}.at", f"at {seg.at} must be finite (m), each coordinate within "
+                                                f"±{MAX_LENGTH:g} m")
     norm = math.sqrt(sum(v * v for v in seg.orientation)) if _finite(seg.orientation) else float("nan")
     if not math.isfinite(norm) or abs(norm - 1.0) > 1e-6:
         a.add("chain.placement", f"{where}.orientation", f"orientation {seg.orientation} must be a unit "
@@ -180,11 +187,22 @@ def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
             for code, message in check_declaration(q, KG_M2, "the rotor inertia", "kg_m2(value, reason=...)",
                                                    "chain.motor"):
                 a.add(code, f"{where}.inertia", message)
+            value = getattr(q, "value", 0.0)
+            if isinstance(value, int | float) and math.isfinite(value) and value > MAX_INERTIA:
+                a.add("chain.motor", f"{where}.inertia", f"the rotor inertia {value:g} kg m2 is beyond "
+                                                         f"{MAX_INERTIA:g} kg m2; check the value")
     # armature
     if seg.dynamic and isinstance(seg, _ArmSegment):
         sources, problems = armature_sources(seg, tree)
         for code, w, message in problems:
             a.add(code, f"{where}.{w}", message)
+        for src in sources:  # an armature adds to the diagonal of the mass matrix: keep the sum finite
+            bound = MAX_MASS if src.unit == "kg" else MAX_INERTIA
+            if math.isfinite(src.value) and src.value > bound:
+                a.add("chain.armature", f"{where}.armature.{src.joint}", f"the armature {src.value:g} "
+                                                                          f"{src.unit} ({src.source}) is "
+                                                                          f"beyond {bound:g} {src.unit}; "
+                                                                          "check the value")
         a.armature[name] = sources
 
 
@@ -243,8 +261,9 @@ def analyse(rig) -> Analysis:
         for name, part in getattr(rig, collection).items():
             where = f"{collection}.{name}"
             a.part_mounts[(collection, name)] = _resolve_part_mount(f"{where}.mount", part.mount, rig, a)
-            if not _finite(part.at):
-                a.add("part.placement", f"{where}.at", f"at {part.at} must be finite (m)")
+            if not _placed(part.at):
+                a.add("part.placement", f"{where}.at", f"at {part.at} must be finite (m), each coordinate "
+                                                       f"within ±{MAX_LENGTH:g} m")
             mass, problems = part_mass(part, rig.base)
             for code, w, message in problems:
                 a.add(code, f"{where}.{w}", message)

@@ -235,9 +235,10 @@ def _merge_vertices(v: np.ndarray, faces: np.ndarray):
 def _read_file(path: str) -> list:
     """[(vertices (n,3), faces (m,3), colours)] of every triangle geometry in the file, node transforms
     applied (scenes are flattened), coincident vertices welded."""
-    import trimesh  # local: heavy import, only when a mesh file is met
+    from mime_gui import mesh_files
 
-    loaded = trimesh.load(path, force="scene", process=True)
+    # checked first: a regular file within the size limit, no archive, XML parsed once with entities refused
+    loaded = mesh_files.load(path, force="scene")
     out = []
     graph = loaded.graph
     for node in graph.nodes_geometry:
