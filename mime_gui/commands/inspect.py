@@ -19,6 +19,8 @@ from mime_gui.multibody.report import GROUPS, IGNORED, REFUSED, USED
 from mime_gui.multibody.tree import JOINT_TYPES, Joint, MultibodyTree
 from mime_gui.multibody.urdf import read_urdf
 
+#: the outline indents this many levels; deeper joints carry their depth in brackets
+MAX_INDENT = 40
 MASS_INCLUDES = "every link's <inertial> mass, the root link and links welded by fixed joints included"
 _GROUP_TITLES = {USED: "read and used", IGNORED: "recognised and not used", REFUSED: "refused"}
 
@@ -143,6 +145,14 @@ def _joint_text(row: dict) -> str:
     return f"{text} -> {row['child']}"
 
 
+def _indent(depth: int) -> str:
+    """Two spaces a level up to :data:`MAX_INDENT` levels, then the depth written out: the outline of a
+    chain of n joints stays O(n) characters, not O(n²)."""
+    if depth <= MAX_INDENT:
+        return "  " + "  " * depth
+    return "  " + "  " * MAX_INDENT + f"[depth {depth}] "
+
+
 def _group_lines(entries: list[dict], with_notes: bool) -> list[str]:
     """One line per element kind, its attribute kinds of the same group folded in: ``kind xN (@attr xN)``."""
     kinds = {e["kind"] for e in entries}
@@ -181,7 +191,7 @@ def format_text(tree: MultibodyTree, summary: dict) -> str:
         "tree",
         f"  {summary['root']}",
     ]
-    out += ["  " + "  " * row["depth"] + _joint_text(row) for row in summary["tree"]]
+    out += [_indent(row["depth"]) + _joint_text(row) for row in summary["tree"]]
     for group in GROUPS:
         entries = summary["report"][group]
         out += ["", f"{_GROUP_TITLES[group]} ({len(entries)} kind{'s' if len(entries) != 1 else ''})"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import islice
 
 from mime_gui.multibody import MultibodyTree, UrdfError
 from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH, MAX_MASS
@@ -54,6 +55,7 @@ class Analysis:
     findings: list[Finding] = field(default_factory=list)
     trees: dict[str, MultibodyTree | None] = field(default_factory=dict)
     frames: dict[str, list[str]] = field(default_factory=dict)
+    frame_sets: dict[str, frozenset[str]] = field(default_factory=dict)  # the same, for membership tests
     segment_mounts: dict[str, tuple[str, str] | None] = field(default_factory=dict)
     part_mounts: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
     masses: dict[tuple[str, str], PartMass] = field(default_factory=dict)
@@ -214,10 +216,10 @@ def _resolve_segment_mount(name: str, mount, earlier: list[str], a: Analysis) ->
         a.add("chain.mount", where, f"segment {name!r} must mount on a frame of {prev!r}: "
                                     f"{_listing(prev_frames or [])}")
         return None
-    if prev_frames is not None and mount in prev_frames:
+    if prev_frames is not None and mount in a.frame_sets[prev]:
         return prev, mount
     for seg in earlier:
-        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in (a.frames.get(seg) or []):
+        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in a.frame_sets.get(seg, ()):
             return seg, mount[len(seg) + 1:]
     if any(a.frames.get(seg) is None for seg in earlier):
         return None  # an earlier description failed; that finding says why
@@ -234,14 +236,17 @@ def _resolve_part_mount(where: str, mount, rig, a: Analysis) -> tuple[str, str] 
     if mount is None:
         return None
     for seg in rig.chain:
-        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in (a.frames.get(seg) or []):
+        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in a.frame_sets.get(seg, ()):
             return seg, mount[len(seg) + 1:]
     if any(mount.startswith(seg + ".") and a.frames.get(seg) is None for seg in rig.chain):
         return None  # the segment's description failed; that finding says why
-    existing = [f"{seg}.{f}" for seg in rig.chain for f in (a.frames.get(seg) or [])]
+    # the first frames and how many there are, not a list of every frame for every refused part
+    total = sum(len(a.frames.get(seg) or ()) for seg in rig.chain)
+    first = list(islice((f"{seg}.{f}" for seg in rig.chain for f in (a.frames.get(seg) or ())), 24))
+    listing = ", ".join(first) + (f" … ({total - 24} more)" if total > 24 else "")
     hint = ("mount is '<segment>.<frame>'; " if "." not in mount else "") + \
-        ("frames: " + _listing(existing, 24) if existing else "the chain is empty, so leave mount out to fix "
-                                                               "the part in the world")
+        ("frames: " + listing if total else "the chain is empty, so leave mount out to fix the part in the "
+                                            "world")
     a.add("part.mount", where, f"{mount!r} is not a frame of the chain; {hint}")
     return None
 
@@ -255,6 +260,7 @@ def analyse(rig) -> Analysis:
         a.trees[name] = tree
         if tree is not None:
             a.frames[name] = tree.link_order()
+            a.frame_sets[name] = frozenset(a.frames[name])
     for index, (name, seg) in enumerate(rig.chain.items()):
         _check_segment(index, name, seg, rig, a)
     for collection in ("parts", "magnets"):
