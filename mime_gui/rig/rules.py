@@ -27,20 +27,26 @@ RULES = {
     "chain.mount": "a later segment mounts on a frame of the segment before it, or <segment>.<frame> of an "
                    "earlier one",
     "chain.description": "an arm's URDF description must be readable",
-    "chain.placement": "at must be finite and orientation a finite unit quaternion (w, x, y, z)",
+    "chain.placement": "at must be finite (each coordinate within ±1e6 m) and orientation a finite unit "
+                       "quaternion (w, x, y, z)",
     "chain.initial-positions": "initial positions name movable joints, finite and within their limits",
     "chain.servo": "the servo time constant is finite and not negative",
-    "chain.motor": "a motor has an axis with a direction, and a dynamic one its rotor inertia",
+    "chain.motor": "a motor has an axis with a direction, and a dynamic one its rotor inertia (at most "
+                   "1e21 kg m2)",
     "chain.armature": "each joint's armature comes from one place: declared, or reflected through an "
-                      "existing transmission from a known actuator, on a movable joint, finite and not "
-                      "negative",
+                      "existing transmission from a known actuator, on a movable joint, finite, not "
+                      "negative and at most 1e21 kg m2 (1e9 kg on a sliding joint)",
     "part.mount": "a part mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
-    "part.placement": "a part's at is finite",
-    "part.geometry": "a part's geometry has finite positive sizes; a mesh is readable and watertight",
+    "part.placement": "a part's at is finite, each coordinate within ±1e6 m",
+    "part.geometry": "a part's geometry has finite positive sizes of at most 1e6 m (a mesh scale at most "
+                     "1e6); a mesh is a regular file within the mesh size limit, not an archive, XML without "
+                     "entities, readable and watertight",
     "part.material": "a part's material is one of the materials table",
-    "part.mass": "a part declares a mass or a density, not both, finite and not negative",
+    "part.mass": "a part declares a mass or a density, not both, finite and not negative; its mass is at "
+                 "most 1e9 kg",
     "magnet.magnetisation": "a magnet's magnetisation direction is a non-zero vector",
-    "magnet.remanence": "a magnet has a remanence, from its material or declared, finite and not negative",
+    "magnet.remanence": "a magnet has a remanence, from its material or declared, finite, not negative and "
+                        "at most 100 T",
     "declaration.reason": "every declared value says where it comes from",
     "unit": "a declared value carries its unit (kg, kg_m2, kg_per_m3, tesla), not a bare number",
     "name.duplicate": "segments, parts and magnets have distinct names",
