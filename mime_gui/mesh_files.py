@@ -84,6 +84,9 @@ def _check_xml(data: bytes, file: str) -> None:
     except expat.ExpatError as exc:
         raise MeshFileError("mesh.xml", f"not well-formed XML ({expat.errors.messages[exc.code]}); fix or "
                             "export the mesh again", file, exc.lineno) from None
+    except ValueError as exc:  # pyexpat: "multi-byte encodings are not supported" (UTF-7 and the like)
+        raise MeshFileError("mesh.xml", f"cannot read this XML ({exc}); export the mesh as UTF-8 or UTF-16",
+                            file, 1) from None
 
 
 def read(path) -> bytes:
