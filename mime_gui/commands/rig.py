@@ -39,11 +39,20 @@ def _print_findings(findings, stream) -> int:
     return EXIT_INVALID
 
 
-def _say(text: str, stream) -> None:
-    """Print ``text`` line by line, each escaped (names and paths come from files: none may forge a line)."""
-    lines = text.split("\n")  # not splitlines(): it would also split at a separator held in a name
-    for line in lines[:-1] if lines[-1] == "" else lines:
-        print(printable(line), file=stream)
+def _escaped(value):
+    """``value`` (JSON-like data) with every string, keys included, as :func:`printable` writes it."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {_escaped(k): _escaped(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_escaped(v) for v in value]
+    return value
+
+
+def _say(line: str, stream) -> None:
+    """Print one line, escaped: the names and paths in it come from files, and none may forge a line."""
+    print(printable(line), file=stream)
 
 
 def run(args: argparse.Namespace, out=None, err=None) -> int:
@@ -79,7 +88,8 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
                       f"cannot ({exc}); run mime-gui validate", file=out)
                 return EXIT_INVALID
         else:
-            _say(built.report.to_text(), out)
+            # names escaped before the report is rendered: a newline in a name would be a line of its own
+            out.write(type(built.report)(_escaped(built.report.data)).to_text())
         return EXIT_OK
 
     if command == "export":
