@@ -407,7 +407,7 @@ def _load(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAss
     try:
         if filename is None:
             raise FileNotFoundError(f"mesh {uri!r} was not found")
-        if not os.path.isfile(filename):
+        if not os.path.exists(filename):  # anything else that is not a regular file: the coded refusal
             raise FileNotFoundError(f"mesh file {filename!r} does not exist")
         if np.any(scale_arr == 0):
             raise ValueError(f"mesh scale {tuple(scale_arr)} has a zero component")
