@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time as _time
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from mime_gui.files import write_atomic
-from mime_gui.inputs import FileError, Limit
+from mime_gui.inputs import FileError, Limit, not_regular
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.multibody.magnitudes import parse_float
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
@@ -139,6 +140,12 @@ def _check_options(args: argparse.Namespace) -> None:
                         f"{args.servo_tau}", "--servo-tau")
     if not str(args.out).lower().endswith(".npz"):
         raise PlayError("play.out", "the output file must end in .npz", str(args.out))
+    try:  # an output that is not a regular file is refused now, not after the play (the save refuses it too)
+        refusal = not_regular(args.out, os.stat(args.out).st_mode, "the output file")
+    except (OSError, ValueError):
+        refusal = None
+    if refusal is not None:
+        raise refusal
 
 
 class _ProgressBar:

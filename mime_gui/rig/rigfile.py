@@ -372,6 +372,8 @@ def load(path) -> Apparatus:
         raise RigFileError("rigfile.io", f"cannot read the file ({exc.strerror or exc})", str(path)) from None
     except UnicodeDecodeError:
         raise RigFileError("rigfile.json", "the file is not UTF-8 text", str(path)) from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise RigFileError("rigfile.io", f"cannot read the file ({exc})", str(path)) from None
     return parse(text, str(path), base=path.resolve().parent)
 
 

@@ -136,3 +136,15 @@ def test_the_session_refuses_such_a_target_with_its_code(tmp_path):
         session.export_report(fifo(tmp_path / "report.json"))
     assert info.value.code == "file.not-regular"
     assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+
+
+def test_play_refuses_such_an_output_before_it_reads_or_plays_anything(tmp_path, monkeypatch):
+    from mime_gui.commands import play as play_command
+
+    def never(*args, **kwargs):
+        raise AssertionError("the file was loaded")
+
+    monkeypatch.setattr(play_command, "load_playable", never)
+    pipe = fifo(tmp_path / "out.npz")
+    status, _, err = cli("play", DEMO_URDF, "--commands", _commands(tmp_path), "--out", pipe)
+    assert status == 2 and one_error(err)["code"] == "file.not-regular"
