@@ -799,7 +799,7 @@ def test_a_rig_holding_text_a_file_cannot_store_is_refused_by_save_not_half_writ
     # the export command says so on one line, and writes nothing either
     import argparse
 
-    from mime_gui.commands import rig as rig_command
+    from mime_gui.cli import rig as rig_command
 
     monkeypatch.setattr("mime_gui.rig.load", lambda path: rig)
     out = io.StringIO()

@@ -7,8 +7,7 @@ links welded by fixed joints). :meth:`MultibodyTree.compile` turns it, once, int
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -175,9 +174,11 @@ class MultibodyTree:
 
     # -- editing (the rig model grafts parts) ------------------------------------------------------
     def copy(self) -> MultibodyTree:
-        clone = copy.deepcopy(self)
-        clone.__dict__.pop("_parent_index", None)
-        return clone
+        """A copy whose tables can grow (grafting adds links and joints) without touching this tree. The
+        links, joints and the read report are shared: they are never changed in place once read, so an edit
+        of a rig copies a 100-link tree in microseconds instead of deep-copying every shape."""
+        return replace(self, links=dict(self.links), joints=dict(self.joints),
+                       transmissions=dict(self.transmissions), part_links=set(self.part_links))
 
     def add_fixed_link(self, name: str, parent: str, parent_X_link: np.ndarray,
                        inertial: Inertial | None = None) -> Link:

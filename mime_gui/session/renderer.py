@@ -36,8 +36,15 @@ class Renderer(Protocol):
         """Replace the scene: ``segments`` maps a segment name to its MultibodyTree, or to a
         ``(tree, Articulation)`` pair whose frame order the poses follow (meshes load once)."""
 
+    def update_segments(self, changed: dict, removed=()) -> None:
+        """Apply a change set in place: ``changed`` maps a segment name to its new ``(tree, Articulation)``
+        (a new segment, or one whose tree changed: a part grafted or removed, a description edited);
+        ``removed`` names segments that are gone. Actors of links and frames whose drawing did not change
+        are kept (a part added adds exactly its actors), and the camera stays where the user put it."""
+
     def set_frame_poses(self, segment: str, world_X_frame: np.ndarray) -> None:
-        """Move the segment's actors: ``(nframes, 4, 4)`` in its Articulation's frame order."""
+        """Move the segment's actors: ``(nframes, 4, 4)`` in its Articulation's frame order. The view keeps
+        a copy: the caller may rewrite its array afterwards."""
 
     def set_layer_visible(self, layer: str, visible: bool) -> None: ...
 
@@ -67,6 +74,13 @@ class FakeRenderer:
         self.segments = dict(segments)
         self.poses.clear()
         self.hidden.clear()
+
+    def update_segments(self, changed: dict, removed=()) -> None:
+        self.calls.append("update_segments")
+        for name in removed:
+            self.segments.pop(name, None)
+            self.poses.pop(name, None)
+        self.segments.update(changed)
 
     def set_frame_poses(self, segment: str, world_X_frame: np.ndarray) -> None:
         self.calls.append("set_frame_poses")

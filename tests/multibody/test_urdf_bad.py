@@ -228,7 +228,7 @@ def test_xacro_substitution_written_as_a_character_reference_is_refused():
 
 def test_every_family_of_refusal_prints_one_line():
     """Coded errors of every family share one base and print ``error[code] where: message`` on one line."""
-    from mime_gui.commands.play import PlayError
+    from mime_gui.cli.play import PlayError
     from mime_gui.multibody.errors import CodedError
     from mime_gui.nodes.commands import CommandFileError
     from mime_gui.rig.rigfile import RigFileError

@@ -1,10 +1,11 @@
 """``mime-gui play FILE --commands CMD.(csv|npz) [--dt S] [--servo-tau S] --out OUT.npz``: headless playback.
 
-The file is loaded into a :class:`Playable` by :func:`load_playable`, which picks a loader from
-:data:`LOADERS` by the file name's ending. A URDF becomes one :class:`~mime_gui.nodes.KinematicArmNode` at the
-world origin. Other kinds of file (rig files) plug in by adding ``(suffix, loader)`` to :data:`LOADERS`; a
-loader takes the path and the parsed options and returns any object with the :class:`Playable` attributes and
-methods. Every refusal is printed as one line ``error[CODE] FILE:LINE: message`` on stderr, exit status 2.
+The file is loaded into a :class:`~mime_gui.rig.playback.Playable` by :func:`load_playable`, which picks
+a loader from :data:`LOADERS` by the file name's ending. A URDF becomes one
+:class:`~mime_gui.nodes.KinematicArmNode` at the world origin; a rig file plays through its chain node.
+Other kinds of file plug in by adding ``(suffix, loader)`` to :data:`LOADERS`; a loader takes the path and
+the parsed options and returns any object with the Playable attributes and methods. Every refusal is
+printed as one line ``error[CODE] FILE:LINE: message`` on stderr, exit status 2.
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ import time as _time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 
@@ -27,6 +27,7 @@ from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.multibody.magnitudes import parse_float
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
 from mime_gui.nodes.commands import RecordedCommands, Schedule
+from mime_gui.rig.playback import Playable
 
 #: runs of at least this many steps show a progress bar when stderr is a terminal
 PROGRESS_STEPS = 20_000
@@ -37,19 +38,6 @@ OUTPUT_LIMIT = Limit("play", "the output of play", 1024, "MIME_GUI_MAX_PLAY_MB")
 
 class PlayError(CodedError):
     """A refusal of the ``play`` command itself (``play.*``): bad options, an unsupported file, the output."""
-
-
-class Playable(Protocol):
-    """What ``play`` drives: names for the output and two steps, schedule the file, then play it."""
-
-    name: str
-    joint_names: tuple[str, ...]  # columns of the output's joint_positions
-    frame_names: tuple[str, ...]  # rows of the output's frame_poses / frame_angular_velocities
-    command_names: tuple[str, ...]  # what a command file may name
-
-    def schedule(self, recorded: RecordedCommands, dt: float | None) -> Schedule: ...
-
-    def play(self, schedule: Schedule, progress: Callable[[int, int], None] | None = None) -> Trajectory: ...
 
 
 @dataclass(frozen=True, eq=False)

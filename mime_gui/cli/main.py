@@ -2,7 +2,7 @@
 
 ``mime-gui [FILE]`` and ``mime-gui --screenshot OUT.png [FILE]`` open the desktop app (the only path that
 imports Qt). The headless subcommands (``inspect``, ``play``, ``validate``, ``report``, ``export``) live in
-``mime_gui.commands`` and never import Qt, pyvista or vtk.
+``mime_gui.cli`` and never import Qt, pyvista or vtk.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import argparse
 import importlib
 import sys
 
-# subcommand → module in mime_gui.commands providing ``add_arguments(parser)`` and ``run(args) -> int``
+# subcommand → module in mime_gui.cli providing ``add_arguments(parser)`` and ``run(args) -> int``
 SUBCOMMANDS = {
     "inspect": ("inspect", "print what a URDF holds and what the reader did with it"),
     "play": ("play", "play recorded joint commands through the KinematicArmNode, headless"),
@@ -23,7 +23,7 @@ SUBCOMMANDS = {
 
 def _headless(argv: list[str]) -> int:
     name = argv[0]
-    module = importlib.import_module(f"mime_gui.commands.{SUBCOMMANDS[name][0]}")
+    module = importlib.import_module(f"mime_gui.cli.{SUBCOMMANDS[name][0]}")
     parser = argparse.ArgumentParser(prog=f"mime-gui {name}", description=SUBCOMMANDS[name][1])
     module.add_arguments(parser, name)
     args = parser.parse_args(argv[1:])

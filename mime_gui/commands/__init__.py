@@ -1,4 +1,0 @@
-"""Headless subcommands of ``mime-gui``.
-
-Each module offers ``add_arguments(parser, name)`` and ``run(args) -> int``.
-"""
