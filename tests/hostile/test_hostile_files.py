@@ -212,7 +212,7 @@ def test_a_zip_with_lying_sizes_is_still_bounded(tmp_path, monkeypatch):
 def test_play_refuses_an_output_past_its_limit_before_any_step(tmp_path, monkeypatch):
     """A file of a few dozen bytes asks for 4 million steps (within the 5 million a schedule may make): about
     5 GB of output, refused at once, before the arm is stepped (``play`` of the node is never called)."""
-    from mime_gui.commands import play as play_command
+    from mime_gui.cli import play as play_command
 
     cmd = write(tmp_path, "long.csv", "time,joint_1\n0,0\n1e-5,0\n2e-5,0\n40,1\n")
     assert len(cmd.read_bytes()) < 64
@@ -231,7 +231,7 @@ def test_play_refuses_an_output_past_its_limit_before_any_step(tmp_path, monkeyp
 
 def test_the_play_estimate_is_the_size_written(tmp_path, monkeypatch):
     """Under the limit the file is written, and its arrays hold what the estimate counted."""
-    from mime_gui.commands.play import load_playable, output_bytes
+    from mime_gui.cli.play import load_playable, output_bytes
 
     cmd = write(tmp_path, "c.csv", "time,joint_1\n0,0\n0.5,0.1\n1,0.2\n")
     out = tmp_path / "o.npz"

@@ -139,7 +139,7 @@ def test_the_session_refuses_such_a_target_with_its_code(tmp_path):
 
 
 def test_play_refuses_such_an_output_before_it_reads_or_plays_anything(tmp_path, monkeypatch):
-    from mime_gui.commands import play as play_command
+    from mime_gui.cli import play as play_command
 
     def never(*args, **kwargs):
         raise AssertionError("the file was loaded")
