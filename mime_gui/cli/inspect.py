@@ -17,11 +17,13 @@ import sys
 from collections import Counter
 
 from mime_gui.cli import package_dirs
-from mime_gui.multibody.errors import UrdfError
+from mime_gui.multibody.errors import UrdfError, printable
 from mime_gui.multibody.report import GROUPS, IGNORED, REFUSED, USED
 from mime_gui.multibody.tree import JOINT_TYPES, Joint, MultibodyTree
 from mime_gui.multibody.urdf import read_urdf
 
+#: the outline indents this many levels; deeper joints carry their depth in brackets
+MAX_INDENT = 40
 MASS_INCLUDES = "every link's <inertial> mass, the root link and links welded by fixed joints included"
 _GROUP_TITLES = {USED: "read and used", IGNORED: "recognised and not used", REFUSED: "refused"}
 
@@ -42,10 +44,11 @@ def run(args) -> int:
             tree = read_urdf(args.urdf, strict=args.strict)
         art = tree.compile()
     except UrdfError as exc:
-        print(exc.one_line(), file=sys.stderr)
+        print(printable(exc.one_line()), file=sys.stderr)
         return 2
     summary = summarize(tree, art)
-    text = json.dumps(summary, indent=2, allow_nan=False) + "\n" if args.json else format_text(tree, summary)
+    text = json.dumps(_json_safe(summary), indent=2, allow_nan=False) + "\n" if args.json \
+        else format_text(tree, summary)
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -58,6 +61,18 @@ def run(args) -> int:
 
 def _finite(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
+
+
+def _json_safe(value):
+    """``value`` with every number JSON cannot hold (infinity, NaN) as null, so ``--json`` always prints
+    JSON. The reader bounds what it accepts, so this is a guard, not a path taken."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
 
 
 def _tree_rows(tree: MultibodyTree) -> list[dict]:
@@ -137,6 +152,14 @@ def _joint_text(row: dict) -> str:
     return f"{text} -> {row['child']}"
 
 
+def _indent(depth: int) -> str:
+    """Two spaces a level up to :data:`MAX_INDENT` levels, then the depth written out: the outline of a
+    chain of n joints stays O(n) characters, not O(n²)."""
+    if depth <= MAX_INDENT:
+        return "  " + "  " * depth
+    return "  " + "  " * MAX_INDENT + f"[depth {depth}] "
+
+
 def _group_lines(entries: list[dict], with_notes: bool) -> list[str]:
     """One line per element kind, its attribute kinds of the same group folded in: ``kind xN (@attr xN)``."""
     kinds = {e["kind"] for e in entries}
@@ -175,7 +198,7 @@ def format_text(tree: MultibodyTree, summary: dict) -> str:
         "tree",
         f"  {summary['root']}",
     ]
-    out += ["  " + "  " * row["depth"] + _joint_text(row) for row in summary["tree"]]
+    out += [_indent(row["depth"]) + _joint_text(row) for row in summary["tree"]]
     for group in GROUPS:
         entries = summary["report"][group]
         out += ["", f"{_GROUP_TITLES[group]} ({len(entries)} kind{'s' if len(entries) != 1 else ''})"]
@@ -195,4 +218,5 @@ def format_text(tree: MultibodyTree, summary: dict) -> str:
         out.append(f"  warning[{w['code']}] {where}: {w['message']}")
     if not warnings:
         out.append("  (none)")
-    return "\n".join(out) + "\n"
+    # every name and path comes from the file: each line escaped, so a name cannot start a line of its own
+    return "\n".join(map(printable, out)) + "\n"

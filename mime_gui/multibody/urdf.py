@@ -32,12 +32,15 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import NoReturn
+from xml.parsers import expat
 
 import numpy as np
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
+from mime_gui import inputs
 from mime_gui.multibody.errors import UrdfError
+from mime_gui.multibody.magnitudes import MAX_FACTOR, MAX_INERTIA, MAX_LENGTH, MAX_MASS, parse_float
 from mime_gui.multibody.report import IGNORED, REFUSED, USED, ReadReport
 from mime_gui.multibody.resolve import Resolver
 from mime_gui.multibody.tree import (
@@ -262,6 +265,13 @@ def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dic
     builder = _LineBuilder(offset)
     parser = DefusedXMLParser(target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     builder.parser = parser
+    external_dtd: list[str] = []
+
+    def doctype(name, system_id, public_id, has_internal_subset):
+        if system_id or public_id:
+            external_dtd.append(system_id or public_id)
+
+    parser.parser.StartDoctypeDeclHandler = doctype
     try:
         parser.feed(data)
         root = parser.close()
@@ -283,7 +293,46 @@ def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dic
                         file, line) from None
     if root is None:
         raise UrdfError("urdf.xml", "the file is empty; expected a <robot> element", file, 0)
+    if external_dtd:
+        _refuse_external_entities(data, offset, file, external_dtd[0])
     return root, builder.lines, _wide(data) or b"$" in data or b"&#" in data
+
+
+# A named entity reference other than the five XML predefines (a character reference starts with '&#').
+_ENTITY_REFERENCE = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);|#)([^\s;&<>\"']+);")
+
+
+def _refuse_external_entities(data: bytes, offset: int, file: str, dtd: str) -> None:
+    """Refuse a reference to an entity that only the external DTD ``dtd`` could declare.
+
+    The DTD is never read (and the file declares no entity: the defused parse refuses declarations), so
+    expat skips such a reference, and in an attribute value it cannot even report it: ``name="&robot;"``
+    would read as an empty name. A second pass hands expat's raw markup, as the file writes it, to a default
+    handler that looks for named references outside comments, CDATA and instructions.
+    """
+    parser = expat.ParserCreate()
+    found: list[tuple[str, int]] = []
+    in_cdata = [False]
+
+    def markup(text: str) -> None:
+        if found or in_cdata[0] or "&" not in text or text.startswith(("<!--", "<?")):
+            return
+        m = _ENTITY_REFERENCE.search(text)
+        if m:
+            found.append((m.group(1), parser.CurrentLineNumber))
+
+    parser.DefaultHandler = markup  # not ...Expand: no markup is interpreted, every piece is reported
+    parser.StartCdataSectionHandler = lambda: in_cdata.__setitem__(0, True)
+    parser.EndCdataSectionHandler = lambda: in_cdata.__setitem__(0, False)
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError:
+        return  # the first parse read this file; nothing more to learn here
+    if found:
+        name, line = found[0]
+        raise UrdfError("urdf.entity", f"&{name}; names an entity declared only in the external DTD {dtd!r}, "
+                        f"which is not read, so its text would be lost; write the text in place of &{name}; "
+                        "and remove the DOCTYPE", file, line + offset)
 
 
 def _parse_xml(data: bytes, file: str) -> tuple[ET.Element, dict, bool]:
@@ -361,7 +410,8 @@ class _Reader:
         # The top-level elements by kind, gathered while accounting (the reading pass starts from them).
         self._top: dict[str, list[ET.Element]] = {"material": [], "link": [], "joint": [], "transmission": []}
         # Numbers gathered while reading, turned into numpy arrays once for the whole file (see _arrays):
-        self._placed: list[tuple[object, str]] = []  # (object, attribute) that receives a (4, 4) transform
+        # (object, attribute, <origin> element or None): the attribute receives a (4, 4) transform
+        self._placed: list[tuple[object, str, ET.Element | None]] = []
         self._origins: list[tuple] = []  # its origin: x y z roll pitch yaw
         self._inertials: list[Inertial] = []
         self._inertias: list[tuple] = []  # ixx ixy ixz iyy iyz izz of each
@@ -511,11 +561,14 @@ class _Reader:
                           f"\"{' '.join(['0'] * n)}\"{what}", node)
             return default
         try:
-            values = tuple(map(float, raw.replace(",", " ").split() if "," in raw else raw.split()))
+            values = tuple(map(parse_float, raw.replace(",", " ").split() if "," in raw else raw.split()))
         except ValueError:
             if _XACRO_SUBST.search(raw):
                 self.fail("urdf.xacro", f"{attr}={raw!r} of <{_local(node.tag)}> holds an unexpanded xacro "
                           "substitution; run xacro first", node)
+            if "_" in raw:
+                self.fail("urdf.value", f"{attr}={raw!r} of <{_local(node.tag)}> groups digits with '_'; "
+                          "write each number plainly (1000, not 1_000)", node)
             self.fail("urdf.value", f"{attr}={raw!r} of <{_local(node.tag)}> is not a list of {n} number"
                       f"{'s' if n > 1 else ''}", node)
         if len(values) != n:
@@ -535,6 +588,8 @@ class _Reader:
             value = float(raw)
         except (TypeError, ValueError):  # absent, or not one plain number: the full path says why
             return self.floats(node, attr, 1, None if default is None else (default,))[0]
+        if "_" in raw:  # float() takes 1_000; the full path refuses it
+            return self.floats(node, attr, 1)[0]
         if value - value != 0.0:  # inf or nan
             self.fail("urdf.non-finite", f"{attr}={raw!r} of <{_local(node.tag)}> is not finite; give a "
                       "finite number", node)
@@ -548,7 +603,8 @@ class _Reader:
         else:
             xyz, rpy = o.get("xyz"), o.get("rpy")
             values = None
-            if xyz is not None and rpy is not None:  # the common case: two plain triples of finite numbers
+            if xyz is not None and rpy is not None and "_" not in xyz and "_" not in rpy:
+                # the common case: two plain triples of finite numbers
                 words = xyz.split()
                 if len(words) == 3:
                     more = rpy.split()
@@ -564,14 +620,21 @@ class _Reader:
             if values is None:  # anything else: the general path, with its messages
                 values = self.floats(o, "xyz", 3, _ZERO3) + self.floats(o, "rpy", 3, _ZERO3)
             self._origins.append(values)
-        self._placed.append((obj, attr))
+        self._placed.append((obj, attr, o))
 
     def _arrays(self, joints: dict[str, Joint]) -> None:
         """Turn the numbers gathered while reading into numpy arrays, one vectorised pass per quantity; each
         object receives its own row (a view of the file's array)."""
         if self._placed:
-            X = _transforms(np.array(self._origins, dtype=float))
-            for (obj, attr), x in zip(self._placed, X, strict=True):
+            origins = np.array(self._origins, dtype=float)
+            far = np.flatnonzero(np.abs(origins[:, :3]).max(axis=1) > MAX_LENGTH)
+            if far.size:
+                node = self._placed[int(far[0])][2]
+                self.fail("urdf.magnitude", f"<origin xyz={node.get('xyz')!r}> places a frame "
+                          f"{np.abs(origins[far[0], :3]).max():g} m from its parent; positions are within "
+                          f"±{MAX_LENGTH:g} m: check the units", node)
+            X = _transforms(origins)
+            for (obj, attr, _), x in zip(self._placed, X, strict=True):
                 setattr(obj, attr, x)
         if self._inertials:
             I = np.array(self._inertias, dtype=float)[:, (0, 1, 2, 1, 3, 4, 2, 4, 5)].reshape(-1, 3, 3)
@@ -645,6 +708,8 @@ class _Reader:
                              self.line(g))
         shape = shapes[0]
         tag = shape.tag
+        if tag in ("box", "cylinder", "sphere"):
+            self.check_sizes(shape, owner)
         if tag == "box":
             size = self.floats(shape, "size", 3)
             if min(size) < 0:
@@ -682,6 +747,9 @@ class _Reader:
             scale = self.floats(shape, "scale", 1) * 3
         else:
             scale = self.floats(shape, "scale", 3, _ONE3)
+        if max(map(abs, scale)) > MAX_FACTOR:
+            self.fail("urdf.magnitude", f"<mesh> scale {raw_scale!r} of link {owner!r} is beyond "
+                      f"±{MAX_FACTOR:g}; check the units", shape)
         found, tried = self.resolve(uri)
         if found is None and uri not in self._warned_meshes:
             self._warned_meshes.add(uri)
@@ -689,6 +757,17 @@ class _Reader:
                              f"{self.resolve.advice(uri, tried)}; the robot loads without it",
                              self.line(shape))
         return Mesh(uri, scale, found, tried)
+
+    def check_sizes(self, shape: ET.Element, owner: str) -> None:
+        """Refuse a primitive size beyond :data:`MAX_LENGTH` (its volume and inertia would overflow)."""
+        for attr in ("size", "radius", "length"):
+            raw = shape.get(attr)
+            if raw is None:
+                continue
+            values = self.floats(shape, attr, 3 if attr == "size" else 1)
+            if max(map(abs, values)) > MAX_LENGTH:
+                self.fail("urdf.magnitude", f"<{shape.tag}> {attr}={raw!r} of link {owner!r} is beyond "
+                          f"{MAX_LENGTH:g} m; check the units", shape)
 
     def shape(self, node: ET.Element, owner: str, with_material: bool) -> Shape:
         rgba, material = self.rgba(node.find("material"), owner) if with_material else (None, None)
@@ -709,6 +788,9 @@ class _Reader:
             if mass < 0:
                 errors.append(self.nonphysical(f"link {owner!r} has a negative mass {mass}; a mass is >= 0",
                                                mass_node))
+        if mass > MAX_MASS:
+            self.fail("urdf.magnitude", f"link {owner!r} has a mass of {mass:g} kg; a link's mass is at most "
+                      f"{MAX_MASS:g} kg: check the units", mass_node)
         inertia_node = node.find("inertia")
         if inertia_node is None:
             six = _ZERO6
@@ -719,6 +801,10 @@ class _Reader:
             yy, yz, zz = scalar(inertia_node, "iyy", 0.0), scalar(inertia_node, "iyz", 0.0), \
                 scalar(inertia_node, "izz", 0.0)
             six = (xx, xy, xz, yy, yz, zz)
+            if max(abs(xx), abs(xy), abs(xz), abs(yy), abs(yz), abs(zz)) > MAX_INERTIA:
+                self.fail("urdf.magnitude", f"the <inertia> of link {owner!r} has a component of "
+                          f"{max(map(abs, six)):g} kg m2; components are at most {MAX_INERTIA:g} kg m2: "
+                          "check the units", inertia_node)
             a, b, c = principal = principal_moments(xx, yy, zz, xy, xz, yz)
             tol = 1e-6 * max(abs(a), abs(c)) + 1e-12
             if a < -tol:
@@ -782,6 +868,10 @@ class _Reader:
             axis_node = node.find("axis")
             axis = (1.0, 0.0, 0.0) if axis_node is None else self.floats(axis_node, "xyz", 3, (1.0, 0.0, 0.0))
             norm = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
+            if norm == math.inf:  # a component beyond 1e154 overflows its square: scale it down first
+                big = max(abs(axis[0]), abs(axis[1]), abs(axis[2]))
+                axis = (axis[0] / big, axis[1] / big, axis[2] / big)
+                norm = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
             if norm < 1e-12:
                 self.fail("urdf.axis", f"joint {name!r} has a zero <axis>; give a direction such as "
                           "xyz=\"0 0 1\"", axis_node)
@@ -966,24 +1056,45 @@ class _Reader:
 
     def check_mimic(self, joints: dict[str, Joint]) -> None:
         """A mimic that names no movable joint, or whose chain of mimics loops, is an error: the joint keeps
-        its own degree of freedom (its <mimic> is dropped)."""
+        its own degree of freedom (its <mimic> is dropped). Every other chain ends at an independent movable
+        joint, and its folded multiplier and offset (``a = m1 b + o1``, ``b = m2 c + o2`` gives
+        ``a = m1 m2 c + m1 o2 + o1``) stay within :data:`MAX_FACTOR`. Each joint is walked once, so n mimics
+        cost O(n) however they are chained."""
+        folded: dict[str, tuple[float, float]] = {}  # joint -> (multiplier, offset) onto its root
         for joint in joints.values():
-            if joint.mimic is None:
+            if joint.mimic is None or joint.name in folded:
                 continue
-            master = joints.get(joint.mimic.joint)
-            if master is None or not master.movable:
-                what = "not a joint" if master is None else "a fixed joint"
-                self.drop_mimic(joint, f"joint {joint.name!r} mimics {joint.mimic.joint!r}, which is {what} "
-                                "of this robot; name a movable joint in <mimic joint=...>")
-                continue
-            seen = [joint.name]
-            while master is not None and master.mimic is not None:  # a chain must end at an independent joint
-                if master.name in seen:
-                    self.drop_mimic(joint, f"the <mimic> joints {seen} follow each other in a loop; one of "
-                                    "them must be independent")
+            path: list[Joint] = []  # the joints walked up from `joint`, not folded yet
+            on_path: set[str] = set()
+            k = joint
+            while k.mimic is not None and k.name not in folded:
+                if k.name in on_path:
+                    names = [j.name for j in path]
+                    self.drop_mimic(k, f"the <mimic> joints {names[names.index(k.name):]} follow each other "
+                                    "in a loop; one of them must be independent")
                     break
-                seen.append(master.name)
-                master = joints.get(master.mimic.joint)
+                on_path.add(k.name)
+                path.append(k)
+                master = joints.get(k.mimic.joint)
+                if master is None or not master.movable:
+                    what = "not a joint" if master is None else "a fixed joint"
+                    self.drop_mimic(k, f"joint {k.name!r} mimics {k.mimic.joint!r}, which is {what} of this "
+                                    "robot; name a movable joint in <mimic joint=...>")
+                    break
+                k = master
+            multiplier, offset = folded.get(k.name, (1.0, 0.0))
+            for j in reversed(path):  # each joint's master is the one folded just before it
+                m = j.mimic
+                if m is None:  # dropped above: it is a root now
+                    multiplier, offset = 1.0, 0.0
+                    folded[j.name] = (multiplier, offset)
+                    continue
+                multiplier, offset = m.multiplier * multiplier, m.multiplier * offset + m.offset
+                if not (abs(multiplier) <= MAX_FACTOR and abs(offset) <= MAX_FACTOR):
+                    self.fail("urdf.magnitude", f"joint {j.name!r} follows its independent joint with a "
+                              f"multiplier of {multiplier:g} and an offset of {offset:g} (its <mimic> chain "
+                              f"multiplied out); both must be within ±{MAX_FACTOR:g}", m.line or j.line)
+                folded[j.name] = (multiplier, offset)
 
     def drop_mimic(self, joint: Joint, message: str) -> None:
         self.defect("urdf.mimic", message + f". Joint {joint.name!r} moves on its own", joint.mimic.line
@@ -1010,7 +1121,9 @@ def read_urdf(source, package_dirs=(), strict: bool = False) -> MultibodyTree:
         path = Path(os.fspath(source))
         file = str(path)
         try:
-            data = path.read_bytes()
+            data = inputs.read_bytes(path, "urdf")  # a regular file within the size limit, or refused
+        except inputs.FileError as exc:
+            raise UrdfError(exc.code, exc.message, file) from None
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             raise UrdfError("urdf.io", f"cannot read the file ({getattr(exc, 'strerror', None) or exc}); "
                             "check the path", file) from None

@@ -18,6 +18,7 @@ import os
 import re
 from pathlib import Path
 
+from mime_gui import inputs
 from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig.apparatus import Apparatus
@@ -377,11 +378,16 @@ def load(path) -> Apparatus:
     """Read a rig file; raises :class:`RigFileError` (code, file, JSON pointer) when it is refused."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors write is skipped
+        # a regular file within its size limit; a byte-order mark some editors write is skipped
+        text = inputs.read_bytes(path, "rig").decode("utf-8-sig")
+    except inputs.FileError as exc:
+        raise RigFileError(exc.code, exc.message, str(path)) from None
     except OSError as exc:
         raise RigFileError("rigfile.io", f"cannot read the file ({exc.strerror or exc})", str(path)) from None
     except UnicodeDecodeError:
         raise RigFileError("rigfile.json", "the file is not UTF-8 text", str(path)) from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise RigFileError("rigfile.io", f"cannot read the file ({exc})", str(path)) from None
     return parse(text, str(path), base=path.resolve().parent)
 
 

@@ -239,9 +239,9 @@ def test_unreadable_path(tmp_path):
         read_urdf(missing)
     assert info.value.code == "urdf.io"
     assert info.value.file == str(missing)
-    with pytest.raises(UrdfError) as info:
+    with pytest.raises(UrdfError) as info:  # a folder is refused from its stat, before it is opened
         read_urdf(tmp_path)
-    assert info.value.code == "urdf.io"
+    assert info.value.code == "file.not-regular" and "a folder" in info.value.message
 
 
 @pytest.mark.parametrize("snippet, code", [

@@ -363,14 +363,17 @@ def _read_file(path: str) -> RawMesh:
     without the bindings to that material."""
     import trimesh  # local: heavy import, only when a mesh file is met
 
-    notes, data = [], b""
+    from mime_gui import mesh_files
+
+    # checked first: a regular file within the size limit, no archive, XML parsed once with entities refused
+    data = mesh_files.read(path)
+    notes = []
     if path.lower().endswith((".dae", ".obj")):  # formats that name other files: textures, material libraries
         from mime_gui.app.scene.mesh_defects import missing_textures
 
-        with open(path, "rb") as fh:
-            data = fh.read()
         notes += missing_textures(path, data)
-    out = _scene_parts(trimesh.load(path, force="scene", process=True))
+    out = _scene_parts(trimesh.load(trimesh.util.wrap_as_stream(data), file_type=mesh_files.file_type(path),
+                                    force="scene", process=True, resolver=mesh_files.checked_resolver(path)))
     if path.lower().endswith(".dae") and len(out) < data.count(b"<instance_geometry"):
         from mime_gui.app.scene.mesh_defects import repaired_dae
 
@@ -378,7 +381,7 @@ def _read_file(path: str) -> RawMesh:
         if fixed is not None:
             again = _scene_parts(trimesh.load(trimesh.util.wrap_as_stream(fixed), file_type="dae",
                                               force="scene", process=True,
-                                              resolver=trimesh.resolvers.FilePathResolver(path)))
+                                              resolver=mesh_files.checked_resolver(path)))
             if len(again) > len(out):
                 out, notes = again, notes + why
         elif not out:
@@ -564,7 +567,7 @@ def _load(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAss
     try:
         if filename is None:
             raise FileNotFoundError(f"mesh {uri!r} was not found")
-        if stamp is None or not os.path.isfile(filename):
+        if stamp is None or not os.path.exists(filename):  # not a regular file: the coded refusal below
             raise FileNotFoundError(f"mesh file {filename!r} does not exist")
         if np.any(scale_arr == 0):
             raise ValueError(f"mesh scale {tuple(scale_arr)} has a zero component")
