@@ -26,7 +26,7 @@ from pyvistaqt import QtInteractor
 
 from mime_gui.app.scene import meshes as M
 from mime_gui.multibody import frame_poses
-from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
+from mime_gui.multibody.tree import Box, Capsule, Cylinder, Mesh, Sphere
 from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef
 
 GEOMETRY_LAYERS = ("visual", "collision", "parts")
@@ -710,19 +710,26 @@ class SceneView(QWidget):
                 for shape in shapes:
                     g = shape.geometry
                     if isinstance(g, Mesh):
-                        key = M.cache_key(g.filename, g.scale)
+                        key = M.cache_key(g.filename, g.scale, g.uri)
                         self._pending.setdefault(key, []).append((seg.name, layer, frame, shape, ref))
                         requests.append(M.MeshRequest(g.filename, tuple(g.scale), g.uri))
                         continue
+                    rgba = None
                     if isinstance(g, Box):
                         pd = M.box_polydata(g.size)
                     elif isinstance(g, Cylinder):
                         pd = M.cylinder_polydata(g.radius, g.length)
                     elif isinstance(g, Sphere):
                         pd = M.sphere_polydata(g.radius)
-                    else:
-                        continue
-                    actor = self._new_actor(pd, self._shape_rgba(shape, layer), flat=M.shades_flat(pd))
+                    elif isinstance(g, Capsule):
+                        pd = M.capsule_polydata(g.radius, g.length)
+                    else:  # cannot be drawn (the read report says why): a marked placeholder
+                        pd, rgba = M.placeholder_polydata(), M.PLACEHOLDER_RGBA
+                    actor = self._new_actor(pd, rgba or self._shape_rgba(shape, layer),
+                                            flat=M.shades_flat(pd))
+                    if rgba is not None:
+                        actor.GetProperty().SetLineWidth(2.0)
+                        actor.GetProperty().LightingOff()
                     self._style_geometry(actor, layer)
                     self._register(seg, layer, actor, frame, shape.link_X_shape, ref)
         # visual meshes before collision meshes
@@ -759,6 +766,7 @@ class SceneView(QWidget):
                     continue
                 self._add_mesh_actor(seg, layer, frame, shape, ref, asset)
         self._pending.clear()
+        M.record_problems([seg.tree for seg in self._segments.values()], results)
         for message in problems:
             warnings.warn(message, M.MeshLoadWarning, stacklevel=2)
         self.warnings.extend(problems)
@@ -791,7 +799,7 @@ class SceneView(QWidget):
         # one actor per colour of the file: a single actor colour costs less per pixel than point colours
         for i, piece in enumerate(asset.pieces):
             mapper = self._mesh_mapper((asset.key, i), asset, i, piece.polydata, piece.scalars, layer)
-            rgba = self._shape_rgba(shape, layer) if piece.rgba is None else tuple(piece.rgba / 255.0)
+            rgba = M.piece_rgba(asset, piece, shape.rgba, self._shape_rgba(shape, layer))
             actor = self._new_actor(None, rgba, mapper=mapper, flat=piece.flat)
             self._asset_of[id(actor)] = (asset, i)
             self._register(seg, layer, actor, frame, shape.link_X_shape, ref, lead=i == 0)
