@@ -66,8 +66,10 @@ class Assembly(QObject):
         self._menus()
         window.tree_dock.template_dropped.connect(self.drop_template)
         from mime_gui.app.scene.drop_target import install_drop_target  # the 3D view's side (needs VTK)
+        from mime_gui.app.scene.part_marks import install_part_marks
 
         self.drop_target = install_drop_target(window.scene, session, self.drop_template)
+        self.marks = install_part_marks(window.scene, session, bridge)
         self.palette.chosen.connect(self.add_to_selection)
         self.palette.describe_target = self._target_text
         self.validation.navigate.connect(self.navigate)

@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
@@ -439,3 +440,29 @@ def test_a_file_dragged_over_the_view_is_left_to_the_window(window, qtbot, demo_
     mime.setUrls([QUrl.fromLocalFile(str(demo_copy / "arm.urdf"))])
     enter = QDragEnterEvent(QPoint(50, 50), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
     assert window.assembly.drop_target.eventFilter(window.scene.plotter, enter) is False
+
+
+def test_a_magnet_shows_its_magnetisation_and_the_selected_part_an_outline(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    marks = window.assembly.marks
+    south, north = marks.arrow_actors("m1")
+    rotor = window.session.frame_world_pose("motor", "part:m1")
+    # along +z of the magnet's frame: the north half's far end is above its centre, the south half below
+    for actor, sign in ((north, 1), (south, -1)):
+        points = np.array(actor.GetMapper().GetInput().points)
+        world = (np.asarray(actor.user_matrix) @ np.c_[points, np.ones(len(points))].T).T[:, :3]
+        along = sign * (world - rotor[:3, 3]) @ rotor[:3, 2]  # on its own side of the centre only
+        assert along.min() > -1e-9 and along.max() == pytest.approx(1.6 * 0.005, rel=1e-6)
+    assert north.GetProperty().GetColor() != south.GetProperty().GetColor()
+    window.session.apply(SetValue("magnets.m1.magnetisation", (1.0, 0.0, 0.0)))  # the arrow turns with it
+    south, north = marks.arrow_actors("m1")
+    tip = np.asarray(north.user_matrix)[:3, :3] @ np.array([1.0, 0.0, 0.0])
+    np.testing.assert_allclose(tip, rotor[:3, :3] @ np.array([1.0, 0.0, 0.0]), atol=1e-12)
+    assert marks.outline is None or not marks.outline.GetVisibility()
+    click_row(window, ItemRef("motor", "link", "part:holder"))
+    settle(qtbot)
+    assert marks.outline.GetVisibility()
+    holder = window.session.frame_world_pose("motor", "part:holder")
+    np.testing.assert_allclose(marks.outline.user_matrix, holder)
+    window.session.set_layer_visible("parts", False)
+    assert not north.GetVisibility()
