@@ -95,7 +95,7 @@ class Assembly(QObject):
         w = self.window
         w.addDockWidget(Qt.LeftDockWidgetArea, self.palette)
         w.splitDockWidget(w.tree_dock, self.palette, Qt.Vertical)
-        w.resizeDocks([w.tree_dock, self.palette], [560, 240], Qt.Vertical)
+        QTimer.singleShot(0, lambda: w.resizeDocks([w.tree_dock, self.palette], [420, 270], Qt.Vertical))
         w.addDockWidget(Qt.BottomDockWidgetArea, self.validation)
         # the read report joins the findings below, so the properties column holds the whole form
         w.removeDockWidget(w.report_dock)
@@ -106,7 +106,8 @@ class Assembly(QObject):
             w.tabifyDockWidget(self.validation, dock)
         self.validation.raise_()
         QTimer.singleShot(0, self.validation.raise_)  # the findings are the tab shown first
-        w.resizeDocks([self.validation], [230], Qt.Vertical)
+        # once the window has its size: the bottom docks tall enough for a table of joints
+        QTimer.singleShot(0, lambda: w.resizeDocks([self.validation], [270], Qt.Vertical))
         panels = _submenu(_menu(w, "View"), "Panels")
         if panels is not None:
             for dock in (self.palette, self.validation, self.armature, self.build_report, self.mass):

@@ -452,7 +452,7 @@ def test_a_magnet_shows_its_magnetisation_and_the_selected_part_an_outline(windo
         points = np.array(actor.GetMapper().GetInput().points)
         world = (np.asarray(actor.user_matrix) @ np.c_[points, np.ones(len(points))].T).T[:, :3]
         along = sign * (world - rotor[:3, 3]) @ rotor[:3, 2]  # on its own side of the centre only
-        assert along.min() > -1e-9 and along.max() == pytest.approx(1.6 * 0.005, rel=1e-6)
+        assert along.min() > -1e-9 and along.max() == pytest.approx(2.2 * 0.005, rel=1e-6)
     assert north.GetProperty().GetColor() != south.GetProperty().GetColor()
     window.session.apply(SetValue("magnets.m1.magnetisation", (1.0, 0.0, 0.0)))  # the arrow turns with it
     south, north = marks.arrow_actors("m1")

@@ -205,6 +205,7 @@ class ArmTable(QWidget):
                 self._set_text(rotor, "" if record is None else format_number(record.rotor_inertia),
                                "" if record is None else record.source)
                 rotor.setEnabled(False)
+                editing_reason = "" if record is None else f"registered: {record.source}"
             elif kind == "reflected":
                 self._set_text(rotor, _number(given), "kg·m², declared")
                 rotor.setEnabled(True)

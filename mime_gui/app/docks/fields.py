@@ -374,9 +374,13 @@ class QuantityField(Field):
         self.row.addWidget(_unit_label(UNITS.get(unit, unit), self))
         self.reason_edit = QLineEdit(self)  # on a line of its own: a reason is a sentence
         self.reason_edit.setMinimumWidth(60)
-        self.reason_edit.setPlaceholderText(f"reason: {placeholder}")
+        self.reason_edit.setPlaceholderText(placeholder)
         self.reason_edit.textEdited.connect(self._reason_edited)
-        self._layout.insertWidget(1, self.reason_edit)
+        reason = QHBoxLayout()
+        reason.setSpacing(4)
+        reason.addWidget(_unit_label("reason", self))
+        reason.addWidget(self.reason_edit, 1)
+        self._layout.insertLayout(1, reason)
         self._number: float | None = None
 
     def editors(self):

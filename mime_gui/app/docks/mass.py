@@ -131,7 +131,9 @@ class MassPropertiesDock(QDockWidget):
         for seg in table.segments:
             out.append(((seg.name, "top", ""), [seg.name, _kg(seg.mass), _mm(seg.com),
                                                f"{_kg(seg.own)} own + {_kg(seg.parts)} mounted"], "segment"))
-            out += [self._row(row) for row in table.rows_of(seg.name)]
+            rows = table.rows_of(seg.name)  # what the user mounted first, then the description's links
+            out += [self._row(row) for row in rows if row.kind != "link"]
+            out += [self._row(row) for row in rows if row.kind == "link"]
         world = table.rows_of("")
         if world:
             out.append((("", "top", ""), ["(fixed in the world or not placed)", "", "", ""], None))

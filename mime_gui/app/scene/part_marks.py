@@ -47,10 +47,10 @@ def _rotation_to(axis) -> np.ndarray:
 
 
 def arrow_polydata(half: float) -> tuple[pv.PolyData, pv.PolyData]:
-    """The south half (a shaft from -1.6·half to 0) and the north half (shaft and head to +1.6·half) of an
-    arrow along +x, sticking out of a magnet of half-size ``half``."""
-    length = 1.6 * half
-    radius = 0.12 * half
+    """The south half (a shaft from -2.2·half to 0) and the north half (shaft and head to +2.2·half) of an
+    arrow along +x, sticking well out of a magnet of half-size ``half``."""
+    length = 2.2 * half
+    radius = 0.16 * half
     south = pv.Cylinder(center=(-length / 2, 0, 0), direction=(1, 0, 0), radius=radius, height=length,
                         resolution=16)
     shaft = 0.62 * length

@@ -102,12 +102,13 @@ class SegmentForm(Form):
         self.section("Placement")
         mount = ChoiceField(f"{base}.mount", self)
         if first:
-            mount.set_choices([("(the world: placed by At and Orientation)", None)])
+            mount.set_choices([("(the world)", None)])
         else:
             mount.set_choices(self._mounts(rig))
         self.add("Mounted on", mount, lambda r: self.seg(r).mount,
                  lambda v: self.apply(SetValue(f"{base}.mount", v)),
-                 "A frame of the segment before it, or <segment>.<frame> of an earlier one")
+                 "A frame of the segment before it, or <segment>.<frame> of an earlier one; the first "
+                 "segment stands in the world, placed by At and Orientation")
         self.add("At", VectorField(f"{base}.at", lengths=self.lengths, parent=self),
                  lambda r: self.seg(r).at, lambda v: self.apply(SetValue(f"{base}.at", v)),
                  "The segment's base in the mount frame (the world for the first segment)")
