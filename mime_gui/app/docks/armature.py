@@ -226,6 +226,7 @@ class ArmTable(QWidget):
         if not edit.hasFocus() and edit.text() != text:
             with QSignalBlocker(edit):
                 edit.setText(text)
+                edit.setCursorPosition(0)  # a long reason shows its start
         edit.setToolTip(tip)
 
     def show_findings(self, findings) -> None:

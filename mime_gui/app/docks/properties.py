@@ -116,6 +116,9 @@ class PropertiesDock(QDockWidget):
         self.forms.setVisible(has_form)
         read_only = not has_form or ref is None or not self.session.has_item(ref)
         self.tree.setVisible(read_only)
+        layout = self.widget().layout()
+        layout.setStretch(0, 1 if read_only else 3)  # the rig's short form leaves room for its summary
+        layout.setStretch(1, 3 if read_only else 2)
         self._show_tree(ref)
 
     def _show_tree(self, ref: ItemRef | None) -> None:

@@ -16,6 +16,7 @@ class DocumentForm(Form):
                  "The apparatus's name (Enter to apply)")
         self.hint("Drag a part, a magnet or a motor from the Palette onto a frame (a row of the Chain "
                   "tree or a link in the 3D view); select an item to edit it here.")
+        self.finish()
 
     def shape(self, rig) -> tuple:
         return ("document",)
