@@ -111,7 +111,16 @@ class Assembly(QObject):
         panels = _submenu(_menu(w, "View"), "Panels")
         if panels is not None:
             for dock in (self.palette, self.validation, self.armature, self.build_report, self.mass):
-                panels.addAction(dock.toggleViewAction())
+                panels.addAction(self._panel_action(dock))
+
+    def _panel_action(self, dock) -> QAction:
+        """A checkable View → Panels entry made here (not the dock's own toggleViewAction, a C++-owned
+        object whose Python wrapper the binding can confuse with a dead object at the same address)."""
+        action = QAction(dock.windowTitle(), self.window, checkable=True)
+        action.setChecked(not dock.isHidden())
+        action.toggled.connect(lambda on, _d=dock: (_d.setVisible(on), on and _d.raise_()))
+        dock.visibilityChanged.connect(lambda _on, _d=dock, _a=action: _a.setChecked(not _d.isHidden()))
+        return action
 
     # -- menus ---------------------------------------------------------------------------------------
     def _menus(self) -> None:

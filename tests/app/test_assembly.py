@@ -5,7 +5,10 @@ rig; findings under their field; export gated by the findings; delete, duplicate
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -329,6 +332,13 @@ def test_export_writes_files_that_validate(window, qtbot, demo_copy, tmp_path, m
     assert load(out) == window.session.rig
     assert main(["validate", str(out)]) == 0
     assert window.session.path == str(demo_copy / "demo.rig.json")  # export leaves the document's file
+    script = demo_copy / "demo_rig.py"  # beside the URDF it names
+    assert window.assembly.export_to("python", str(script))
+    code = (f"ns = {{}}; exec(open({str(script)!r}).read(), ns); "
+            "print(ns['rig'].validate() == [], ns['rig'].name)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=demo_copy,
+                         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    assert run.stdout.split() == ["True", "demo"], run.stderr
 
 
 def test_segments_reorder_and_rename_with_mounts_following(window, qtbot, demo_copy):
@@ -466,3 +476,19 @@ def test_a_magnet_shows_its_magnetisation_and_the_selected_part_an_outline(windo
     np.testing.assert_allclose(marks.outline.user_matrix, holder)
     window.session.set_layer_visible("parts", False)
     assert not north.GetVisibility()
+
+
+def test_the_delete_key_in_a_field_edits_the_text_not_the_rig(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    click_row(window, ItemRef("motor", "link", "part:holder"))
+    radius = field(window, "parts.holder.geometry.radius")
+    radius.edit.setFocus()
+    radius.edit.setCursorPosition(0)
+    press(window, Qt.Key_Delete)  # "10" -> "0"
+    settle(qtbot)
+    assert "holder" in window.session.rig.parts
+    assert radius.edit.text() == "0" and window.session.rig.parts["holder"].geometry.radius == 0.0
+    click_row(window, ItemRef("motor", "link", "part:holder"))  # the tree has the focus now
+    press(window, Qt.Key_Delete)
+    settle(qtbot)
+    assert "holder" not in window.session.rig.parts
