@@ -164,14 +164,14 @@ class Bench:
                 plotter = QtInteractor(auto_update=False, multi_samples=0)
                 plotters.append((plotter, self.window(plotter)))
                 for actor in view.actors(seg, "visual"):
-                    asset, index = view._asset_of.get(id(actor), (None, None))
+                    asset, index = view._geometry.asset_of.get(id(actor), (None, None))
                     if index not in (None, 0):
                         continue
                     data = pv.wrap(asset.polydata if asset is not None else actor.GetMapper().GetInput())
                     a = plotter.add_mesh(data, color="lightgrey", reset_camera=False)
                     a.user_matrix = actor.user_matrix
                 if extras:  # the same grid (a copy of ours) and the same orientation axes (our class)
-                    grid = pv.wrap(view._grid_actor.GetMapper().GetInput())
+                    grid = pv.wrap(view._decorations.grid_actor.GetMapper().GetInput())
                     plotter.add_mesh(grid, scalars="RGB", rgb=True, preference="point", lighting=False,
                                      reset_camera=False)
                     plotter._mime_axes = _OrientationAxes(plotter.renderer)
