@@ -9,9 +9,12 @@ The widget composes one helper per concept, each in its own module:
   orientation axes;
 - :mod:`.visibility`: layers, hidden items, the frame filter, the robot opacity;
 - :mod:`.highlight`, :mod:`.camera`, :mod:`.detail` (display detail), :mod:`.picking` (pick and hover) and
-  :mod:`.render_loop` (coalesced renders, GL detection, anti-aliasing).
+  :mod:`.render_loop` (coalesced renders, GL detection, anti-aliasing);
+- :mod:`.changes`: a changed segment applied in place (:meth:`SceneView.update_segments`).
 
-A pose update only assigns ``actor.user_matrix`` (hidden layers are not moved; they catch up when shown).
+A pose update only assigns ``actor.user_matrix`` (hidden layers are not moved; they catch up when shown), on
+the view's own copy of the poses. An edit rebuilds only the actors whose drawing changed, and never moves the
+camera.
 Renders are coalesced: any number of :meth:`SceneView.request_render` calls in one event-loop turn give one
 render, and a playback that outruns the renderer drops frames instead of queueing them.
 """
@@ -27,6 +30,7 @@ from pyvistaqt import QtInteractor
 from mime_gui.app.scene import meshes as M
 from mime_gui.app.scene.actors import GEOMETRY_LAYERS, ActorRegistry, SegmentActors
 from mime_gui.app.scene.camera import STANDARD_VIEWS, Camera
+from mime_gui.app.scene.changes import apply_changed
 from mime_gui.app.scene.decorations import Decorations, OrientationAxes, equivalent_box
 from mime_gui.app.scene.detail import (  # noqa: F401 - re-exported: the view's public constants
     AUTO_FAST_S,
@@ -46,6 +50,9 @@ from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef
 
 #: A solid dark-neutral background (as RViz): a gradient costs ~20 % of a frame on a software renderer.
 BACKGROUND = "#31363e"
+
+#: After an edit, markers and grid follow the model's size when it changed by more than this fraction.
+SIZE_TOLERANCE = 0.1
 
 _OrientationAxes = OrientationAxes  # the name tests and benchmarks import
 
@@ -152,13 +159,70 @@ class SceneView(QWidget):
         else:
             self.reset_camera()
 
+    def update_segments(self, changed: dict, removed=()) -> None:
+        """Apply a change set in place: ``changed`` maps a segment name to its new ``(tree, Articulation)``
+        (or tree), ``removed`` names segments that are gone. A changed segment keeps the actors of the links,
+        frames and joints whose drawing did not change and builds only the others (see :mod:`.changes`); a
+        new segment gets all its actors. Hidden items, layers, highlight, opacity and display detail carry
+        over, and the camera does not move."""
+        registry = self._registry
+        item = self._highlight.item
+        self._highlight.restore()
+        geometry_changed = False
+        for name in removed:
+            seg = registry.segments.pop(name, None)
+            if seg is not None:
+                for layer in GEOMETRY_LAYERS:
+                    for actor in seg.layers[layer].actors:
+                        self._geometry.forget(actor)
+                registry.forget_segment(seg)
+                geometry_changed = True
+        created = registry.created
+        requests = []
+        changed_segments = []
+        for name, value in changed.items():
+            tree, art = value if isinstance(value, tuple) else (value, None)
+            if art is None:
+                art = tree.compile()
+            old = registry.segments.get(name)
+            if old is None:
+                seg = SegmentActors(name=name, tree=tree, art=art, poses=frame_poses(art, np.zeros(art.nq)))
+                registry.segments[name] = seg
+                requests += self._geometry.build(seg)
+                self._decorations.build(seg)
+            else:
+                applied = apply_changed(old, tree, art, registry, self._geometry, self._decorations)
+                seg = registry.segments[name] = applied.segment
+                requests += applied.requests
+                geometry_changed |= applied.removed_geometry > 0
+            changed_segments.append(seg)
+        geometry_changed |= registry.created > created
+        if geometry_changed:
+            self._geometry.prune_mappers()
+        self._follow_model_size()
+        if self._visibility.layers["frame_labels"]:
+            for seg in changed_segments:
+                self._decorations.place_labels(seg)
+        self._relight(item)
+        if requests:
+            loaded = self._geometry.load(requests, self.async_meshes, opens=False)
+            if loaded is not None:
+                self._meshes_arrived(*loaded, opens=False)
+                geometry_changed = False  # applied with the meshes
+        if geometry_changed:
+            self._detail.apply()
+        self.plotter.renderer.ResetCameraClippingRange()  # new geometry is not cut by the old planes
+        self.request_render()
+
     def set_frame_poses(self, segment: str, world_X_frame: np.ndarray) -> None:
+        """Move the segment's actors (shown layers only: hidden ones catch up when shown). The view keeps
+        its own copy of the poses: the caller may rewrite its array afterwards."""
         seg = self._registry.segments[segment]
         poses = np.asarray(world_X_frame, dtype=float)
         if poses.shape != seg.poses.shape:
             raise ValueError(f"segment {segment!r} has {seg.art.nframes} frames: expected poses of shape "
                              f"{seg.poses.shape}, got {poses.shape}")
-        seg.poses = poses
+        seg.poses[...] = poses
         layers = self._visibility.layers
         for layer, group in seg.layers.items():
             if layers.get(layer) and group.actors:
@@ -186,10 +250,7 @@ class SceneView(QWidget):
 
     def highlight(self, item: ItemRef | None) -> None:
         self._highlight.restore()
-        if self._registry.segments:
-            self._visibility.apply()
-        self._highlight.light(item)
-        self._visibility.update_overlay_draw(bool(self._highlight.actors()))
+        self._relight(item)
         self.request_render()
 
     def request_render(self) -> None:
@@ -365,6 +426,13 @@ class SceneView(QWidget):
     def _apply_visibility(self) -> None:
         self._visibility.apply(self._highlight.actors())
 
+    def _relight(self, item: ItemRef | None) -> None:
+        """After :meth:`.Highlight.restore`: visibility without the highlight, then ``item`` lit."""
+        if self._registry.segments:
+            self._visibility.apply()
+        self._highlight.light(item)
+        self._visibility.update_overlay_draw(bool(self._highlight.actors()))
+
     def _clear(self) -> None:
         self._highlight.restore()
         self._highlight.item = None
@@ -381,19 +449,39 @@ class SceneView(QWidget):
         self._meshes_arrived(results, problems, opens)
 
     def _meshes_arrived(self, results: dict, problems, opens: bool) -> None:
+        """Mesh actors for the shapes waiting for ``results``. For a new document (``opens``) the markers and
+        grid follow the model's size and the camera fits it; after an update the camera stays."""
+        item = self._highlight.item
+        self._highlight.restore()
         self._geometry.add_meshes(results, problems)
         self.warnings.extend(problems)
+        if opens:
+            old = self._decorations.size
+            size = self._registry.model_size()
+            self._decorations.size = size
+            if abs(size - old) > 1e-9 * max(old, 1.0):
+                self._decorations.rescale(size)
+                self._decorations.rebuild_grid(self._visibility.layers["grid"])
+        else:
+            self._follow_model_size()
+        self._relight(item)  # the item's new mesh actors light up too
+        self._detail.restart(2 if opens else 1)
+        self._detail.apply()
+        if opens:
+            self.reset_camera()
+        else:
+            self.plotter.renderer.ResetCameraClippingRange()
+            self.request_render()
+        self.meshes_loaded.emit(list(problems))
+
+    def _follow_model_size(self) -> None:
+        """After an edit the markers and the grid follow the model's size only when it changed by more than
+        :data:`SIZE_TOLERANCE` (dragging a part's dimension does not make frames and floor breathe)."""
         old = self._decorations.size
         size = self._registry.model_size()
-        self._decorations.size = size
-        if abs(size - old) > 1e-9 * max(old, 1.0):
+        if abs(size - old) > SIZE_TOLERANCE * old:
             self._decorations.rescale(size)
             self._decorations.rebuild_grid(self._visibility.layers["grid"])
-        self._apply_visibility()
-        self._detail.restart()
-        self._detail.apply()
-        self.reset_camera()
-        self.meshes_loaded.emit(list(problems))
 
     def _rendered(self, seconds: float) -> None:
         self._detail.step(seconds)
