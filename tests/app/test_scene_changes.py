@@ -97,6 +97,22 @@ def random_poses(art, seed: int) -> np.ndarray:
     return frame_poses(art, rng.uniform(-1.0, 1.0, art.nq))
 
 
+def shape_local(shape) -> np.ndarray:
+    """Where a shape's actor hangs in its link: at ``link_X_shape``, and a box, cylinder or sphere (a shared
+    unit mesh) sized by its matrix."""
+    from mime_gui.app.scene.geometry import unit_primitive
+
+    unit = unit_primitive(shape.geometry)
+    return shape.link_X_shape if unit is None else shape.link_X_shape @ unit[1]
+
+
+def drawn_in(actor, frame_X_world: np.ndarray) -> np.ndarray:
+    """The actor's points as drawn (through its matrix), in another frame."""
+    pts = np.asarray(actor.GetMapper().GetInput().GetPoints().GetData(), dtype=float)
+    world = pts @ actor.user_matrix[:3, :3].T + actor.user_matrix[:3, 3]
+    return world @ frame_X_world[:3, :3].T + frame_X_world[:3, 3]
+
+
 def check_placement(view, segment: str, tree, art, poses) -> int:
     """Every actor of the segment sits where its item says, to 1e-12; returns how many were checked."""
     checked = 0
@@ -106,7 +122,7 @@ def check_placement(view, segment: str, tree, art, poses) -> int:
             name = view.item_of(actor).name
             world = poses[art.frame_index(name)]
             shapes = getattr(tree.links[name], kind)
-            assert any(np.allclose(actor.user_matrix, world @ s.link_X_shape, rtol=0, atol=1e-12)
+            assert any(np.allclose(actor.user_matrix, world @ shape_local(s), rtol=0, atol=1e-12)
                        for s in shapes), (layer, name)
             checked += 1
     for actor in view.actors(segment, "frames"):
@@ -186,8 +202,13 @@ def test_adding_a_part_adds_exactly_its_actors_and_removing_it_removes_them(make
     checked = check_placement(view, "arm", arm.tree, arm.articulation, poses)
     assert checked == sum(len(view.actors("arm", layer)) for layer in LAYERS if layer != "frame_labels")
     (box,) = [a for a in view.actors("arm", "parts") if view.item_of(a).name == "part:extra"]
-    expected = poses[arm.articulation.frame_index("part:extra")] @ part.visuals[0].link_X_shape
+    world_X_shape = poses[arm.articulation.frame_index("part:extra")] @ part.visuals[0].link_X_shape
+    expected = world_X_shape @ shape_local(part.visuals[0])
     assert np.max(np.abs(box.user_matrix - expected)) <= 1e-12
+    # drawn at the part's size, centred on its shape frame
+    local = drawn_in(box, np.linalg.inv(world_X_shape))
+    assert np.allclose(local.max(axis=0) - local.min(axis=0), EXTRA.geometry.size, rtol=1e-6, atol=0)
+    assert np.allclose(local.max(axis=0) + local.min(axis=0), 0, atol=1e-7)
 
     # removing it again removes exactly its actors: the original ones remain, in order
     view.update_segments(scene_of(built, "arm"))
@@ -200,7 +221,9 @@ def test_adding_a_part_adds_exactly_its_actors_and_removing_it_removes_them(make
     assert not any(view.item_of(p) is not None and view.item_of(p).name == "part:extra" for p in props(view))
 
 
-def test_a_changed_part_rebuilds_only_that_part_and_keeps_the_camera(make_view):
+def test_a_resized_part_keeps_its_actors_and_a_recoloured_one_rebuilds_only_its_shape(make_view):
+    from mime_gui.app.scene.view import equivalent_box
+
     rig = load(DEMO_RIG)
     built = rig.build()
     view = make_view()
@@ -208,37 +231,57 @@ def test_a_changed_part_rebuilds_only_that_part_and_keeps_the_camera(make_view):
     view.view_standard("left")
     view.render_now()
     cam = camera(view)
-    before = snapshot(view)
-    refs = {id(a): view.item_of(a) for actors in before.values() for a in actors}
+    before, n_props, created = snapshot(view), len(props(view)), view._registry.created
 
+    # a dimension: the same actors, re-sized (a matrix each), nothing created
     holder = rig.parts["holder"]
     wider = dataclasses.replace(holder, geometry=Cylinder(radius=2 * holder.geometry.radius,
                                                           length=holder.geometry.length))
-    changed = with_parts(rig, holder=wider).build()
-    motor = changed.segments["motor"]
-    view.update_segments(scene_of(changed, "motor"))
+    motor = with_parts(rig, holder=wider).build().segments["motor"]
+    view.update_segments({"motor": (motor.tree, motor.articulation)})
     after = snapshot(view)
+    assert all(same_objects(after[key], old) for key, old in before.items())
+    assert view._registry.created == created and len(props(view)) == n_props
     assert camera(view) == cam
-    holder_ref = ItemRef("motor", "link", "part:holder")
-    for (seg, layer), old in before.items():
-        new = after[(seg, layer)]
-        if seg == "arm" or layer not in ("parts", "com", "inertia"):
-            assert same_objects(new, old), (seg, layer)
-            continue
-        # the holder's actors are new, every other one is the same object
-        assert same_objects([a for a in old if refs[id(a)] != holder_ref],
-                            [a for a in new if view.item_of(a) != holder_ref]), layer
-        gone = [a for a in old if refs[id(a)] == holder_ref]
-        fresh = [a for a in new if view.item_of(a) == holder_ref]
-        assert len(gone) == len(fresh) == 1, layer
-        assert fresh[0] is not gone[0] and view.item_of(gone[0]) is None  # the old one is forgotten
-    (shape,) = [a for a in view.actors("motor", "parts") if view.item_of(a) == holder_ref]
-    b = shape.GetMapper().GetInput().GetBounds()  # in the shape's frame: the cylinder's axis is z
-    assert b[1] - b[0] == pytest.approx(4 * holder.geometry.radius, rel=1e-3)
-    assert b[5] - b[4] == pytest.approx(holder.geometry.length, rel=1e-6)  # float32 points
     poses = random_poses(motor.articulation, 3)
     view.set_frame_poses("motor", poses)
     check_placement(view, "motor", motor.tree, motor.articulation, poses)
+    # drawn at the new size: in the shape's frame the cylinder's axis is z
+    holder_ref = ItemRef("motor", "link", "part:holder")
+    (shape,) = [a for a in view.actors("motor", "parts") if view.item_of(a) == holder_ref]
+    link = motor.tree.links["part:holder"]
+    world_X_link = poses[motor.articulation.frame_index("part:holder")]
+    local = drawn_in(shape, np.linalg.inv(world_X_link @ link.visuals[0].link_X_shape))
+    extent = local.max(axis=0) - local.min(axis=0)
+    assert extent[0] == pytest.approx(4 * holder.geometry.radius, rel=1e-6)
+    assert extent[2] == pytest.approx(holder.geometry.length, rel=1e-6)
+    # and so is its equivalent inertia box, along its principal axes
+    (box,) = [a for a in view.actors("motor", "inertia") if view.item_of(a) == holder_ref]
+    sides, axes = equivalent_box(link.inertial.mass, link.inertial.inertia)
+    com_X_box = np.eye(4)
+    com_X_box[:3, :3] = axes
+    local = drawn_in(box, np.linalg.inv(world_X_link @ link.inertial.link_X_com @ com_X_box))
+    assert np.allclose(local.max(axis=0) - local.min(axis=0), sides, rtol=1e-6, atol=0)
+
+    # a material: a new colour, so a new shape actor; its markers stay (mass scales, the box does not)
+    brass = dataclasses.replace(wider, material="brass")
+    motor = with_parts(rig, holder=brass).build().segments["motor"]
+    refs = {id(a): view.item_of(a) for actors in after.values() for a in actors}
+    view.update_segments({"motor": (motor.tree, motor.articulation)})
+    again = snapshot(view)
+    for key, old in after.items():
+        if key != ("motor", "parts"):
+            assert same_objects(again[key], old), key
+            continue
+        assert same_objects([a for a in old if refs[id(a)] != holder_ref],
+                            [a for a in again[key] if view.item_of(a) != holder_ref])
+        (gone,) = [a for a in old if refs[id(a)] == holder_ref]
+        (fresh,) = [a for a in again[key] if view.item_of(a) == holder_ref]
+        assert fresh is not gone and view.item_of(gone) is None  # the old one is forgotten
+        rgba = motor.tree.links["part:holder"].visuals[0].rgba
+        assert fresh.GetProperty().GetColor() == pytest.approx(rgba[:3])
+    assert view._registry.created == created + 1 and len(props(view)) == n_props
+    assert camera(view) == cam
 
 
 def test_a_removed_segment_leaves_no_actor_and_a_new_one_gets_all(make_view):
@@ -268,6 +311,23 @@ def test_a_removed_segment_leaves_no_actor_and_a_new_one_gets_all(make_view):
     fresh = [a for layer in LAYERS for a in view.actors("motor", layer)]
     assert len(fresh) == len(motor_actors) and not {id(a) for a in fresh} & {id(a) for a in motor_actors}
     assert view.actor_counts()["parts"] == len(rig.parts) + len(rig.magnets)
+    assert camera(view) == cam
+
+
+def test_markers_and_grid_grow_with_a_large_new_part_only(make_view):
+    rig = load(DEMO_RIG)
+    view = make_view()
+    show_demo(view, rig.build())
+    cam, size = camera(view), view.model_size()
+    triad = view.actors("arm", "frames")[0]
+    scale = triad.GetScale()[0]
+    view.update_segments(scene_of(with_parts(rig, extra=EXTRA).build(), "arm"))  # a small part
+    assert view.model_size() == size and triad.GetScale()[0] == scale
+    big = Part(Box(size=(3 * size, 0.01, 0.01)), material="aluminium", mount="arm.base_link")
+    view.update_segments(scene_of(with_parts(rig, big=big).build(), "arm"))
+    assert view.model_size() > 2.5 * size
+    assert triad.GetScale()[0] == pytest.approx(scale * view.model_size() / size)
+    assert view.actor_counts()["grid"] == 1
     assert camera(view) == cam
 
 
@@ -437,7 +497,7 @@ def test_pr2_with_a_part_on_its_gripper(make_view):
     before, n_props = snapshot(view), len(props(view))
     refs = {id(a): view.item_of(a) for actors in before.values() for a in actors}
 
-    # the tool grows, and a second part appears on the other gripper
+    # the tool grows (its actor is re-sized), and a second part appears on the other gripper
     rig2 = Apparatus("pr2", chain=rig.chain, parts={
         "tool": dataclasses.replace(tool, geometry=Box(size=(0.06, 0.03, 0.02))),
         "spare": Part(Sphere(radius=0.015), material="aluminium", mount="arm.l_gripper_palm_link")})
@@ -445,21 +505,24 @@ def test_pr2_with_a_part_on_its_gripper(make_view):
     view.update_segments({"arm": (seg.tree, seg.articulation)})
     after = snapshot(view)
     assert camera(view) == cam
-    parts = {"part:tool", "part:spare"}
     for key, old in before.items():
         new = after[key]
-        if key[1] == "frame_labels":
-            assert {id(a) for a in old} <= {id(a) for a in new}
-            assert len(new) == len(old) + 1
-            continue
-        assert same_objects([a for a in old if refs[id(a)].name not in parts],
-                            [a for a in new if view.item_of(a).name not in parts]), key
         old_ids = {id(a) for a in old}
-        fresh = [view.item_of(a).name for a in new if id(a) not in old_ids]
-        expected = {"parts": ["part:tool", "part:spare"], "frames": ["part:spare"]}.get(key[1], [])
-        assert sorted(fresh) == sorted(expected), key
-    assert len(props(view)) == n_props + 3  # the tool's box replaced, the spare's sphere, triad and label
+        assert old_ids <= {id(a) for a in new}, key
+        assert all(view.item_of(a) == refs[id(a)] for a in old), key
+        fresh = [a for a in new if id(a) not in old_ids]
+        if key[1] == "frame_labels":
+            assert [a.GetInput() for a in fresh] == ["part:spare"]
+        else:
+            expected = ["part:spare"] if key[1] in ("parts", "frames") else []
+            assert [view.item_of(a).name for a in fresh] == expected, key
+    assert len(props(view)) == n_props + 3  # the spare's sphere, triad and label
     poses = random_poses(seg.articulation, 6)
     view.set_frame_poses("arm", poses)
     check_placement(view, "arm", seg.tree, seg.articulation, poses)
+    (box,) = [a for a in view.actors("arm", "parts") if view.item_of(a).name == "part:tool"]
+    link = seg.tree.links["part:tool"]
+    world_X_shape = poses[seg.articulation.frame_index("part:tool")] @ link.visuals[0].link_X_shape
+    local = drawn_in(box, np.linalg.inv(world_X_shape))
+    assert np.allclose(local.max(axis=0) - local.min(axis=0), (0.06, 0.03, 0.02), rtol=1e-6, atol=0)
 

@@ -195,13 +195,11 @@ class ActorRegistry:
             bounds = (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
         return bounds
 
-    def model_size(self) -> float:
-        """The diagonal of :meth:`scene_bounds` (1 with nothing to measure)."""
-        b = self.scene_bounds()
-        if b is None:
-            return 1.0
-        d = float(np.linalg.norm([b[1] - b[0], b[3] - b[2], b[5] - b[4]]))
-        return d if d > 1e-6 else 1.0
+    def geometry_of(self, seg: SegmentActors, links=None) -> list:
+        """The geometry actors of ``seg`` (of ``links`` only, when given)."""
+        return [a for layer in GEOMETRY_LAYERS
+                for a, ref in zip(seg.layers[layer].actors, seg.layers[layer].refs, strict=True)
+                if links is None or ref.name in links]
 
 
 def color_mapper(mapper, colors) -> None:
@@ -220,17 +218,28 @@ def color_mapper(mapper, colors) -> None:
         mapper.ScalarVisibilityOff()
 
 
+def diagonal(bounds) -> float:
+    """The diagonal of ``bounds`` (1 for None or a point)."""
+    if bounds is None:
+        return 1.0
+    b = bounds
+    d = float(np.linalg.norm([b[1] - b[0], b[3] - b[2], b[5] - b[4]]))
+    return d if d > 1e-6 else 1.0
+
+
+def merge_bounds(a, b):
+    if a is None or b is None:
+        return b if a is None else a
+    return tuple(min(a[i], b[i]) if i % 2 == 0 else max(a[i], b[i]) for i in range(6))
+
+
 def union_bounds(actors):
-    lo = np.full(3, np.inf)
-    hi = np.full(3, -np.inf)
-    for a in actors:
-        if a.GetMapper() is None or a.GetMapper().GetInput() is None:
-            continue
-        b = a.GetBounds()
-        if b is None or not np.all(np.isfinite(b)) or b[0] > b[1]:
-            continue
-        lo = np.minimum(lo, b[0::2])
-        hi = np.maximum(hi, b[1::2])
-    if not np.all(np.isfinite(lo)):
+    """``(xmin, xmax, ymin, ymax, zmin, zmax)`` around the actors that have data, or None."""
+    bounds = [a.GetBounds() for a in actors
+              if a.GetMapper() is not None and a.GetMapper().GetInput() is not None]
+    b = np.array([x for x in bounds if x is not None], dtype=float).reshape(-1, 6)
+    b = b[np.all(np.isfinite(b), axis=1) & (b[:, 0] <= b[:, 1])]
+    if not len(b):
         return None
+    lo, hi = b[:, 0::2].min(axis=0), b[:, 1::2].max(axis=0)
     return (lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])

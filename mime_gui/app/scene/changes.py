@@ -1,7 +1,11 @@
 """A changed segment applied in place: its new tree is compared with the drawn one item by item, by what each
-item is drawn from (a link's shapes, a link's inertial, a joint's axis, a frame's name). Actors of unchanged
-items are kept (their frame numbers re-indexed into the new Articulation's frame order), actors of changed or
-new items are built, actors of items that are gone are removed. Adding a part adds exactly its actors.
+item's actors are (a link's shapes, a link's inertial, a joint's axis, a frame's name).
+
+Actors of unchanged items are kept, the same objects, their frame numbers re-indexed into the new
+Articulation's frame order. An item whose actors stay the same but sit elsewhere (a primitive's dimension or
+placement, a centre of mass) keeps its actors at their new placements. Actors of changed or new items are
+built, actors of items that are gone are removed. So adding a part adds exactly its actors, and dragging a
+part's dimension changes matrices only.
 """
 
 from __future__ import annotations
@@ -11,30 +15,53 @@ from dataclasses import dataclass
 import numpy as np
 
 from mime_gui.app.scene.actors import GEOMETRY_LAYERS, ActorRegistry, SegmentActors
-from mime_gui.app.scene.decorations import Decorations, inertial_signature, joint_signature
-from mime_gui.app.scene.geometry import GeometryActors, link_signature
+from mime_gui.app.scene.decorations import Decorations, inertial_drawing, inertial_key, joint_signature
+from mime_gui.app.scene.geometry import GeometryActors, link_drawing
 from mime_gui.multibody import frame_poses
 
-
-@dataclass
-class Kept:
-    """The items of a changed segment whose actors stay: links (geometry), links (inertia markers), joints."""
-
-    links: set
-    inertials: set
-    joints: set
+KEEP = "keep"  # the item's actors stay as they are
 
 
-def kept_items(old: SegmentActors, tree, art) -> Kept:
-    drawn = old.drawn
+def _same_sizes(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        len(a[k]) == len(b[k]) and all(np.array_equal(x[0], y[0]) for x, y in zip(a[k], b[k], strict=True))
+        for k in a)
 
-    def same(kind: str, name: str, signature) -> bool:
-        key = (kind, name)
-        return key in drawn and drawn[key] == signature
 
-    return Kept(links={n for n in tree.links if same("link", n, link_signature(tree, n))},
-                inertials={n for n in tree.links if same("inertial", n, inertial_signature(tree.links[n]))},
-                joints={j for j in art.joint_names if same("joint", j, joint_signature(tree.joints[j]))})
+def link_changes(old: SegmentActors, tree) -> dict:
+    """Per link of ``tree`` whose geometry actors can stay: :data:`KEEP`, or its new sizes by layer (see
+    :func:`.geometry.link_drawing`). A link not in the result is built anew."""
+    out = {}
+    for name in tree.links:
+        before = old.drawn.get(("link", name))
+        if before is None:
+            continue
+        now = link_drawing(tree, name)
+        if now[0] != before[0]:
+            continue
+        out[name] = KEEP if now[1] is None or _same_sizes(now[1], before[1]) else now
+    return out
+
+
+def inertial_changes(old: SegmentActors, tree) -> dict:
+    """Per link of ``tree`` whose centre-of-mass and inertia actors can stay: :data:`KEEP`, or its new
+    drawing (placements moved)."""
+    out = {}
+    for name, link in tree.links.items():
+        before = old.drawn.get(("inertial", name))
+        if before is None:
+            continue
+        if inertial_key(link) == before[2]:
+            out[name] = KEEP
+            continue
+        now = inertial_drawing(link)
+        if now[0] != before[0]:
+            continue
+        same = now[1] is None or all((x is None and y is None) or (x is not None and y is not None
+                                                                   and np.array_equal(x, y))
+                                     for x, y in zip(now[1], before[1], strict=True))
+        out[name] = KEEP if same else now
+    return out
 
 
 def carried_poses(old: SegmentActors, tree, art) -> np.ndarray:
@@ -48,12 +75,10 @@ def carried_poses(old: SegmentActors, tree, art) -> np.ndarray:
         j = old_index.get(name)
         if j is not None:
             poses[i] = known[name] = old.poses[j]
-    missing = [i for i, name in enumerate(art.frame_names) if name not in known]
-    if not missing:
-        return poses
     rest = None
-    for i in missing:  # frame order is depth-first: a parent comes before its children
-        name = art.frame_names[i]
+    for i, name in enumerate(art.frame_names):  # depth-first order: a parent comes before its children
+        if name in known:
+            continue
         joint = tree.parent_joint(name)
         if joint is not None and joint.parent in known:
             known[name] = known[joint.parent] @ joint.parent_X_joint
@@ -70,39 +95,55 @@ class Applied:
     segment: SegmentActors
     requests: list  # mesh requests of the rebuilt links
     removed_geometry: int  # geometry actors removed
+    removed_meshes: bool  # some of them drew a mesh file
+    touched: set  # links whose geometry actors were built or re-sized
 
 
 def apply_changed(old: SegmentActors, tree, art, registry: ActorRegistry, geometry: GeometryActors,
                   decorations: Decorations) -> Applied:
-    """The segment drawn from ``tree``/``art``, reusing ``old``'s actors where the drawing did not change."""
-    kept = kept_items(old, tree, art)
+    """The segment drawn from ``tree``/``art``, reusing ``old``'s actors where they can stay."""
+    links = link_changes(old, tree)
+    inertials = inertial_changes(old, tree)
+    joints = {j: KEEP for j in art.joint_names
+              if old.drawn.get(("joint", j)) == joint_signature(tree.joints[j])}
     new = SegmentActors(name=old.name, tree=tree, art=art, poses=carried_poses(old, tree, art))
     old_names = old.art.frame_names
     new_index = {n: i for i, n in enumerate(art.frame_names)}
     old_index = {n: i for i, n in enumerate(old_names)}
     new.frame_visible = np.array([bool(old.frame_visible[old_index[n]]) if n in old_index else True
                                   for n in art.frame_names], dtype=bool)
-    for name in kept.links:
-        new.drawn[("link", name)] = old.drawn[("link", name)]
+    for kind, status in (("link", links), ("inertial", inertials), ("joint", joints)):
+        for name, st in status.items():
+            new.drawn[(kind, name)] = old.drawn[(kind, name)] if st is KEEP else st
+    for name in links:
         new.tokens[name] = old.tokens[name]
-    for name in kept.inertials:
-        new.drawn[("inertial", name)] = old.drawn[("inertial", name)]
-    for name in kept.joints:
-        new.drawn[("joint", name)] = old.drawn[("joint", name)]
 
-    removed_geometry = 0
+    removed_geometry, removed_meshes = 0, False
+    sizes: dict[tuple, object] = {}  # (layer, link) -> the new sizes of its actors, in order
     for layer, group in old.layers.items():
         if layer == "frames":
             continue
-        keep = (kept.links if layer in GEOMETRY_LAYERS else kept.joints if layer == "joint_axes"
-                else kept.inertials)
+        status = links if layer in GEOMETRY_LAYERS else joints if layer == "joint_axes" else inertials
+        target = new.layers[layer]
         for actor, frame, local, ref, lead in group.entries():
-            if ref.name in keep:
-                new.layers[layer].add(actor, new_index[old_names[frame]], local, ref, lead)
-            else:
+            st = status.get(ref.name)
+            if st is None:
                 registry.forget(actor)
-                geometry.forget(actor)
+                removed_meshes |= geometry.forget(actor)
                 removed_geometry += layer in GEOMETRY_LAYERS
+                continue
+            frame = new_index[old_names[frame]]
+            if st is not KEEP:
+                if layer in GEOMETRY_LAYERS:
+                    it = sizes.get((layer, ref.name))
+                    if it is None:
+                        it = sizes[(layer, ref.name)] = iter(st[1][layer])
+                    local, kind, S = next(it)
+                    geometry.resize(actor, kind, S)
+                else:
+                    local = st[1][0 if layer == "com" else 1]
+                actor.user_matrix = new.poses[frame] @ local
+            target.add(actor, frame, local, ref, lead)
 
     # triads and labels follow the new frame order (one of each per frame, kept by name)
     triads = {ref.name: (actor, local, ref) for actor, _, local, ref, _ in old.layers["frames"].entries()}
@@ -120,11 +161,12 @@ def apply_changed(old: SegmentActors, tree, art, registry: ActorRegistry, geomet
     for label in labels.values():
         registry.overlay.RemoveActor(label)
 
-    requests = geometry.build(new, [n for n in tree.links if n not in kept.links])
+    requests = geometry.build(new, [n for n in tree.links if n not in links])
     for name in tree.links:
-        if name not in kept.inertials:
+        if name not in inertials:
             decorations.add_inertial(new, name)
     for jname in art.joint_names:
-        if jname not in kept.joints:
+        if jname not in joints:
             decorations.add_joint_axis(new, jname)
-    return Applied(new, requests, removed_geometry)
+    touched = {n for n in tree.links if links.get(n) is not KEEP}
+    return Applied(new, requests, removed_geometry, removed_meshes, touched)

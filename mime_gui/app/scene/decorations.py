@@ -12,7 +12,7 @@ import pyvista as pv
 import vtk
 
 from mime_gui.app.scene import meshes as M
-from mime_gui.app.scene.actors import ActorRegistry, SegmentActors, color_mapper
+from mime_gui.app.scene.actors import ActorRegistry, SegmentActors, color_mapper, diagonal
 from mime_gui.session.renderer import ItemRef
 
 INERTIA_RGBA = (0.55, 0.85, 0.45, 0.35)
@@ -77,13 +77,35 @@ def equivalent_box(mass: float, inertia: np.ndarray):
     return np.sqrt(np.clip(sq, 0.0, None)), axes
 
 
-def inertial_signature(link) -> tuple | None:
-    """What a link's centre-of-mass marker and inertia box are drawn from (None: nothing drawn)."""
+def inertial_key(link) -> tuple | None:
+    """The values a link's inertial markers are drawn from (cheap to compare; None: no inertial)."""
     inertial = link.inertial
-    if inertial is None or not inertial.mass > 0:
+    if inertial is None:
         return None
     return (float(inertial.mass), np.asarray(inertial.link_X_com, dtype=float).tobytes(),
             np.asarray(inertial.inertia, dtype=float).tobytes())
+
+
+def inertial_drawing(link) -> tuple:
+    """``(structure, placements, key)`` of a link's centre-of-mass marker and equivalent inertia box.
+    ``structure`` is None when the link has no mass (nothing is drawn), else whether the box is drawn;
+    ``placements`` are the marker's and the box's (a unit box scaled by its sides) in the link frame; ``key``
+    is :func:`inertial_key`. Equal structures mean the same actors can draw the link's inertial at the new
+    placements."""
+    inertial = link.inertial
+    key = inertial_key(link)
+    if inertial is None or not inertial.mass > 0:
+        return None, None, key
+    link_X_com = np.asarray(inertial.link_X_com, dtype=float)
+    com = np.eye(4)
+    com[:3, 3] = link_X_com[:3, 3]
+    sides, axes = equivalent_box(inertial.mass, np.asarray(inertial.inertia, dtype=float))
+    if not np.all(np.isfinite(sides)) or sides.max() <= 0:
+        return (False,), (com, None), key
+    sides = np.maximum(sides, 1e-3 * max(sides.max(), 1e-6))
+    box = link_X_com.copy()
+    box[:3, :3] = link_X_com[:3, :3] @ axes @ np.diag(sides)
+    return (True,), (com, box), key
 
 
 def joint_signature(joint) -> tuple:
@@ -93,15 +115,18 @@ def joint_signature(joint) -> tuple:
 
 class Decorations:
     """Builds and sizes the per-segment markers (in the overlay renderer, over the geometry, except the
-    inertia boxes) and owns the floor grid. ``size`` is the model size the markers are scaled to."""
+    inertia boxes) and owns the floor grid. ``size`` is the model size the markers are scaled to, the diagonal
+    of ``bounds``."""
 
     def __init__(self, registry: ActorRegistry):
         self.registry = registry
         self.size = 1.0
+        self.bounds = None
         self.grid_actor = None
         self._triad = self._shared(triad_polydata(), "RGB")
         self._com = self._shared(com_polydata(), "RGB")
         self._arrow = self._shared(arrow_polydata(), None)
+        self._box = self._shared(M.box_polydata((1.0, 1.0, 1.0)), None)  # inertia boxes: scaled by placement
 
     @staticmethod
     def _shared(pd, colors):
@@ -155,29 +180,29 @@ class Decorations:
 
     def add_inertial(self, seg: SegmentActors, link_name: str) -> None:
         """The centre-of-mass marker and the equivalent inertia box of a link with mass (else nothing)."""
-        link = seg.tree.links[link_name]
-        seg.drawn[("inertial", link_name)] = inertial_signature(link)
-        inertial = link.inertial
-        if inertial is None or not inertial.mass > 0:
+        drawing = seg.drawn[("inertial", link_name)] = inertial_drawing(seg.tree.links[link_name])
+        structure, (com_local, box_local) = drawing[0], drawing[1] or (None, None)
+        if structure is None:
             return
         frame = seg.art.frame_index(link_name)
         ref = ItemRef(seg.name, "link", link_name)
         com = self.registry.new_actor(None, None, mapper=self._com, overlay=True)
         com.SetScale(COM_SCALE * self.size)
-        local = np.eye(4)
-        local[:3, 3] = inertial.link_X_com[:3, 3]
-        self.registry.register(seg, "com", com, frame, local, ref)
-        sides, axes = equivalent_box(inertial.mass, np.asarray(inertial.inertia, dtype=float))
-        if not np.all(np.isfinite(sides)) or sides.max() <= 0:
+        self.registry.register(seg, "com", com, frame, com_local, ref)
+        if box_local is None:
             return
-        sides = np.maximum(sides, 1e-3 * max(sides.max(), 1e-6))
-        box = self.registry.new_actor(M.box_polydata(sides), INERTIA_RGBA)
+        box = self.registry.new_actor(None, INERTIA_RGBA, mapper=self._box)
         box.GetProperty().SetSpecular(0.0)
-        local = np.asarray(inertial.link_X_com, dtype=float).copy()
-        local[:3, :3] = local[:3, :3] @ axes
-        self.registry.register(seg, "inertia", box, frame, local, ref)
+        self.registry.register(seg, "inertia", box, frame, box_local, ref)
 
     # -- sizing and placing ------------------------------------------------------------------------
+    def measure(self, bounds) -> bool:
+        """Take the model's size from ``bounds``; True when it changed (then :meth:`rescale`)."""
+        old = self.size
+        self.bounds = bounds
+        self.size = diagonal(bounds)
+        return abs(self.size - old) > 1e-9 * max(old, 1.0)
+
     def rescale(self, size: float) -> None:
         self.size = size
         for seg in self.registry.segments.values():

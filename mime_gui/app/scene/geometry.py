@@ -1,10 +1,12 @@
 """The geometry actors of a link: its visual, collision and (for a grafted rig part) part shapes.
 
-Primitives are built at once; mesh files are requested from :mod:`.meshes` (loaded once per file and scale,
-off the GUI thread when asked) and their actors are made when the mesh arrives. A mesh file is drawn as one
-actor per colour of the file (a single actor colour costs less per pixel than point colours); instances of
-one mesh share a mapper and so its GPU buffers. What a link's actors are drawn from has a signature
-(:func:`link_signature`), so a changed tree rebuilds only the links whose shapes changed.
+Boxes, cylinders and spheres are one shared unit mesh per kind, sized and placed by the actor's matrix
+(``link_X_shape @ diag(size)``): they are built at once, share their GPU buffers, and a changed dimension only
+changes a matrix. Mesh files are requested from :mod:`.meshes` (loaded once per file and scale, off the GUI
+thread when asked) and their actors are made when the mesh arrives. A mesh file is drawn as one actor per
+colour of the file (a single actor colour costs less per pixel than point colours); instances of one mesh
+share a mapper. What a link's actors are (:func:`link_drawing`) is compared when its tree changes, so an edit
+rebuilds only the links whose shapes changed, and only re-sizes those whose primitives changed size.
 """
 
 from __future__ import annotations
@@ -27,32 +29,98 @@ COLLISION_RGBA = (0.35, 0.75, 0.95, 0.45)
 COLLISION_OFFSET = (-2.0, -8.0)
 
 
-def _frozen(value):
-    """A hashable, comparable stand-in for a geometry field."""
-    if isinstance(value, np.ndarray):
-        return (value.shape, np.asarray(value, dtype=float).tobytes())
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    return value
+def _comparable(value):
+    return value.tobytes() if isinstance(value, np.ndarray) else value
 
 
 def geometry_signature(g) -> tuple:
-    if dataclasses.is_dataclass(g):
-        return (type(g).__name__, *(_frozen(getattr(g, f.name)) for f in dataclasses.fields(g)))
-    return (type(g).__name__, repr(g))
+    """The geometry's kind and field values, comparable with ``==``."""
+    values = vars(g).values() if hasattr(g, "__dict__") else \
+        (getattr(g, f.name) for f in dataclasses.fields(g))
+    return (type(g).__name__, *(_comparable(v) for v in values))
 
 
-def _shape_signature(shape) -> tuple:
-    rgba = None if shape.rgba is None else tuple(float(v) for v in shape.rgba)
-    return (geometry_signature(shape.geometry), np.asarray(shape.link_X_shape, dtype=float).tobytes(), rgba)
+def unit_primitive(g):
+    """``(kind, size matrix)`` of a primitive drawn as the shared unit mesh of its kind scaled by the size
+    matrix, or None (a mesh; a primitive with no positive finite size; a kind with no unit form)."""
+    if isinstance(g, Box):
+        kind, size = "box", np.asarray(g.size, dtype=float)
+    elif isinstance(g, Cylinder):
+        kind, size = "cylinder", np.array([g.radius, g.radius, g.length], dtype=float)
+    elif isinstance(g, Sphere):
+        kind, size = "sphere", np.full(3, float(g.radius))
+    else:
+        return None
+    if size.shape != (3,) or not np.all(np.isfinite(size)) or not np.all(size > 0):
+        return None
+    S = np.eye(4)
+    S[0, 0], S[1, 1], S[2, 2] = size
+    return kind, S
 
 
-def link_signature(tree, link_name: str) -> tuple:
-    """What a link's geometry actors are drawn from: its shapes (geometry, placement, colour) and whether it
-    is a rig part (drawn in the parts layer)."""
+UNIT_POLYDATA = {  # unit meshes: the primitives of meshes.py at size 1
+    "box": lambda: M.box_polydata((1.0, 1.0, 1.0)),
+    "cylinder": lambda: M.cylinder_polydata(1.0, 1.0),
+    "sphere": lambda: M.sphere_polydata(1.0),
+}
+
+
+class UnitMesh:
+    """A unit primitive's polydata and what :func:`.meshes.shades_flat` needs to decide, for any size, whether
+    the sized mesh shades flat: per face its area, unit normal and mean angle to its corners' smooth normals.
+    (A box, a cylinder scaled (r, r, L) and a sphere scaled uniformly keep those angles; only the faces'
+    areas, and so their weights, change with the size.)"""
+
+    def __init__(self, kind: str):
+        pd = self.polydata = UNIT_POLYDATA[kind]()
+        faces = pd.regular_faces
+        p = np.asarray(pd.points, dtype=float)
+        n = np.asarray(pd.point_data["Normals"], dtype=float)
+        fn = np.cross(p[faces[:, 1]] - p[faces[:, 0]], p[faces[:, 2]] - p[faces[:, 0]])
+        self.area = np.linalg.norm(fn, axis=1)
+        self.normal = fn / np.where(self.area > 0, self.area, 1.0)[:, None]
+        cos = np.clip(np.einsum("fkj,fj->fk", n[faces], self.normal), -1.0, 1.0)
+        self.angle = np.degrees(np.arccos(cos)).mean(axis=1)
+
+    def shades_flat(self, S: np.ndarray) -> bool:
+        size = np.diag(S)[:3]
+        # a face's area under diag(size): area · det · |size⁻¹ · normal|
+        area = self.area * np.prod(size) * np.linalg.norm(self.normal / size, axis=1)
+        return bool(area.sum() > 0 and np.average(self.angle, weights=area) <= M.FLAT_DEGREES)
+
+
+def layer_of(tree, link_name: str, kind: str) -> str:
+    """A rig part's visual shapes are drawn in the parts layer."""
+    return "parts" if kind == "visual" and link_name in tree.part_links else kind
+
+
+def _rgba(shape):
+    return None if shape.rgba is None else tuple(float(v) for v in shape.rgba)
+
+
+def link_drawing(tree, link_name: str) -> tuple:
+    """``(structure, sizes)`` of a link's geometry actors. Equal structures mean the same actors can draw the
+    link. When every shape is a unit primitive, ``structure`` holds their kinds and colours and ``sizes`` maps
+    a layer to each actor's ``(link_X_shape @ size, kind, size)`` in order (a changed placement or dimension
+    only changes these); otherwise ``structure`` holds every shape whole (geometry, placement, colour) and
+    ``sizes`` is None."""
     link = tree.links[link_name]
-    return (link_name in tree.part_links, tuple(_shape_signature(s) for s in link.visuals),
-            tuple(_shape_signature(s) for s in link.collisions))
+    shapes = [(kind, s) for kind, group in (("visual", link.visuals), ("collision", link.collisions))
+              for s in group]
+    units = [unit_primitive(s.geometry) for _, s in shapes]
+    is_part = link_name in tree.part_links
+    if all(u is not None for u in units):
+        sizes: dict[str, list] = {}
+        for (kind, shape), (unit, S) in zip(shapes, units, strict=True):
+            sizes.setdefault(layer_of(tree, link_name, kind), []).append(
+                (np.asarray(shape.link_X_shape, dtype=float) @ S, unit, S))
+        structure = (is_part, tuple((kind, u[0], _rgba(s))
+                                    for (kind, s), u in zip(shapes, units, strict=True)))
+        return structure, sizes
+    structure = (is_part, tuple((kind, geometry_signature(s.geometry),
+                                 np.asarray(s.link_X_shape, dtype=float).tobytes(), _rgba(s))
+                                for kind, s in shapes))
+    return structure, None
 
 
 def shape_rgba(shape, layer):
@@ -76,7 +144,8 @@ def style_geometry(actor, layer) -> None:
 
 
 def primitive_polydata(g):
-    """The polydata of a primitive geometry, or None for a kind the view does not draw."""
+    """The polydata of a primitive geometry at its size (one with no unit form, see :func:`unit_primitive`),
+    or None for a kind the view does not draw."""
     if isinstance(g, Box):
         return M.box_polydata(g.size)
     if isinstance(g, Cylinder):
@@ -99,6 +168,8 @@ class GeometryActors:
         self.asset_of: dict[int, tuple] = {}
         self.mesh_mappers: list = []
         self._mappers: dict[tuple, vtk.vtkPolyDataMapper] = {}
+        self._units: dict[str, UnitMesh] = {}
+        self._unit_mappers: dict[tuple, vtk.vtkPolyDataMapper] = {}  # (kind, collision): one per style
         # mesh key -> [(segment, layer, link, shape, ref, token)] waiting for the mesh
         self.pending: dict[tuple, list] = {}
         self._batches: dict[int, bool] = {}  # loader batch id -> it opened a document (else an update)
@@ -127,10 +198,10 @@ class GeometryActors:
         frame = seg.art.frame_index(link_name)
         ref = ItemRef(seg.name, "link", link_name)
         token = seg.tokens[link_name] = object()
-        seg.drawn[("link", link_name)] = link_signature(tree, link_name)
+        seg.drawn[("link", link_name)] = link_drawing(tree, link_name)
         requests = []
         for kind, shapes in (("visual", link.visuals), ("collision", link.collisions)):
-            layer = "parts" if (link_name in tree.part_links and kind == "visual") else kind
+            layer = layer_of(tree, link_name, kind)
             for shape in shapes:
                 g = shape.geometry
                 if isinstance(g, Mesh):
@@ -138,13 +209,45 @@ class GeometryActors:
                     self.pending.setdefault(key, []).append((seg.name, layer, link_name, shape, ref, token))
                     requests.append(M.MeshRequest(g.filename, tuple(g.scale), g.uri))
                     continue
-                pd = primitive_polydata(g)
-                if pd is None:
-                    continue
-                actor = self.registry.new_actor(pd, shape_rgba(shape, layer), flat=M.shades_flat(pd))
+                unit = unit_primitive(g)
+                if unit is not None:
+                    actor = self.registry.new_actor(None, shape_rgba(shape, layer),
+                                                    mapper=self._unit_mapper(unit[0], layer == "collision"),
+                                                    flat=self.unit_mesh(unit[0]).shades_flat(unit[1]))
+                    local = np.asarray(shape.link_X_shape, dtype=float) @ unit[1]
+                else:
+                    pd = primitive_polydata(g)
+                    if pd is None:
+                        continue
+                    actor = self.registry.new_actor(pd, shape_rgba(shape, layer), flat=M.shades_flat(pd))
+                    local = shape.link_X_shape
                 style_geometry(actor, layer)
-                self.registry.register(seg, layer, actor, frame, shape.link_X_shape, ref)
+                self.registry.register(seg, layer, actor, frame, local, ref)
         return requests
+
+    def unit_mesh(self, kind: str) -> UnitMesh:
+        mesh = self._units.get(kind)
+        if mesh is None:
+            mesh = self._units[kind] = UnitMesh(kind)
+        return mesh
+
+    def _unit_mapper(self, kind: str, collision: bool):
+        """The shared mapper of a unit primitive (collision geometry has its own: its polygon offset is the
+        mapper's)."""
+        mapper = self._unit_mappers.get((kind, collision))
+        if mapper is None:
+            mapper = self._unit_mappers[(kind, collision)] = vtk.vtkPolyDataMapper()
+            mapper.SetInputData(self.unit_mesh(kind).polydata)
+            mapper.ScalarVisibilityOff()
+        return mapper
+
+    def resize(self, actor, kind: str, S: np.ndarray) -> None:
+        """A unit primitive's actor at a new size: its shading may change (its matrix is the caller's)."""
+        prop = actor.GetProperty()
+        if self.unit_mesh(kind).shades_flat(S):
+            prop.SetInterpolationToFlat()
+        else:
+            prop.SetInterpolationToPhong()
 
     # -- meshes ------------------------------------------------------------------------------------
     def load(self, requests, async_meshes: bool, opens: bool):
@@ -161,22 +264,21 @@ class GeometryActors:
         batch is no longer wanted (a newer document replaced it)."""
         return self._batches.pop(batch, None)
 
-    def add_meshes(self, results: dict, problems) -> int:
-        """Make the actors waiting for the meshes in ``results``; returns how many shapes got actors.
-        A shape whose link was rebuilt or removed since its request is dropped."""
-        made = 0
+    def add_meshes(self, results: dict, problems) -> list:
+        """Make the actors waiting for the meshes in ``results``; returns them. A shape whose link was
+        rebuilt or removed since its request is dropped."""
+        made = []
         for key, asset in results.items():
             for seg_name, layer, link_name, shape, ref, token in self.pending.pop(key, []):
                 seg = self.registry.segments.get(seg_name)
                 if seg is None or seg.tokens.get(link_name) is not token:
                     continue
-                self._add_mesh_actor(seg, layer, seg.art.frame_index(link_name), shape, ref, asset)
-                made += 1
+                made += self._add_mesh_actor(seg, layer, seg.art.frame_index(link_name), shape, ref, asset)
         for message in problems:
             warnings.warn(message, M.MeshLoadWarning, stacklevel=3)
         return made
 
-    def _add_mesh_actor(self, seg, layer, frame, shape, ref, asset) -> None:
+    def _add_mesh_actor(self, seg, layer, frame, shape, ref, asset) -> list:
         registry = self.registry
         if asset.placeholder:
             actor = registry.new_actor(asset.polydata, (1.0, 0.35, 0.3, 1.0))
@@ -184,21 +286,24 @@ class GeometryActors:
             actor.GetProperty().LightingOff()
             self.asset_of[id(actor)] = (asset, None)
             registry.register(seg, layer, actor, frame, shape.link_X_shape, ref)
-            return
+            return [actor]
         if layer == "collision":  # one colour: the merged mesh, one actor
             mapper = self._mesh_mapper((asset.key, None), asset, None, asset.polydata, False, layer)
             actor = registry.new_actor(None, shape_rgba(shape, layer), mapper=mapper, flat=asset.flat)
             self.asset_of[id(actor)] = (asset, None)
             style_geometry(actor, layer)
             registry.register(seg, layer, actor, frame, shape.link_X_shape, ref)
-            return
+            return [actor]
         # one actor per colour of the file: a single actor colour costs less per pixel than point colours
+        made = []
         for i, piece in enumerate(asset.pieces):
             mapper = self._mesh_mapper((asset.key, i), asset, i, piece.polydata, piece.scalars, layer)
             rgba = shape_rgba(shape, layer) if piece.rgba is None else tuple(piece.rgba / 255.0)
             actor = registry.new_actor(None, rgba, mapper=mapper, flat=piece.flat)
             self.asset_of[id(actor)] = (asset, i)
             registry.register(seg, layer, actor, frame, shape.link_X_shape, ref, lead=i == 0)
+            made.append(actor)
+        return made
 
     def _mesh_mapper(self, key, asset, index, pd, colors, layer):
         """Instances of one mesh share a mapper (and its GPU buffers)."""
@@ -211,14 +316,13 @@ class GeometryActors:
             self.mesh_mappers.append((mapper, asset, index, layer))
         return mapper
 
-    def forget(self, actor) -> None:
-        """A geometry actor is gone: drop its asset entry (see :meth:`prune_mappers` for its mapper)."""
-        self.asset_of.pop(id(actor), None)
+    def forget(self, actor) -> bool:
+        """A geometry actor is gone: drop its asset entry; True when it drew a mesh (then see
+        :meth:`prune_mappers` for its mapper)."""
+        return self.asset_of.pop(id(actor), None) is not None
 
     def prune_mappers(self) -> None:
         """Drop shared mesh mappers no actor uses any more (their meshes' links were removed or changed)."""
         used = {id(a.GetMapper()) for a in self.registry.geometry_actors()}
-        if len(used) >= len(self._mappers) and all(id(m) in used for m in self._mappers.values()):
-            return
         self._mappers = {k: m for k, m in self._mappers.items() if id(m) in used}
         self.mesh_mappers = [entry for entry in self.mesh_mappers if id(entry[0]) in used]

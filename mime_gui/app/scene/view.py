@@ -28,7 +28,14 @@ from PySide6.QtWidgets import QVBoxLayout, QWidget
 from pyvistaqt import QtInteractor
 
 from mime_gui.app.scene import meshes as M
-from mime_gui.app.scene.actors import GEOMETRY_LAYERS, ActorRegistry, SegmentActors
+from mime_gui.app.scene.actors import (
+    GEOMETRY_LAYERS,
+    ActorRegistry,
+    SegmentActors,
+    diagonal,
+    merge_bounds,
+    union_bounds,
+)
 from mime_gui.app.scene.camera import STANDARD_VIEWS, Camera
 from mime_gui.app.scene.changes import apply_changed
 from mime_gui.app.scene.decorations import Decorations, OrientationAxes, equivalent_box
@@ -141,7 +148,7 @@ class SceneView(QWidget):
             seg = SegmentActors(name=name, tree=tree, art=art, poses=frame_poses(art, np.zeros(art.nq)))
             self._registry.segments[name] = seg
             requests += self._geometry.build(seg)
-        self._decorations.size = self._registry.model_size()
+        self._decorations.measure(self._registry.scene_bounds())
         for seg in self._registry.segments.values():
             self._decorations.build(seg)
         self._decorations.rebuild_grid(self._visibility.layers["grid"])
@@ -168,18 +175,19 @@ class SceneView(QWidget):
         registry = self._registry
         item = self._highlight.item
         self._highlight.restore()
-        geometry_changed = False
+        geometry_changed = prune = False
         for name in removed:
             seg = registry.segments.pop(name, None)
             if seg is not None:
                 for layer in GEOMETRY_LAYERS:
                     for actor in seg.layers[layer].actors:
-                        self._geometry.forget(actor)
+                        prune |= self._geometry.forget(actor)
                 registry.forget_segment(seg)
                 geometry_changed = True
         created = registry.created
         requests = []
         changed_segments = []
+        touched = []  # geometry actors built or re-sized
         for name, value in changed.items():
             tree, art = value if isinstance(value, tuple) else (value, None)
             if art is None:
@@ -190,16 +198,19 @@ class SceneView(QWidget):
                 registry.segments[name] = seg
                 requests += self._geometry.build(seg)
                 self._decorations.build(seg)
+                touched += registry.geometry_of(seg)
             else:
                 applied = apply_changed(old, tree, art, registry, self._geometry, self._decorations)
                 seg = registry.segments[name] = applied.segment
                 requests += applied.requests
                 geometry_changed |= applied.removed_geometry > 0
+                prune |= applied.removed_meshes
+                touched += registry.geometry_of(seg, applied.touched)
             changed_segments.append(seg)
         geometry_changed |= registry.created > created
-        if geometry_changed:
+        if prune:
             self._geometry.prune_mappers()
-        self._follow_model_size()
+        self._follow_model_size(touched)
         if self._visibility.layers["frame_labels"]:
             for seg in changed_segments:
                 self._decorations.place_labels(seg)
@@ -453,17 +464,14 @@ class SceneView(QWidget):
         grid follow the model's size and the camera fits it; after an update the camera stays."""
         item = self._highlight.item
         self._highlight.restore()
-        self._geometry.add_meshes(results, problems)
+        made = self._geometry.add_meshes(results, problems)
         self.warnings.extend(problems)
         if opens:
-            old = self._decorations.size
-            size = self._registry.model_size()
-            self._decorations.size = size
-            if abs(size - old) > 1e-9 * max(old, 1.0):
-                self._decorations.rescale(size)
+            if self._decorations.measure(self._registry.scene_bounds()):
+                self._decorations.rescale(self._decorations.size)
                 self._decorations.rebuild_grid(self._visibility.layers["grid"])
         else:
-            self._follow_model_size()
+            self._follow_model_size(made)
         self._relight(item)  # the item's new mesh actors light up too
         self._detail.restart(2 if opens else 1)
         self._detail.apply()
@@ -474,14 +482,16 @@ class SceneView(QWidget):
             self.request_render()
         self.meshes_loaded.emit(list(problems))
 
-    def _follow_model_size(self) -> None:
-        """After an edit the markers and the grid follow the model's size only when it changed by more than
-        :data:`SIZE_TOLERANCE` (dragging a part's dimension does not make frames and floor breathe)."""
-        old = self._decorations.size
-        size = self._registry.model_size()
-        if abs(size - old) > SIZE_TOLERANCE * old:
-            self._decorations.rescale(size)
-            self._decorations.rebuild_grid(self._visibility.layers["grid"])
+    def _follow_model_size(self, actors) -> None:
+        """After an edit, markers and grid grow with the model when the edited or new ``actors`` reach more
+        than :data:`SIZE_TOLERANCE` beyond the bounds they were sized for (dragging a dimension does not make
+        them breathe, removing a part does not shrink them; a new document sizes them afresh)."""
+        deco = self._decorations
+        bounds = merge_bounds(deco.bounds, union_bounds(actors))
+        if diagonal(bounds) > (1.0 + SIZE_TOLERANCE) * deco.size:
+            deco.measure(bounds)
+            deco.rescale(deco.size)
+            deco.rebuild_grid(self._visibility.layers["grid"])
 
     def _rendered(self, seconds: float) -> None:
         self._detail.step(seconds)
