@@ -148,11 +148,37 @@ class Bench:
             self.row(f"| open → first frame with meshes, {name} | {o:.2f} s | {b:.2f} s "
                      f"(yourdfpy + bare PyVista) | {o / b:.2f}× |")
 
-    def pose_rows(self) -> None:
+    def bare_scenes(self, view, layers=("visual",)) -> list:
+        """Two bare ``QtInteractor`` windows showing what ``view`` shows in ``layers`` at the same poses and
+        camera: the bare scene, and the bare scene plus the same grid (a copy of ours) and orientation axes
+        (our class). One actor per shape with its whole mesh, where ours draws one per colour of a file."""
         import pyvista as pv
         from pyvistaqt import QtInteractor
 
         from mime_gui.app.scene.view import _OrientationAxes
+
+        plotters = []
+        for extras in (False, True):
+            plotter = QtInteractor(auto_update=False, multi_samples=0)
+            plotters.append((plotter, self.window(plotter)))
+            for seg in view.segment_names():
+                for layer in layers:
+                    for actor in view.actors(seg, layer):
+                        asset, index = view._geometry.asset_of.get(id(actor), (None, None))
+                        if index not in (None, 0):
+                            continue
+                        data = pv.wrap(asset.polydata if asset is not None else actor.GetMapper().GetInput())
+                        a = plotter.add_mesh(data, color="lightgrey", reset_camera=False)
+                        a.user_matrix = actor.user_matrix
+            if extras:
+                grid = pv.wrap(view._decorations.grid_actor.GetMapper().GetInput())
+                plotter.add_mesh(grid, scalars="RGB", rgb=True, preference="point", lighting=False,
+                                 reset_camera=False)
+                plotter._mime_axes = _OrientationAxes(plotter.renderer)
+            plotter.camera_position = view.plotter.camera_position
+        return plotters
+
+    def pose_rows(self) -> None:
         from mime_gui.multibody import frame_poses
 
         for name, path in FILES.items():
@@ -162,26 +188,8 @@ class Bench:
             lo = np.where(np.isfinite(art.lower), art.lower, -np.pi)
             hi = np.where(np.isfinite(art.upper), art.upper, np.pi)
             seg = path.stem
-            # bare: the same display meshes in a bare QtInteractor at the same pose and camera (one actor per
-            # shape with its whole mesh, where ours draws one actor per colour of a multi-colour file)
-            plotters = []
-            for extras in (False, True):
-                plotter = QtInteractor(auto_update=False, multi_samples=0)
-                plotters.append((plotter, self.window(plotter)))
-                for actor in view.actors(seg, "visual"):
-                    asset, index = view._geometry.asset_of.get(id(actor), (None, None))
-                    if index not in (None, 0):
-                        continue
-                    data = pv.wrap(asset.polydata if asset is not None else actor.GetMapper().GetInput())
-                    a = plotter.add_mesh(data, color="lightgrey", reset_camera=False)
-                    a.user_matrix = actor.user_matrix
-                if extras:  # the same grid (a copy of ours) and the same orientation axes (our class)
-                    grid = pv.wrap(view._decorations.grid_actor.GetMapper().GetInput())
-                    plotter.add_mesh(grid, scalars="RGB", rgb=True, preference="point", lighting=False,
-                                     reset_camera=False)
-                    plotter._mime_axes = _OrientationAxes(plotter.renderer)
-                plotter.camera_position = view.plotter.camera_position
-            (bare_plotter, bare_win), (plus_plotter, plus_win) = plotters
+            plotters = self.bare_scenes(view)
+            (bare_plotter, _), (plus_plotter, _) = plotters
             engine, matrices, render, bare, plus = [], [], [], [], []
             for _ in range(80):  # interleaved, so other load on the machine hits both alike
                 q = rng.uniform(lo, hi)
@@ -257,9 +265,6 @@ class Bench:
             self.edit_row(name, rig, edit, segment, runs)
 
     def edit_row(self, name: str, rig, edit, segment: str, runs: int) -> None:
-        import pyvista as pv
-        from pyvistaqt import QtInteractor
-
         from mime_gui.app.scene.view import SceneView
 
         built = rig.build()
@@ -276,19 +281,9 @@ class Bench:
             b = edit(k).build()
             seg = b.segments[segment]
             edits.append(((seg.tree, seg.articulation), _world_poses(b)[segment]))
-        plotter = QtInteractor(auto_update=False, multi_samples=0)
-        bare_win = self.window(plotter)
-        for n in built.segments:
-            for layer in ("visual", "parts"):
-                for actor in view.actors(n, layer):
-                    asset, index = view._geometry.asset_of.get(id(actor), (None, None))
-                    if index not in (None, 0):
-                        continue
-                    data = pv.wrap(asset.polydata if asset is not None else actor.GetMapper().GetInput())
-                    a = plotter.add_mesh(data, color="lightgrey", reset_camera=False)
-                    a.user_matrix = actor.user_matrix
-        plotter.camera_position = view.plotter.camera_position
-        update, render, ours, bare = [], [], [], []
+        plotters = self.bare_scenes(view, ("visual", "parts"))
+        update, render, ours = [], [], []
+        bare = {id(p): [] for p, _ in plotters}
         for value, poses in edits:  # interleaved, so other load on the machine hits both alike
             t0 = time.perf_counter()
             view.update_segments({segment: value})
@@ -301,13 +296,15 @@ class Bench:
             render.append(t2 - t1)
             ours.append(t2 - t0)
             self.app.processEvents()
-            t0 = time.perf_counter()
-            plotter.render()
-            _finish(plotter.ren_win)
-            bare.append(time.perf_counter() - t0)
-            self.app.processEvents()
-        u, r, o, b = (statistics.median(x) * 1e3 for x in (update, render, ours, bare))
-        best, best_bare = min(ours) * 1e3, min(bare) * 1e3
+            for plotter, _ in plotters:
+                t0 = time.perf_counter()
+                plotter.render()
+                _finish(plotter.ren_win)
+                bare[id(plotter)].append(time.perf_counter() - t0)
+                self.app.processEvents()
+        bare_times, plus_times = (bare[id(plotter)] for plotter, _ in plotters)
+        u, r, o, b, p = (statistics.median(x) * 1e3 for x in (update, render, ours, bare_times, plus_times))
+        best, best_bare, best_plus = min(ours) * 1e3, min(bare_times) * 1e3, min(plus_times) * 1e3
         art = edits[0][0][1]
         actors = sum(len(view.actors(n, layer)) for n in view.segment_names()
                      for layer in ("visual", "parts"))
@@ -316,8 +313,12 @@ class Bench:
                  f"median {o:.1f} ms = update {u:.2f} + render {r:.1f}; best {best:.1f} | "
                  f"bare re-render median {b:.1f} ms, best {best_bare:.1f} | {o / b:.2f}× median, "
                  f"{best / best_bare:.2f}× best |")
-        plotter.close()
-        bare_win.close()
+        self.row(f"| the same, against bare + the same grid and orientation axes, {name} | "
+                 f"median {o:.1f} ms, best {best:.1f} | bare + grid + axes median {p:.1f} ms, "
+                 f"best {best_plus:.1f} | {o / p:.2f}× median, {best / best_plus:.2f}× best |")
+        for plotter, w in plotters:
+            plotter.close()
+            w.close()
         view.close()
         win.close()
 
