@@ -107,21 +107,37 @@ def apply_changed(old: SegmentActors, tree, art, registry: ActorRegistry, geomet
     joints = {j: KEEP for j in art.joint_names
               if old.drawn.get(("joint", j)) == joint_signature(tree.joints[j])}
     new = SegmentActors(name=old.name, tree=tree, art=art, poses=carried_poses(old, tree, art))
-    old_names = old.art.frame_names
-    new_index = {n: i for i, n in enumerate(art.frame_names)}
-    old_index = {n: i for i, n in enumerate(old_names)}
+    old_index = {n: i for i, n in enumerate(old.art.frame_names)}
     new.frame_visible = np.array([bool(old.frame_visible[old_index[n]]) if n in old_index else True
                                   for n in art.frame_names], dtype=bool)
     for kind, status in (("link", links), ("inertial", inertials), ("joint", joints)):
         for name, st in status.items():
             new.drawn[(kind, name)] = old.drawn[(kind, name)] if st is KEEP else st
     for name in links:
-        new.tokens[name] = old.tokens[name]
+        new.tokens[name] = old.tokens[name]  # their pending meshes are still wanted
 
-    removed_geometry, removed_meshes = 0, False
-    sizes: dict[tuple, object] = {}  # (layer, link) -> the new sizes of its actors, in order
+    removed, removed_meshes = _carry_actors(old, new, links, inertials, joints, registry, geometry)
+    _carry_frames(old, new, registry, decorations)
+    requests = geometry.build(new, [n for n in tree.links if n not in links])
+    for name in tree.links:
+        if name not in inertials:
+            decorations.add_inertial(new, name)
+    for jname in art.joint_names:
+        if jname not in joints:
+            decorations.add_joint_axis(new, jname)
+    touched = {n for n in tree.links if links.get(n) is not KEEP}
+    return Applied(new, requests, removed, removed_meshes, touched)
+
+
+def _carry_actors(old, new, links, inertials, joints, registry, geometry) -> tuple[int, bool]:
+    """Move the actors that stay from ``old``'s groups to ``new``'s (at new placements where they moved), and
+    remove the others; returns how many geometry actors were removed and whether one drew a mesh."""
+    old_names = old.art.frame_names
+    new_index = {n: i for i, n in enumerate(new.art.frame_names)}
+    removed, removed_meshes = 0, False
+    sizes: dict[tuple, object] = {}  # (layer, link) -> its actors' new sizes, in order
     for layer, group in old.layers.items():
-        if layer == "frames":
+        if layer == "frames":  # see _carry_frames
             continue
         status = links if layer in GEOMETRY_LAYERS else joints if layer == "joint_axes" else inertials
         target = new.layers[layer]
@@ -130,10 +146,10 @@ def apply_changed(old: SegmentActors, tree, art, registry: ActorRegistry, geomet
             if st is None:
                 registry.forget(actor)
                 removed_meshes |= geometry.forget(actor)
-                removed_geometry += layer in GEOMETRY_LAYERS
+                removed += layer in GEOMETRY_LAYERS
                 continue
             frame = new_index[old_names[frame]]
-            if st is not KEEP:
+            if st is not KEEP:  # the same actor, elsewhere: a new size or placement
                 if layer in GEOMETRY_LAYERS:
                     it = sizes.get((layer, ref.name))
                     if it is None:
@@ -144,11 +160,14 @@ def apply_changed(old: SegmentActors, tree, art, registry: ActorRegistry, geomet
                     local = st[1][0 if layer == "com" else 1]
                 actor.user_matrix = new.poses[frame] @ local
             target.add(actor, frame, local, ref, lead)
+    return removed, removed_meshes
 
-    # triads and labels follow the new frame order (one of each per frame, kept by name)
+
+def _carry_frames(old, new, registry, decorations) -> None:
+    """Triads and labels in the new frame order (one of each per frame, kept by name)."""
     triads = {ref.name: (actor, local, ref) for actor, _, local, ref, _ in old.layers["frames"].entries()}
-    labels = dict(zip(old_names, old.labels, strict=True))
-    for i, fname in enumerate(art.frame_names):
+    labels = dict(zip(old.art.frame_names, old.labels, strict=True))
+    for i, fname in enumerate(new.art.frame_names):
         triad = triads.pop(fname, None)
         if triad is None:
             decorations.add_triad(new, i, fname)
@@ -160,13 +179,3 @@ def apply_changed(old: SegmentActors, tree, art, registry: ActorRegistry, geomet
         registry.forget(actor)
     for label in labels.values():
         registry.overlay.RemoveActor(label)
-
-    requests = geometry.build(new, [n for n in tree.links if n not in links])
-    for name in tree.links:
-        if name not in inertials:
-            decorations.add_inertial(new, name)
-    for jname in art.joint_names:
-        if jname not in joints:
-            decorations.add_joint_axis(new, jname)
-    touched = {n for n in tree.links if links.get(n) is not KEEP}
-    return Applied(new, requests, removed_geometry, removed_meshes, touched)

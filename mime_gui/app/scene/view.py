@@ -169,9 +169,10 @@ class SceneView(QWidget):
     def update_segments(self, changed: dict, removed=()) -> None:
         """Apply a change set in place: ``changed`` maps a segment name to its new ``(tree, Articulation)``
         (or tree), ``removed`` names segments that are gone. A changed segment keeps the actors of the links,
-        frames and joints whose drawing did not change and builds only the others (see :mod:`.changes`); a
-        new segment gets all its actors. Hidden items, layers, highlight, opacity and display detail carry
-        over, and the camera does not move."""
+        frames and joints whose drawing did not change, moves those that only changed size or place, and
+        builds only the others (see :mod:`.changes`); a new segment gets all its actors, a removed one loses
+        all. Hidden items, layers, highlight, opacity and display detail carry over, and the camera does not
+        move. Poses of new frames follow with the next :meth:`set_frame_poses`."""
         registry = self._registry
         item = self._highlight.item
         self._highlight.restore()
@@ -179,9 +180,7 @@ class SceneView(QWidget):
         for name in removed:
             seg = registry.segments.pop(name, None)
             if seg is not None:
-                for layer in GEOMETRY_LAYERS:
-                    for actor in seg.layers[layer].actors:
-                        prune |= self._geometry.forget(actor)
+                prune |= any([self._geometry.forget(actor) for actor in registry.geometry_of(seg)])
                 registry.forget_segment(seg)
                 geometry_changed = True
         created = registry.created
