@@ -235,7 +235,7 @@ class Bench:
             win.close()
 
     # -- one edit --------------------------------------------------------------------------------------
-    def edit_rows(self, runs: int = 60) -> None:
+    def edit_rows(self, runs: int = 120) -> None:
         import dataclasses
 
         from mime_gui import RESOURCES

@@ -12,6 +12,7 @@ rebuilds only the links whose shapes changed, and only re-sizes those whose prim
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 
 import numpy as np
@@ -43,19 +44,21 @@ def geometry_signature(g) -> tuple:
 def unit_primitive(g):
     """``(kind, size matrix)`` of a primitive drawn as the shared unit mesh of its kind scaled by the size
     matrix, or None (a mesh; a primitive with no positive finite size; a kind with no unit form)."""
-    if isinstance(g, Box):
-        kind, size = "box", np.asarray(g.size, dtype=float)
-    elif isinstance(g, Cylinder):
-        kind, size = "cylinder", np.array([g.radius, g.radius, g.length], dtype=float)
-    elif isinstance(g, Sphere):
-        kind, size = "sphere", np.full(3, float(g.radius))
-    else:
+    try:
+        if isinstance(g, Box):
+            kind, (x, y, z) = "box", g.size
+        elif isinstance(g, Cylinder):
+            kind, x, y, z = "cylinder", g.radius, g.radius, g.length
+        elif isinstance(g, Sphere):
+            kind, x, y, z = "sphere", g.radius, g.radius, g.radius
+        else:
+            return None
+        x, y, z = float(x), float(y), float(z)
+    except (TypeError, ValueError):  # not three numbers: drawn from its own mesh, if at all
         return None
-    if size.shape != (3,) or not np.all(np.isfinite(size)) or not np.all(size > 0):
+    if not (0 < x < math.inf and 0 < y < math.inf and 0 < z < math.inf):
         return None
-    S = np.eye(4)
-    S[0, 0], S[1, 1], S[2, 2] = size
-    return kind, S
+    return kind, np.diag((x, y, z, 1.0))
 
 
 UNIT_POLYDATA = {  # unit meshes: the primitives of meshes.py at size 1
