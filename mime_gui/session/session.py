@@ -403,7 +403,7 @@ class Session:
                 except KeyError as err:
                     raise self._fail("session.joint", str(err.args[0])) from None
         else:
-            values = np.asarray(q, dtype=float)
+            values = np.array(q, dtype=float)  # a copy: the caller may reuse its array
             if values.shape != (art.nq,):
                 raise self._fail("session.q-shape", f"segment {segment!r} has {art.nq} joints, "
                                  f"got an array of shape {values.shape}")
