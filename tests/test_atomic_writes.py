@@ -71,6 +71,22 @@ def test_the_temporary_file_is_beside_the_target_so_the_rename_stays_on_one_file
     assert os.path.abspath(dst) == str(sub / "target.json")
 
 
+def test_the_temporary_is_hidden_named_after_its_target_and_ends_in_tmp(tmp_path, monkeypatch):
+    """A temporary left by a killed process is recognisable, and no ``*.rig.json`` filter shows it."""
+    seen = []
+    real_replace = os.replace
+
+    def spy(src, dst):
+        seen.append(os.path.basename(src))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", spy)
+    write_atomic(tmp_path / "demo.rig.json", "{}")
+    (name,) = seen
+    assert name.startswith(".demo.rig.json.") and name.endswith(".tmp")
+    assert len(name) > len(".demo.rig.json..tmp")  # a unique part between them
+
+
 def test_a_crash_between_write_and_rename_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch):
     target = tmp_path / "rig.json"
     target.write_text("old content")

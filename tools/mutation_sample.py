@@ -78,7 +78,7 @@ def package_of(source: str) -> str:
 def score_table(picked: dict[str, str], codes: dict[str, int | None], equiv: dict[str, str]) -> str:
     rows = defaultdict(lambda: [0, 0, 0, 0])  # key -> [sampled, equivalent, killed, survived]
     for name, source in picked.items():
-        for key in (package_of(source), source):
+        for key in {package_of(source), source}:
             r = rows[key]
             r[0] += 1
             if name in equiv:
