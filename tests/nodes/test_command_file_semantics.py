@@ -131,7 +131,7 @@ def test_a_name_in_utf8_is_read(tmp_path):
     assert rec.joint_names == ("gelenk_ä",)
 
 
-@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
 def test_every_line_ending_ends_a_line_and_lines_are_counted_alike(tmp_path, newline):
     text = newline.join(["# comment", "", "time,joint_1", "0,1", "", "# later", "1,2", ""])
     rec = read_commands(csv_file(tmp_path, text))
@@ -146,7 +146,8 @@ def test_mixed_line_endings_count_each_break_once(tmp_path):
     assert rec.time.tolist() == [0.0, 2.0, 4.0]
 
 
-@pytest.mark.parametrize("separator", ["\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])
+@pytest.mark.parametrize("separator", ["\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"],
+                         ids=["VT", "FF", "FS", "NEL", "LS", "PS"])
 def test_only_cr_and_lf_break_lines(tmp_path, separator):
     """str.splitlines breaks at these too; an editor does not, so neither does the reader."""
     rec = read_commands(csv_file(tmp_path, f"time,joint_1\n0,{separator}1\n1,2\n"))

@@ -461,11 +461,19 @@ def test_a_permanent_magnet_among_the_parts_is_checked_as_a_magnet():
 
 
 # -- names ---------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("name, ok", [
+PART_NAMES = [
     ("holder", True), ("a b", True), ("ä", True), ("x-1_2", True),
     ("a.b", False), (".a", False), ("a.", False), (" a", False), ("a ", False), ("\ta", False),
     ("a\n", False), ("a\u00a0", False), ("", False), ("\ud800", False),
-])
+]
+
+
+def plain_ids(cases) -> list[str]:
+    """Ids pytest can select by on its command line: printable ASCII only."""
+    return [f"{i}-{ascii(c[0]).replace(chr(92), '^')}" for i, c in enumerate(cases)]
+
+
+@pytest.mark.parametrize("name, ok", PART_NAMES, ids=plain_ids(PART_NAMES))
 def test_a_part_name_is_text_without_dots_or_surrounding_spaces(name, ok):
     rig = snippet_rig()
     rig.parts[name] = rig.parts.pop("holder")
@@ -482,7 +490,8 @@ def test_segment_and_magnet_names_follow_the_same_rule(collection):
 
 
 @pytest.mark.parametrize("name, ok", [("rig", True), ("my rig", True), ("v1.2", True), ("", False),
-                                      ("   ", False), ("\ud800", False)])
+                                      ("   ", False), ("\ud800", False)],
+                         ids=["rig", "my-rig", "v1.2", "empty", "blank", "lone-surrogate"])
 def test_the_apparatus_name_is_non_empty_text(name, ok):
     rig = snippet_rig()
     rig.name = name
@@ -507,7 +516,7 @@ def test_every_rule_has_a_boundary_case_here():
     assert covered == set(RULES)
 
 
-@pytest.mark.parametrize("description", ["", "   ", "arm\x00.urdf"])
+@pytest.mark.parametrize("description", ["", "   ", "arm\x00.urdf"], ids=["empty", "blank", "nul"])
 def test_a_description_that_is_no_path_is_refused_before_reading(description):
     rig = snippet_rig()
     rig.chain["arm"].description = description
