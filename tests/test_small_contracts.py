@@ -101,7 +101,7 @@ def test_a_motor_tree_names_where_it_comes_from():
 
 def test_an_event_has_its_name_and_a_disconnected_listener_is_not_called():
     e = Event("poses_changed")
-    assert e.name == "poses_changed"
+    assert e.name == "poses_changed" and Event().name == ""
     seen = []
     e.connect(seen.append)
     e.emit(1)
@@ -125,3 +125,21 @@ def test_the_fake_renderer_records_each_call_by_its_name(tmp_path):
         r.set_layer_visible("ghosts", True)
     assert str(info.value).startswith("unknown layer 'ghosts'; layers: visual, collision, frames")
     np.testing.assert_array_equal(r.poses[name], s.segment(name).world_X_frame)
+
+
+def test_a_command_file_with_text_times_is_refused_with_what_it_needs(tmp_path):
+    from mime_gui.nodes import CommandFileError, read_commands
+
+    path = tmp_path / "cmd.npz"
+    np.savez(path, time=np.array(["0", "1"]), joint_positions=np.zeros((2, 1)), joint_names=np.array(["j"]))
+    with pytest.raises(CommandFileError) as info:
+        read_commands(path)
+    assert (info.value.code, info.value.message) == ("commands.format",
+                                                     "time and joint_positions must be numeric arrays")
+
+
+def test_a_listing_of_movable_joints_ends_with_the_last_one():
+    rig = Apparatus("r", chain={"arm": Arm.Dynamic(description=str(DEMO),
+                                                   armature={"joint_9": kg_m2(1e-4, reason="r")})})
+    (f,) = rig.validate()
+    assert f.message.endswith("movable joints: joint_1, joint_2, joint_3, joint_4, joint_5, joint_6")

@@ -301,3 +301,18 @@ def test_an_unused_kind_is_warned_once_at_its_first_line_and_counted_every_time(
     assert (g.group, g.count, g.lines) == ("recognised-not-used", 3, lines)
     warned = [w for w in tree.report.warnings if "<robot/gazebo>" in w.message]
     assert [(w.code, w.line) for w in warned] == [("urdf.not-used", lines[0])]
+
+
+# -- geometry sizes ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("radius, length, ok", [("0", "0.1", True), ("0.1", "0", True), ("0", "0", True),
+                                                ("-5e-324", "0.1", False), ("0.1", "-5e-324", False)])
+def test_a_cylinder_may_be_flat_or_thin_but_not_negative(radius, length, ok):
+    cylinder = f'<cylinder radius="{radius}" length="{length}"/>'
+    text = robot(LIMIT, extra=f'<link name="d"><visual><geometry>{cylinder}</geometry></visual></link>'
+                 '<joint name="cd" type="fixed"><parent link="c"/><child link="d"/></joint>')
+    if ok:
+        (shape,) = read_urdf(text).links["d"].visuals
+        assert (shape.geometry.radius, shape.geometry.length) == (float(radius), float(length))
+    else:
+        err = refused(text)
+        assert [(err.code, err.line)] == [("urdf.geometry", n) for n in lines_of(text, "<cylinder")]
