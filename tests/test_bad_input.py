@@ -848,7 +848,7 @@ def _exec_export(path: Path):
     return namespace["rig"]
 
 
-@pytest.mark.parametrize("text", HOSTILE, ids=[repr(t)[:24] for t in HOSTILE])
+@pytest.mark.parametrize("text", HOSTILE, ids=[f"text{i}" for i in range(len(HOSTILE))])
 def test_hostile_names_and_reasons_export_and_execute_into_an_equal_rig(tmp_path, text):
     from mime_gui.rig import save
     from mime_gui.rig.export import export_python
