@@ -174,6 +174,12 @@ class ActorRegistry:
             if joint is not None:
                 out += self.actors_of(ItemRef(item.segment, "link", joint.child))
             return out
+        if item.kind in ("part", "magnet"):  # drawn as the link it is grafted as
+            return self.actors_of(ItemRef(item.segment, "link", "part:" + item.name))
+        if item.kind == "segment":  # a segment's own row: all of its geometry
+            return self.geometry_of(seg)
+        if item.kind != "link":
+            return []
         for layer in GEOMETRY_LAYERS:
             group = seg.layers[layer]
             out += [a for a, r in zip(group.actors, group.refs, strict=True) if r.name == item.name]
