@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from mime_gui.app.docks.armature import ArmatureDock
 from mime_gui.app.docks.build_report import BuildReportDock
-from mime_gui.app.docks.forms import item_ref, part_target
+from mime_gui.app.docks.forms import canonical, item_ref, part_target
 from mime_gui.app.docks.mass import MassPropertiesDock
 from mime_gui.app.docks.palette import PaletteDock
 from mime_gui.app.docks.validation import ValidationDock
@@ -75,7 +75,7 @@ class Assembly(QObject):
         self.validation.navigate.connect(self.navigate)
         bridge.findings_changed.connect(lambda _f: self._gate_export())
         bridge.document_changed.connect(lambda _d: self._gate_export())
-        bridge.selection_changed.connect(lambda _r: self._gate_edit())
+        bridge.selection_changed.connect(self._selection_changed)
         bridge.document_changed.connect(lambda _d: self._gate_edit())
         bridge.history_changed.connect(self._history_changed)
         window.act_save.triggered.connect(self._saved_message)
@@ -179,6 +179,15 @@ class Assembly(QObject):
         if ref.kind == "segment":
             return ("chain", ref.name) if ref.name in self.session.rig.chain else None
         return part_target(self.session, ref)
+
+    def _selection_changed(self, ref) -> None:
+        """A part picked as its graft link (a tree row, a click in 3D) is selected by its own reference, so
+        it stays selected while an edit makes it undrawable (a size or mount being fixed)."""
+        own = canonical(self.session, ref)
+        if own != ref and own is not None and self.session.selection == ref:
+            self.session.select(own)
+            return
+        self._gate_edit()
 
     def _gate_edit(self) -> None:
         item = self.selected_item()

@@ -298,10 +298,20 @@ class TreeDock(QDockWidget):
             return  # a segment or group row: nothing to select in 3D
         self.session.select(ref)
 
+    def row_of(self, ref: ItemRef | None) -> QTreeWidgetItem | None:
+        """The row of ``ref``; a part or magnet (selected by its own reference, whatever segment carries
+        it) is the row of the link it is grafted as."""
+        if ref is None:
+            return None
+        if ref.kind in ("part", "magnet"):
+            return next((item for r, item in self._items.items()
+                         if r.kind == "link" and r.name == GRAFT_PREFIX + ref.name), None)
+        return self._items.get(ref)
+
     def show_selection(self, ref: ItemRef | None) -> None:
         with QSignalBlocker(self.tree):
             self.tree.clearSelection()
-            item = self._items.get(ref) if ref is not None else None
+            item = self.row_of(ref)
             if item is None:
                 return
             parent = item.parent()

@@ -157,6 +157,9 @@ class ActorRegistry:
     def actors_of(self, item: ItemRef) -> list:
         """The actors drawing ``item``: a frame's triad (and its link's geometry when the frame is a link's),
         a joint's axis (and its child link's geometry), a link's geometry."""
+        if item.kind in ("part", "magnet"):  # drawn as the link it is grafted as, on whichever segment
+            link = "part:" + item.name
+            return [a for name in self.segments for a in self.actors_of(ItemRef(name, "link", link))]
         seg = self.segments.get(item.segment)
         if seg is None:
             return []
@@ -174,8 +177,6 @@ class ActorRegistry:
             if joint is not None:
                 out += self.actors_of(ItemRef(item.segment, "link", joint.child))
             return out
-        if item.kind in ("part", "magnet"):  # drawn as the link it is grafted as
-            return self.actors_of(ItemRef(item.segment, "link", "part:" + item.name))
         if item.kind == "segment":  # a segment's own row: all of its geometry
             return self.geometry_of(seg)
         if item.kind != "link":

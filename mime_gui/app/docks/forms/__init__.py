@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from mime_gui.app.docks.fields import LENGTH_UNITS, LengthUnit
-from mime_gui.app.docks.forms.base import Form, item_ref, part_target
+from mime_gui.app.docks.forms.base import Form, canonical, graft_of, item_ref, part_target
 from mime_gui.app.docks.forms.document import DocumentForm
 from mime_gui.app.docks.forms.part import PartForm
 from mime_gui.app.docks.forms.segment import SegmentForm
@@ -63,6 +63,10 @@ class FormPanel(QWidget):
         if target is None:
             self._set_form(None)
             return False
+        form = self.form
+        if form is not None and getattr(form, "target", None) == target and form.exists(self.session.rig) \
+                and form.shape(self.session.rig) == form._shape:
+            return True  # the same item by another reference (its link, then its own): the form stays
         self._set_form(self._make(target))
         return True
 
@@ -137,4 +141,4 @@ class FormPanel(QWidget):
             self.session.select(ref)
 
 
-__all__ = ["FormPanel", "item_ref", "part_target"]
+__all__ = ["FormPanel", "canonical", "graft_of", "item_ref", "part_target"]

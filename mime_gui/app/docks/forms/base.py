@@ -37,21 +37,32 @@ def part_target(session, ref: ItemRef | None):
 
 
 def item_ref(session, collection: str, name: str) -> ItemRef | None:
-    """The selection that stands for an item of the rig: a segment's own row; a part or magnet as the link
-    it is drawn as (so the tree row and the 3D view light up), or by itself when it is not drawn (fixed in the
-    world, or its mount does not resolve)."""
+    """The selection that stands for an item of the rig: a segment's own row; a part or magnet by itself,
+    ``ItemRef("", "part", name)``, whatever carries it, so it stays selected while its mount or shape is
+    being fixed (a part whose size or mount breaks a rule is not drawn; its graft link is gone). The chain
+    tree and the 3D view light the link it is grafted as."""
     if collection == "chain":
         ref = ItemRef(name, "segment", name)
         return ref if session.has_item(ref) else None
     rig = session.rig
-    part = getattr(rig, collection, {}).get(name) if rig is not None else None
-    if part is None:
+    if rig is None or name not in getattr(rig, collection, {}):
         return None
-    mount = part.mount if isinstance(part.mount, str) else ""
-    for seg_name, seg in session.segments.items():
-        if mount.startswith(seg_name + ".") and (GRAFT_PREFIX + name) in seg.tree.links:
-            return ItemRef(seg_name, "link", GRAFT_PREFIX + name)
     return ItemRef("", "part" if collection == "parts" else "magnet", name)
+
+
+def graft_of(session, name: str) -> tuple[str, str] | None:
+    """``(segment, link)`` a part or magnet is drawn as, or None when it is not drawn."""
+    link = GRAFT_PREFIX + name
+    for seg_name, seg in session.segments.items():
+        if link in seg.tree.links:
+            return seg_name, link
+    return None
+
+
+def canonical(session, ref: ItemRef | None) -> ItemRef | None:
+    """A grafted part's link (what a click in the tree or the view gives) as the part's own reference."""
+    found = part_target(session, ref) if ref is not None and ref.kind == "link" else None
+    return item_ref(session, *found) if found is not None else ref
 
 
 def finding_matches(where: str, path: str) -> bool:

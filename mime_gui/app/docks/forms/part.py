@@ -18,7 +18,7 @@ from mime_gui.app.docks.fields import (
     VectorField,
     format_number,
 )
-from mime_gui.app.docks.forms.base import Form, item_ref
+from mime_gui.app.docks.forms.base import Form, graft_of
 from mime_gui.rig.mass import magnet_moment, part_mass
 from mime_gui.rig.materials import material, materials
 from mime_gui.rig.parts import Box, Cylinder, Mesh, PermanentMagnet, Sphere
@@ -192,9 +192,9 @@ class PartForm(Form):
     def _com_text(self, rig) -> str:
         part = self.part(rig)
         text = f"({_vec(np.asarray(part.at) * self.lengths.factor)}) {self.lengths.unit} in the mount frame"
-        ref = item_ref(self.session, self.collection, self.name)
-        if ref is not None and ref.kind == "link":
-            X = self.session.frame_world_pose(ref.segment, ref.name)
+        drawn = graft_of(self.session, self.name)
+        if drawn is not None:
+            X = self.session.frame_world_pose(*drawn)
             text += f"; ({_vec(X[:3, 3] * self.lengths.factor)}) {self.lengths.unit} in the world"
         return text
 
