@@ -377,8 +377,11 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(APP_NAME)
             self.setWindowModified(False)
             return
-        self.setWindowTitle(f"{doc.name}[*] — {APP_NAME}")
-        self.setWindowModified(self.session.modified)
+        title = f"{doc.name}[*] — {APP_NAME}"
+        if self.windowTitle() != title:  # each call reaches the window system: not at every keystroke
+            self.setWindowTitle(title)
+        if self.isWindowModified() != self.session.modified:
+            self.setWindowModified(self.session.modified)
 
     def _findings_changed(self, findings) -> None:
         if self.session.document is not None:

@@ -10,6 +10,8 @@ axes, so a mark placed in that frame follows the part.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 import pyvista as pv
 import vtk
@@ -61,6 +63,16 @@ def arrow_polydata(half: float) -> tuple[pv.PolyData, pv.PolyData]:
     return south.triangulate(), north.merge(head.triangulate())
 
 
+@lru_cache(maxsize=64)
+def _arrow(half: float):
+    return arrow_polydata(half)
+
+
+@lru_cache(maxsize=1)
+def _sphere():
+    return pv.Sphere(radius=1.0, theta_resolution=16, phi_resolution=12)
+
+
 class PartMarks:
     def __init__(self, scene, session, bridge):
         self.scene = scene
@@ -70,6 +82,7 @@ class PartMarks:
         self.outline = None
         self._outlined: tuple | None = None
         self.com = None
+        self._built: tuple | None = None
         bridge.rig_changed.connect(lambda _c: self.rebuild())
         bridge.document_changed.connect(lambda _d: self.rebuild())
         bridge.poses_changed.connect(lambda _s: self.place())
@@ -101,24 +114,35 @@ class PartMarks:
         self.renderer.AddActor(actor)
         return actor
 
-    def rebuild(self) -> None:
-        """Arrows for every drawn magnet (its frame and size read from the rig as it is now)."""
-        self._clear()
+    def _key(self) -> tuple:
+        """What the arrows are drawn from: each drawn magnet's name, frame, size and direction."""
         rig = self.session.rig
         if rig is None:
-            self.scene.request_render()
-            return
+            return ()
+        out = []
         for name, magnet in rig.magnets.items():
             found = self._graft(name)
             d = direction(magnet.magnetisation) if isinstance(magnet, PermanentMagnet) else None
-            if found is None or d is None:
-                continue
+            if found is not None and d is not None:
+                out.append((name, found, _half_size(magnet.geometry), tuple(d)))
+        return tuple(out)
+
+    def rebuild(self) -> None:
+        """Arrows for every drawn magnet (its frame and size read from the rig as it is now); an edit that
+        changes none of them only moves them."""
+        key = self._key()
+        if key == self._built and self.com is not None:
+            self.place()
+            return
+        self._clear()
+        self._built = key
+        for name, found, half, d in key:
             local = np.eye(4)
             local[:3, :3] = _rotation_to(d)
-            south, north = arrow_polydata(_half_size(magnet.geometry))
+            south, north = _arrow(half)
             self.arrows[name] = [(self._actor(south, SOUTH_RGB), *found, local),
                                  (self._actor(north, NORTH_RGB), *found, local)]
-        self.com = self._actor(pv.Sphere(radius=1.0, theta_resolution=16, phi_resolution=12), COM_RGB)
+        self.com = self._actor(_sphere(), COM_RGB)
         self.place()
 
     def _graft(self, name: str) -> tuple[str, str] | None:
