@@ -220,9 +220,30 @@ class Assembly(QObject):
             self.window.statusBar().showMessage(f"Cannot add {template.label}: {err}", 6000)
             return False
         self.window.statusBar().showMessage(f"Added {name} on {segment}.{frame}", 4000)
-        # the new item's form after the frame that shows it: building a form costs more than the edit
-        QTimer.singleShot(0, lambda: self._show_new(template.collection, name))
+        self._after_frame(lambda: self._show_new(template.collection, name))
         return True
+
+    def _after_frame(self, fn) -> None:
+        """Run ``fn`` once the view has shown the next frame (a zero timer would run before the view's
+        render timer): the new item appears in 3D first, its form (which costs more than the edit) after."""
+        rendered = getattr(self.window.scene, "rendered", None)
+        if rendered is None:
+            QTimer.singleShot(0, fn)
+            return
+        done = []
+
+        def once(*_args):
+            if done:
+                return
+            done.append(True)
+            try:
+                rendered.disconnect(once)
+            except (RuntimeError, TypeError):
+                pass
+            QTimer.singleShot(0, fn)
+
+        rendered.connect(once)
+        QTimer.singleShot(250, once)  # no frame (a hidden view): the form comes anyway
 
     def _show_new(self, collection: str, name: str) -> None:
         if name not in getattr(self.session.rig, collection, {}):

@@ -10,7 +10,7 @@ changes shape (another geometry, a mass declared instead of taken from the mater
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from mime_gui.app.docks.fields import Field, LengthUnit
 from mime_gui.app.docks.look import hint, message
@@ -128,21 +128,24 @@ class Form(QWidget):
         return field
 
     def add_value(self, label: str, compute, tip: str = "") -> QLabel:
-        """A read-only derived value, recomputed on every refresh: ``compute(rig) -> str``."""
+        """A read-only derived value, recomputed on every refresh: ``compute(rig)`` returns its text, or
+        ``(text, tooltip)``. One line that never changes the form's layout (a wrapped label relaid the whole
+        form out at every keystroke); the whole text is in its tooltip."""
         value = QLabel(self)
-        value.setWordWrap(True)
         value.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        if tip:
-            value.setToolTip(tip)
+        value.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        value.setMinimumWidth(20)
         self._form.addRow(label, value)
 
-        def refresh(rig, _label=value, _compute=compute):
+        def refresh(rig, _label=value, _compute=compute, _tip=tip):
             try:
                 text = _compute(rig)
             except (KeyError, ValueError, TypeError, ArithmeticError) as err:
                 text = f"— ({err})"
+            text, more = text if isinstance(text, tuple) else (text, "")
             if _label.text() != text:
                 _label.setText(text)
+                _label.setToolTip("\n".join(t for t in (text, more, _tip) if t))
 
         self.derived.append(refresh)
         return value

@@ -75,7 +75,7 @@ class PartForm(Form):
         self.add("Name", TextField(base, self), lambda r: self.name, self._rename,
                  "Rename (Enter): names are shared by segments, parts and magnets", exact=True)
         self._geometry(part.geometry)
-        self._mass(part)
+        self._mass_section(part)
         self.section("Placement")
         self.add("At", VectorField(f"{base}.at", lengths=self.lengths, parent=self),
                  lambda r: self.part(r).at, lambda v: self.apply(SetValue(f"{base}.at", v)),
@@ -88,12 +88,16 @@ class PartForm(Form):
             self._magnet(part)
         self.section("Derived")
         self.add_value("Mass", self._mass_text)
-        self.add_value("Centre of mass", self._com_text,
-                       "The centroid, in the mount frame and in the world at the current joint positions")
-        self.add_value("Inertia (centroid)", self._inertia_text,
-                       "Ixx, Iyy, Izz; Ixy, Ixz, Iyz about the centroid, in the part's axes")
+        self.add_value("Density, volume", self._density_text)
+        self.add_value("Centre of mass", self._com_text, "The centroid, in the mount frame")
+        self.add_value("… in the world", self._world_text, "At the current joint positions")
+        self.add_value("Ixx, Iyy, Izz", lambda r: self._inertia_text(r, diagonal=True),
+                       "About the centroid, in the part's axes")
+        self.add_value("Ixy, Ixz, Iyz", lambda r: self._inertia_text(r, diagonal=False),
+                       "About the centroid, in the part's axes")
         if magnet:
             self.add_value("Magnetic moment", self._moment_text, "Br·V/μ0 along the magnetisation")
+            self.add_value("Remanence Br", self._remanence_text)
         self.finish()
 
     def _geometry(self, g) -> None:
@@ -123,7 +127,7 @@ class PartForm(Form):
                      lambda r: self.part(r).geometry.scale, lambda v: setter(f"{base}.scale", v),
                      "The file's units times the scale are metres")
 
-    def _mass(self, part) -> None:
+    def _mass_section(self, part) -> None:
         base = self.base
         self.section("Mass")
         mat = ChoiceField(f"{base}.material", self)
@@ -181,39 +185,57 @@ class PartForm(Form):
                 note += f"; Br {format_number(m.remanence)} T — {m.remanence_source}"
         self._material_field.set_note(note)
 
-    def _mass_text(self, rig) -> str:
-        mass, _ = part_mass(self.part(rig), rig.base)
+    def _mass(self, rig):
+        return part_mass(self.part(rig), rig.base)[0]
+
+    def _mass_text(self, rig):
+        mass = self._mass(rig)
         if mass is None:
             return "— (see the messages above)"
-        density = "" if mass.density is None else f", {format_number(mass.density)} kg/m³"
-        return (f"{format_number(mass.mass, 5)} kg ({mass.source}{density}; volume "
-                f"{format_number(mass.volume * 1e6, 5)} cm³)")
+        return f"{format_number(mass.mass, 5)} kg", f"{mass.source}: {mass.detail}"
+
+    def _density_text(self, rig):
+        mass = self._mass(rig)
+        if mass is None:
+            return "—"
+        density = "none: massless" if mass.density is None else f"{format_number(mass.density)} kg/m³"
+        return f"{density}, {format_number(mass.volume * 1e6, 5)} cm³", f"{mass.source}: {mass.detail}"
 
     def _com_text(self, rig) -> str:
         part = self.part(rig)
-        text = f"({_vec(np.asarray(part.at) * self.lengths.factor)}) {self.lengths.unit} in the mount frame"
-        drawn = graft_of(self.session, self.name)
-        if drawn is not None:
-            X = self.session.frame_world_pose(*drawn)
-            text += f"; ({_vec(X[:3, 3] * self.lengths.factor)}) {self.lengths.unit} in the world"
-        return text
+        return f"({_vec(np.asarray(part.at) * self.lengths.factor)}) {self.lengths.unit}"
 
-    def _inertia_text(self, rig) -> str:
-        mass, _ = part_mass(self.part(rig), rig.base)
+    def _world_text(self, rig) -> str:
+        drawn = graft_of(self.session, self.name)
+        if drawn is None:
+            return "— (not placed: see the messages above)"
+        X = self.session.frame_world_pose(*drawn)
+        return f"({_vec(X[:3, 3] * self.lengths.factor)}) {self.lengths.unit}"
+
+    def _inertia_text(self, rig, diagonal: bool) -> str:
+        mass = self._mass(rig)
         if mass is None:
             return "—"
-        inertia = mass.inertia
-        return (f"{_vec(np.diag(inertia), 4)}; {_vec([inertia[0, 1], inertia[0, 2], inertia[1, 2]], 4)} "
-                "kg·m²")
+        i = mass.inertia
+        values = np.diag(i) if diagonal else [i[0, 1], i[0, 2], i[1, 2]]
+        return f"{_vec(values, 4)} kg·m²"
+
+    def _moment(self, rig):
+        part = self.part(rig)
+        mass = self._mass(rig)
+        return magnet_moment(part, mass.volume if mass is not None else None)[0]
 
     def _moment_text(self, rig) -> str:
-        part = self.part(rig)
-        mass, _ = part_mass(part, rig.base)
-        moment, _ = magnet_moment(part, mass.volume if mass is not None else None)
+        moment = self._moment(rig)
         if moment is None:
             return "— (see the messages above)"
-        return (f"{format_number(moment.moment, 5)} A·m² along ({_vec(moment.direction, 3)}); Br "
-                f"{format_number(moment.remanence)} T ({moment.source})")
+        return f"{format_number(moment.moment, 5)} A·m² along ({_vec(moment.direction, 3)})"
+
+    def _remanence_text(self, rig):
+        moment = self._moment(rig)
+        if moment is None:
+            return "—"
+        return f"{format_number(moment.remanence)} T", moment.source
 
     # -- edits ---------------------------------------------------------------------------------------
     def _set(self, path: str, value) -> None:
