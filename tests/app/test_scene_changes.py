@@ -395,6 +395,28 @@ def test_a_highlighted_part_stays_highlighted_when_it_is_rebuilt(make_view):
     assert actor.GetProperty().GetColor() != pytest.approx(HIGHLIGHT_RGB)
 
 
+def test_a_scaled_unit_primitive_renders_as_the_sized_mesh():
+    """Normals go through the inverse transpose of the actor's matrix: a unit cylinder scaled (r, r, L) and
+    turned shades exactly as the cylinder meshed at that size."""
+    import pyvista as pv
+
+    from mime_gui.app.scene import meshes
+
+    images = []
+    turn = pv.transformations.axis_angle_rotation((1, 1, 0), 50)
+    for pd, size in ((meshes.cylinder_polydata(0.3, 1.2), (1.0, 1.0, 1.0)),
+                     (meshes.cylinder_polydata(1.0, 1.0), (0.3, 0.3, 1.2))):
+        plotter = pv.Plotter(off_screen=True, window_size=(300, 300))
+        actor = plotter.add_mesh(pd, color="lightgrey", smooth_shading=True)
+        actor.user_matrix = turn @ np.diag((*size, 1.0))
+        plotter.camera_position = [(3, 2, 1.5), (0, 0, 0), (0, 0, 1)]
+        images.append(np.asarray(plotter.screenshot(return_img=True), dtype=int))
+        plotter.close()
+    drawn = np.any(images[0] != images[0][0, 0], axis=2)
+    assert drawn.sum() > 5000  # the cylinder fills a good part of the image
+    assert np.abs(images[0] - images[1]).max() <= 2
+
+
 # -- poses -----------------------------------------------------------------------------------------------
 
 def test_pose_updates_create_no_actor_and_the_view_keeps_its_own_copy(make_view):
