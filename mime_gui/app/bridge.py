@@ -1,6 +1,7 @@
 """Session events as Qt signals.
 
-Document, selection, layer and error events are forwarded at once. Pose events can arrive faster than the
+Document, rig (edit, undo, redo), findings, history, selection, layer and error events are forwarded at
+once. Pose events can arrive faster than the
 screen refreshes (sliders, playback): they are coalesced into one ``poses_changed`` per event-loop turn,
 carrying the set of segments that moved, so widgets that show poses refresh at most once per turn.
 """
@@ -14,6 +15,9 @@ from mime_gui.session import Session
 
 class SessionBridge(QObject):
     document_changed = Signal(object)  # Document or None
+    rig_changed = Signal(object)  # ChangeSet
+    findings_changed = Signal(object)  # tuple of Finding
+    history_changed = Signal()
     poses_changed = Signal(object)  # frozenset of segment names
     selection_changed = Signal(object)  # ItemRef or None
     layers_changed = Signal(str, bool)
@@ -30,6 +34,9 @@ class SessionBridge(QObject):
         self._timer.timeout.connect(self._flush_poses)
         self._hooks = [
             (session.document_changed, self.document_changed.emit),
+            (session.rig_changed, self.rig_changed.emit),
+            (session.findings_changed, self.findings_changed.emit),
+            (session.history_changed, self.history_changed.emit),
             (session.selection_changed, self.selection_changed.emit),
             (session.layers_changed, self.layers_changed.emit),
             (session.visibility_changed, self.visibility_changed.emit),

@@ -7,11 +7,12 @@ standard views, projection) go straight to the scene.
 
 from __future__ import annotations
 
+import html
 import platform
 from pathlib import Path
 
 import numpy as np
-from PySide6.QtCore import QByteArray, QSettings, QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QByteArray, QSettings, QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QImage, QKeySequence, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QApplication,
@@ -29,6 +30,8 @@ from mime_gui.app.bridge import SessionBridge
 from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
 from mime_gui.app.docks.tree import TreeDock
+from mime_gui.app.logs import current_log_file
+from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
 
 APP_NAME = "MIME Rig Builder"
@@ -52,22 +55,38 @@ STANDARD_VIEWS = (("iso", "Isometric", "0"), ("front", "Front", "1"), ("back", "
 
 
 class _NoScene(QLabel):
-    """Stands in for the 3D view when it cannot be created (no OpenGL); implements the Renderer calls."""
+    """Stands in for the 3D view when it cannot be created (no OpenGL): every call the Session and the
+    window make of a scene is accepted and does nothing, so the rest of the app works without a view."""
+
+    antialiasing_changed = Signal(bool)
+    detail_changed = Signal(int, int)
+    picked = Signal(object)
 
     def __init__(self, reason: str, parent=None):
         super().__init__(f"3D view unavailable: {reason}", parent)
         self.setAlignment(Qt.AlignCenter)
         self.plotter = None
+        self.loading = False
 
     def show_segments(self, segments): ...
+    def update_segments(self, changed, removed=()): ...
     def set_frame_poses(self, segment, world_X_frame): ...
     def set_layer_visible(self, layer, visible): ...
+    def set_item_visible(self, item, visible): ...
     def highlight(self, item): ...
     def request_render(self): ...
     def focus(self, item): ...
     def reset_camera(self): ...
     def view_standard(self, name): ...
     def set_orthographic(self, on): ...
+    def set_frame_filter(self, pattern): ...
+    def set_antialiasing(self, on): ...
+    def antialiasing(self): return False
+    def set_display_detail(self, budget): ...
+    def display_detail(self): return None
+    def detail_summary(self): return ""
+    def set_visual_opacity(self, opacity): ...
+    def visual_opacity(self): return 1.0
     def actor_counts(self): return {}
     def close(self): return super().close()
 
@@ -124,6 +143,9 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self.tree_dock.focus_requested.connect(self._focus)
         self.bridge.document_changed.connect(self._document_changed)
+        self.bridge.history_changed.connect(self._history_changed)
+        self.bridge.findings_changed.connect(self._findings_changed)
+        self.bridge.rig_changed.connect(self._rig_changed)
         self.bridge.layers_changed.connect(self._layer_changed)
         self.bridge.error.connect(self._show_error)
         self.tree_dock.filter_changed.connect(self._frame_filter)
@@ -168,6 +190,11 @@ class MainWindow(QMainWindow):
                                            "Save an image of the window")
         file.addSeparator()
         self._action(file, "&Quit", self.close, QKeySequence.Quit)
+
+        edit = bar.addMenu("&Edit")
+        self.undo_actions = UndoActions(self.session, self.bridge, self)
+        edit.addAction(self.undo_actions.undo)
+        edit.addAction(self.undo_actions.redo)
 
         view = bar.addMenu("&View")
         self.layer_actions: dict[str, QAction] = {}
@@ -262,6 +289,7 @@ class MainWindow(QMainWindow):
     def _meshes_loaded(self, problems) -> None:
         self.progress.hide()
         if problems:
+            self.report_dock.rebuild()  # the scene put each file's problem in the read report
             self.statusBar().showMessage(f"{len(problems)} mesh problem(s): {problems[0]}", 8000)
         elif self.session.document is not None:
             self.statusBar().showMessage(f"Opened {self.session.document.path}", 5000)
@@ -319,17 +347,44 @@ class MainWindow(QMainWindow):
         has = doc is not None
         for action in (self.act_reload, self.act_save_as, self.act_export):
             action.setEnabled(has)
-        self.act_save.setEnabled(has and doc.kind == "rig")
+        self.act_save.setEnabled(has)
+        self._history_changed()
         if not has:
-            self.setWindowTitle(APP_NAME)
             self.status_counts.setText("")
             return
-        self.setWindowTitle(f"{doc.name} — {APP_NAME}")
+        self._show_counts()
+        self.statusBar().showMessage(f"Opened {doc.path or doc.name}", 5000)
+
+    def _show_counts(self) -> None:
+        doc = self.session.document
         links = sum(len(s.tree.links) for s in doc.segments.values())
         dof = sum(s.articulation.nq for s in doc.segments.values())
         warnings = sum(len(s.tree.report.warnings) for s in doc.segments.values())
-        self.status_counts.setText(f"{links} links · {dof} dof · {warnings} warnings")
-        self.statusBar().showMessage(f"Opened {doc.path}", 5000)
+        text = f"{links} links · {dof} dof · {warnings} warnings"
+        findings = len(doc.findings)
+        if findings:
+            text += f" · {findings} finding{'s' if findings != 1 else ''}"
+            self.status_counts.setToolTip("\n".join(str(f) for f in doc.findings[:20]))
+        else:
+            self.status_counts.setToolTip("The rig follows every rule")
+        self.status_counts.setText(text)
+
+    def _history_changed(self) -> None:
+        doc = self.session.document
+        if doc is None:
+            self.setWindowTitle(APP_NAME)
+            self.setWindowModified(False)
+            return
+        self.setWindowTitle(f"{doc.name}[*] — {APP_NAME}")
+        self.setWindowModified(self.session.modified)
+
+    def _findings_changed(self, findings) -> None:
+        if self.session.document is not None:
+            self._show_counts()
+
+    def _rig_changed(self, change) -> None:
+        self._show_counts()
+        self.statusBar().showMessage(change.name, 3000)
 
     def _layer_changed(self, layer: str, visible: bool) -> None:
         action = self.layer_actions.get(layer)
@@ -348,7 +403,7 @@ class MainWindow(QMainWindow):
     # -- save / export -----------------------------------------------------------------------------
     def save(self) -> None:
         doc = self.session.document
-        if doc is None or doc.kind != "rig":
+        if doc is None:
             return
         try:
             path = self.session.save()
@@ -360,8 +415,8 @@ class MainWindow(QMainWindow):
         doc = self.session.document
         if doc is None:
             return
-        suffix = "Rig files (*.rig.json)" if doc.kind == "rig" else "URDF (*.urdf)"
-        path, _ = QFileDialog.getSaveFileName(self, "Save as", doc.path, suffix)
+        suffix = "Rig files (*.rig.json)" + (";;A copy of the URDF (*.urdf)" if doc.kind == "urdf" else "")
+        path, _ = QFileDialog.getSaveFileName(self, "Save as", self.session.suggested_path(), suffix)
         if not path:
             return
         try:
@@ -451,7 +506,8 @@ class MainWindow(QMainWindow):
         return (f"<b>{APP_NAME}</b> {__version__}<br>Load URDFs, assemble rigs, drive the arm.<br><br>"
                 f"Python {platform.python_version()}<br>Qt {PySide6.QtCore.qVersion()} · "
                 f"PySide6 {PySide6.__version__}<br>VTK {vtk.vtkVersion.GetVTKVersion()} · "
-                f"PyVista {pyvista.__version__} · pyvistaqt {pvqt}<br>NumPy {np.__version__}")
+                f"PyVista {pyvista.__version__} · pyvistaqt {pvqt}<br>NumPy {np.__version__}"
+                f"<br><br>Log file: {html.escape(str(current_log_file() or 'none'))}")
 
     def about(self) -> None:
         QMessageBox.about(self, f"About {APP_NAME}", self.about_text())

@@ -6,8 +6,8 @@ as the description gave it, so the composite inertia is the sum. On a kinematic 
 welded the same way but carries no mass (the segment prescribes its motion). Every graft link is a frame, so
 playback gives every mounted part's pose.
 
-:meth:`BuiltRig.play` steps every segment in chain order through a
-:class:`~mime_gui.nodes.KinematicArmNode`; a later segment rides on its mount frame's pose and angular
+:meth:`BuiltRig.play` steps every segment through the rig's
+:class:`~mime_gui.rig.chain_node.ChainNode`: a later segment rides on its mount frame's pose and angular
 velocity from the earlier segment's trajectory (a dynamic segment plays kinematically here).
 """
 
@@ -21,7 +21,7 @@ import numpy as np
 from mime_gui.multibody import Articulation, MultibodyTree
 from mime_gui.multibody.tree import Inertial
 from mime_gui.rig.findings import RigError
-from mime_gui.rig.parts import PermanentMagnet
+from mime_gui.rig.parts import Mesh, PermanentMagnet
 from mime_gui.rig.report import RigReport, geometry_dict, link_inertials
 from mime_gui.rig.rules import Analysis, analyse
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
@@ -107,6 +107,13 @@ class BuiltRig:
         tau = s.segment.servo_time_constant if servo_time_constant is None else servo_time_constant
         return KinematicArmNode(s.articulation, servo_time_constant=tau, placement=s.placement)
 
+    def chain_node(self, servo_time_constant: float | None = None):
+        """The :class:`~mime_gui.rig.chain_node.ChainNode` of every segment, each on its mount."""
+        from mime_gui.rig.chain_node import ChainNode, ChainSegment
+
+        return ChainNode({n: ChainSegment(s.articulation, s.placement, s.mount, s.segment.servo_time_constant)
+                          for n, s in self.segments.items()}, servo_time_constant)
+
     # -- names -------------------------------------------------------------------------------------
     @property
     def command_names(self) -> tuple[str, ...]:
@@ -146,23 +153,13 @@ class BuiltRig:
             if key not in names:
                 raise KeyError(f"unknown command {key!r}; commands: {', '.join(names)}")
             init[names.index(key)] = float(value)
-        out, col = {}, 0
-        for i, (n, s) in enumerate(self.segments.items()):
-            node = self.node(n, servo_time_constant)
-            k = node.ncommands
-            mount_poses = mount_rates = None
-            if s.mount is not None:
-                seg, frame = s.mount
-                f = self.segments[seg].articulation.frame_index(frame)
-                mount_poses = out[seg].frame_poses[:, f]
-                mount_rates = out[seg].frame_angular_velocities[:, f]
-            step = None
-            if progress is not None:
-                def step(done, total, _i=i):
-                    progress(_i * total + done, len(self.segments) * total)
-            out[n] = node.play(u[:, col:col + k], dt, init[col:col + k], mount_poses=mount_poses,
-                               mount_rates=mount_rates, progress=step)
+        per_segment, initial, col = {}, {}, 0
+        for n in self.segments:
+            k = len(self.node(n).command_names)
+            per_segment[n], initial[n] = u[:, col:col + k], init[col:col + k]
             col += k
+        played = self.chain_node(servo_time_constant).play(per_segment, dt, initial, progress=progress)
+        out = {n: played[n] for n in self.segments}  # chain order, for the stacked arrays
         return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt))
 
     def _command_array(self, commands, names) -> tuple[np.ndarray, int]:
@@ -197,9 +194,70 @@ class BuiltRig:
         return u, T
 
 
-def build(apparatus) -> BuiltRig:
-    """Validate and build; raises :class:`RigError` carrying every finding when the rig is not valid."""
-    a = analyse(apparatus)
+def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False, reuse=None) \
+        -> tuple[BuiltSegment, list[dict]]:
+    """One segment with its parts grafted (and its armature, unless ``lenient``). ``lenient`` builds what
+    can be drawn of a rig that breaks rules: parts whose mount, place or shape is not known are left out,
+    and a placement that breaks a rule stands at the identity. ``reuse``: the ``(tree, articulation)`` of an
+    earlier build of the same description, armature and mounted parts (only the placement may differ): they
+    are taken as they are instead of grafted and compiled again."""
+    tree = a.trees[name].copy() if reuse is None else None
+    grafts = []
+    for collection, pname, part in apparatus.solids():
+        mount = a.part_mounts.get((collection, pname))
+        if mount is None or mount[0] != name:
+            continue
+        mass = a.masses.get((collection, pname))
+        if mass is None and (not lenient or isinstance(part.geometry, Mesh)
+                             or _has_finding(a, f"{collection}.{pname}", ("geometry", "at"))):
+            continue  # lenient: drawn while its material or mass is being fixed, not a shape or place
+        X = np.eye(4)
+        X[:3, 3] = part.at
+        inertial = None
+        if seg.dynamic and mass is not None and (mass.mass > 0 or np.any(mass.inertia)):
+            inertial = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
+        link = GRAFT_PREFIX + pname
+        if tree is not None:
+            if link in tree.links:  # a duplicate name (a finding): the first one is drawn
+                continue
+            grafted = tree.add_fixed_link(link, mount[1], X, inertial)
+            grafted.visuals.append(part_shape(part, np.zeros(3) if mass is None else mass.centroid,
+                                              apparatus.base))
+            tree.part_links.add(link)
+        if seg.dynamic and mass is not None:
+            grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,
+                           "mass": mass.mass, "at": list(part.at),
+                           "inertia_about_centroid": mass.inertia.tolist()})
+    if reuse is None:
+        armature = {} if lenient else {s.joint: s.value for s in a.armature.get(name, [])}
+        art = tree.compile(armature=armature or None)
+    else:
+        tree, art = reuse
+    placeable = not lenient or not _has_finding(a, f"chain.{name}", ("at", "orientation"))
+    placement = seg.placement() if placeable else np.eye(4)
+    return BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement), grafts
+
+
+def _has_finding(a: Analysis, item: str, fields) -> bool:
+    prefixes = tuple(f"{item}.{f}" for f in fields)
+    return any(f.where == p or f.where.startswith(p + ".") for f in a.findings for p in prefixes)
+
+
+def display_segments(apparatus, analysis: Analysis | None = None, reuse=None) -> dict[str, BuiltSegment]:
+    """What can be drawn of any rig, valid or not: every segment whose description was read, with the parts
+    whose mount and shape are known (see :func:`_build_segment`), each on its mount where it resolved, else
+    in the world. For the app's view of a rig being fixed; never for export or dynamics."""
+    a = analysis if analysis is not None else analyse(apparatus)
+    reuse = reuse or {}
+    return {name: _build_segment(name, seg, apparatus, a, lenient=True, reuse=reuse.get(name))[0]
+            for name, seg in apparatus.chain.items() if a.trees.get(name) is not None}
+
+
+def build(apparatus, analysis: Analysis | None = None, reuse=None) -> BuiltRig:
+    """Validate and build; raises :class:`RigError` carrying every finding when the rig is not valid.
+    ``analysis``: the rig's :func:`~mime_gui.rig.rules.analyse`, when the caller has it already; ``reuse``:
+    segment name → ``(tree, articulation)`` still valid from an earlier build (see :func:`_build_segment`)."""
+    a = analysis if analysis is not None else analyse(apparatus)
     if a.findings:
         raise RigError(a.findings)
     segments: dict[str, BuiltSegment] = {}
@@ -233,30 +291,9 @@ def build(apparatus) -> BuiltRig:
 
     seg_report = []
     for name, seg in apparatus.chain.items():
-        tree = a.trees[name].copy()
-        for collection, pname, part in apparatus.solids():
-            mount = a.part_mounts[(collection, pname)]
-            if mount is None or mount[0] != name:
-                continue
-            mass = a.masses[(collection, pname)]
-            X = np.eye(4)
-            X[:3, 3] = part.at
-            inertial = None
-            if seg.dynamic and (mass.mass > 0 or np.any(mass.inertia)):
-                inertial = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
-            link = GRAFT_PREFIX + pname
-            grafted = tree.add_fixed_link(link, mount[1], X, inertial)
-            grafted.visuals.append(part_shape(part, mass.centroid, apparatus.base))
-            tree.part_links.add(link)
-            if seg.dynamic:
-                grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,
-                               "mass": mass.mass, "at": list(part.at),
-                               "inertia_about_centroid": mass.inertia.tolist()})
-        armature = {s.joint: s.value for s in a.armature.get(name, [])}
-        art = tree.compile(armature=armature or None)
-        placement = seg.placement()
-        segments[name] = BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement)
-        seg_report.append(_segment_report(name, seg, a, tree, mounted_mass[name]))
+        segments[name], seg_grafts = _build_segment(name, seg, apparatus, a, reuse=(reuse or {}).get(name))
+        grafts += seg_grafts
+        seg_report.append(_segment_report(name, seg, a, segments[name].tree, mounted_mass[name]))
 
     world = sum(p["mass"] for p in parts_report if p["mount"] is None)
     carried = sum(p["mass"] for p in parts_report if p["carried_by"] is not None)

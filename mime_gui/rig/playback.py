@@ -9,7 +9,9 @@ Joints the file does not name hold the rig's initial positions. The output names
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
@@ -17,8 +19,22 @@ from mime_gui.multibody import PRISMATIC
 from mime_gui.multibody.errors import printable
 
 
+class Playable(Protocol):
+    """What a player drives (``mime-gui play``, the app's player): names for the output, then two steps,
+    schedule the recorded commands, then play them."""
+
+    name: str
+    joint_names: tuple[str, ...]  # columns of the output's joint_positions
+    frame_names: tuple[str, ...]  # rows of the output's frame_poses / frame_angular_velocities
+    command_names: tuple[str, ...]  # what a command file may name
+
+    def schedule(self, recorded, dt: float | None): ...
+
+    def play(self, schedule, progress: Callable[[int, int], None] | None = None): ...
+
+
 class RigPlayable:
-    """The :class:`mime_gui.cli.play.Playable` of a built rig."""
+    """The :class:`Playable` of a built rig: every segment through the rig's chain node."""
 
     def __init__(self, built, servo_time_constant: float | None = None):
         self.built = built

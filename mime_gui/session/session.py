@@ -1,32 +1,53 @@
-"""The headless application state: the open document, joint positions, selection and display layers.
+"""The headless application state: the open document, its history, the segments' commands and state,
+selection and display layers.
 
 Widgets never change state themselves: they call a :class:`Session` method, the Session validates, updates
 its state, forwards what the 3D view needs to the attached :class:`~mime_gui.session.renderer.Renderer` and
 emits an event; the widgets refresh from the event. Nothing here imports Qt, pyvista or vtk.
 
+The rig changes through one door, :meth:`Session.apply` (an :mod:`~mime_gui.session.edits` value), which
+validates it, builds it when the rules pass, updates the view in place and records the step for
+:meth:`~Session.undo` and :meth:`~Session.redo`. Time goes through the rig's chain node: each segment has a
+command (:meth:`~Session.set_command`) apart from its state, and :meth:`~Session.tick` advances every segment
+by ``dt`` in mount order; :meth:`~Session.set_joint_positions` places a segment with no lag.
+
 Events (each an :class:`~mime_gui.session.events.Event`):
 
-- ``document_changed(document)`` — a file was opened or reloaded (``document`` is a :class:`Document`);
-- ``poses_changed(segment)`` — the joint positions of ``segment`` changed;
+- ``document_changed(document)`` — a file was opened, reloaded or closed (``document`` or None);
+- ``rig_changed(change)`` — an edit, undo or redo changed the rig (a :class:`ChangeSet`);
+- ``findings_changed(findings)`` — the rules' findings of the rig changed (a tuple of Finding);
+- ``history_changed()`` — undo/redo availability or the modified mark changed (also after a save);
+- ``poses_changed(segment)`` — the joint positions (or the mount) of ``segment`` changed;
 - ``selection_changed(item)`` — an :class:`ItemRef` or None;
 - ``layers_changed(layer, visible)``;
 - ``visibility_changed(item, visible)`` — one item hidden or shown (tree context menu);
-- ``error(SessionError)`` — a refused file, command or write; the previous state stays.
+- ``error(SessionError)`` — a refused file, edit, command or write; the previous state stays.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from mime_gui.files import write_atomic
-from mime_gui.multibody import Articulation, MultibodyTree, UrdfError, frame_poses, read_urdf
+from mime_gui.multibody import UrdfError
+from mime_gui.rig import paths as rig_paths
+from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.build import build, display_segments
+from mime_gui.rig.chain_node import ChainNode, ChainSegment, riders_of
+from mime_gui.rig.findings import RigError
+from mime_gui.rig.rules import analyse
+from mime_gui.rig.segments import Arm, _ArmSegment, _MotorSegment
+from mime_gui.session.document import Document, Segment
+from mime_gui.session.edits import Edit, EditError
 from mime_gui.session.events import Event
+from mime_gui.session.history import History, Step
 from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
 
 ITEM_KINDS = ("link", "joint", "frame", "part", "magnet")
@@ -53,38 +74,16 @@ class SessionError(Exception):
         return cls(err.code, err.diagnostic.message, err.file, err.line)
 
 
-@dataclass
-class Segment:
-    """One chain of the document: its editable tree, the compiled articulation and its joint positions."""
+@dataclass(frozen=True)
+class ChangeSet:
+    """What one edit, undo or redo changed: its name, the item paths it touched (``parts.holder``), and the
+    drawn segments added, changed (a new tree: rebuilt in the view) or removed."""
 
     name: str
-    tree: MultibodyTree
-    articulation: Articulation
-    q: np.ndarray
-    world_X_frame: np.ndarray  # (nframes, 4, 4) at q, in the world (through the mount)
-    kind: str = "arm"  # 'arm' for a URDF; a rig names its kinds ('Arm.Dynamic', 'Motor.Kinematic', …)
-    mount: tuple[str, str] | None = None  # (segment, frame) this segment rides on; None: the world
-    placement: np.ndarray = field(default_factory=lambda: np.eye(4))  # mount_X_base (world_X_base)
-
-    def frame_pose(self, name: str) -> np.ndarray:
-        return self.world_X_frame[self.articulation.frame_index(name)]
-
-
-@dataclass
-class Document:
-    path: str
-    kind: str  # 'urdf' or 'rig'
-    segments: dict[str, Segment] = field(default_factory=dict)
-    source: object = None  # the rig model (Apparatus) for a rig document
-    built: object = None  # the BuiltRig for a rig document
-
-    @property
-    def name(self) -> str:
-        return Path(self.path).name if self.path else str(getattr(self.source, "name", "untitled"))
-
-    def reports(self) -> dict:
-        """Segment name → the ReadReport of its description."""
-        return {name: seg.tree.report for name, seg in self.segments.items()}
+    paths: frozenset = frozenset()
+    added: frozenset = frozenset()
+    changed: frozenset = frozenset()
+    removed: frozenset = frozenset()
 
 
 def file_kind(path: str) -> str:
@@ -98,47 +97,23 @@ def file_kind(path: str) -> str:
                        str(path))
 
 
-def initial_q(art: Articulation) -> np.ndarray:
-    """Zero, clipped into each joint's limits."""
-    return np.clip(np.zeros(art.nq), art.lower, art.upper)
+def _segment_name(name: str, path: str) -> str:
+    """A valid segment name from a robot's name (no dots, no surrounding spaces), else the file's stem."""
+    name = (name or "").strip().replace(".", "_")
+    return name or Path(path).name.split(".")[0] or "arm"
 
 
-def _segment(name: str, tree: MultibodyTree, art: Articulation | None = None, kind: str = "arm",
-             mount=None, placement=None, positions: dict | None = None) -> Segment:
-    art = art if art is not None else tree.compile()
-    q = initial_q(art)
-    for joint, value in (positions or {}).items():
-        if joint in art.joint_names:
-            q[art.joint_index(joint)] = float(value)
-    X = np.eye(4) if placement is None else np.asarray(placement, dtype=float)
-    return Segment(name, tree, art, q, X @ frame_poses(art, q), kind, mount, X)
-
-
-def load_urdf_document(path: str) -> Document:
+def urdf_rig(path: str) -> Apparatus:
+    """The one-segment rig around a URDF: an ``Arm.Kinematic`` on the file, beside which it is saved.
+    Raises a coded SessionError when the URDF cannot be read."""
+    folder = os.path.dirname(os.path.abspath(path))
+    arm = Arm.Kinematic(description=os.path.basename(path))
     try:
-        tree = read_urdf(path)
-        seg = _segment(tree.name or Path(path).stem, tree)
+        tree = arm.tree(folder)
     except UrdfError as err:
         raise SessionError.from_urdf(err) from None
-    return Document(str(path), "urdf", {seg.name: seg})
-
-
-def load_rig_document(path: str) -> Document:
-    from mime_gui.rig import load
-
-    try:
-        apparatus = load(path)
-    except UrdfError as err:
-        raise SessionError.from_urdf(err) from None
-    except (ValueError, KeyError, TypeError, OSError) as err:
-        raise _rig_error(err, str(path)) from None
-    return apparatus_document(apparatus, str(path))
-
-
-def _copy_atomic(source: str, target: str) -> None:
-    """Copy ``source`` over ``target`` or leave ``target`` as it was."""
-    with open(source, "rb") as src:
-        write_atomic(target, lambda out: shutil.copyfileobj(src, out))
+    name = _segment_name(tree.name, path)
+    return Apparatus(name, chain={name: arm}, base=folder)
 
 
 def _rig_error(err: Exception, path: str, default_code: str = "rig.invalid") -> SessionError:
@@ -158,52 +133,59 @@ def _rig_error(err: Exception, path: str, default_code: str = "rig.invalid") -> 
     return SessionError(code, message, getattr(err, "file", "") or path, getattr(diagnostic, "line", 0))
 
 
-def apparatus_document(apparatus, path: str = "") -> Document:
-    """Build a rig (an Apparatus) into a document: one segment per chain segment, placed on its mount."""
+def _load_rig(path: str) -> Apparatus:
+    from mime_gui.rig import load
+
     try:
-        built = apparatus.build()
+        return load(path)
     except UrdfError as err:
         raise SessionError.from_urdf(err) from None
     except (ValueError, KeyError, TypeError, OSError) as err:
-        raise _rig_error(err, path) from None
-    segments: dict[str, Segment] = {}
-    for name, seg in built.segments.items():
-        spec = getattr(seg, "segment", None)
-        segments[name] = _segment(
-            name, seg.tree, seg.articulation, kind=getattr(spec, "kind", "segment"),
-            mount=tuple(seg.mount) if seg.mount is not None else None, placement=seg.placement,
-            positions=getattr(spec, "initial_positions", None))
-    doc = Document(path, "rig", segments, source=apparatus, built=built)
-    _place_all(doc)
-    return doc
+        raise _rig_error(err, str(path)) from None
 
 
-def _mounted_order(segments: dict[str, Segment], start: str | None = None) -> list[str]:
-    """Segments in mount order (a mount before what rides on it); from ``start`` and what rides on it."""
-    riders: dict[str | None, list[str]] = {}
-    for name, seg in segments.items():
-        riders.setdefault(seg.mount[0] if seg.mount else None, []).append(name)
-    order, todo = [], [start] if start is not None else list(riders.get(None, []))
-    while todo:
-        name = todo.pop(0)
-        order.append(name)
-        todo.extend(riders.get(name, []))
-    return order
+def _copy_atomic(source: str, target: str) -> None:
+    """Copy ``source`` over ``target`` or leave ``target`` as it was."""
+    with open(source, "rb") as src:
+        write_atomic(target, lambda out: shutil.copyfileobj(src, out))
 
 
-def _place(segments: dict[str, Segment], name: str) -> None:
-    seg = segments[name]
-    world_X_base = seg.placement
-    if seg.mount is not None:
-        mount_seg, frame = seg.mount
-        world_X_base = segments[mount_seg].frame_pose(frame) @ seg.placement
-    frame_poses(seg.articulation, seg.q, out=seg.world_X_frame)
-    seg.world_X_frame[...] = world_X_base @ seg.world_X_frame
+def _drawing_key(name: str, rig: Apparatus):
+    """What a segment's drawn tree depends on: its description (not where it is placed) and the parts
+    mounted on it. Equal keys: the tree and articulation of the last drawing still hold."""
+    seg = rig.chain[name]
+    fields = {"at": (0.0, 0.0, 0.0), "orientation": (1.0, 0.0, 0.0, 0.0), "mount": None,
+              "servo_time_constant": 0.0}
+    if isinstance(seg, _ArmSegment):
+        fields["initial_positions"] = {}
+    elif isinstance(seg, _MotorSegment):
+        fields["initial_position"] = 0.0
+    try:
+        bare = dataclasses.replace(seg, **fields)
+    except (TypeError, ValueError):
+        bare = seg
+    prefix = name + "."
+    mounted = tuple((c, n, p) for c, n, p in rig.solids()
+                    if isinstance(p.mount, str) and p.mount.startswith(prefix))
+    return (type(seg), bare, mounted, str(rig.base))
 
 
-def _place_all(doc: Document) -> None:
-    for name in _mounted_order(doc.segments):
-        _place(doc.segments, name)
+def _carry(old_names, old_values, new_names, default) -> np.ndarray:
+    """Values by joint name from an older articulation (joints that are gone are dropped, new ones take
+    ``default``)."""
+    before = dict(zip(old_names, old_values, strict=True))
+    return np.array([before.get(j, d) for j, d in zip(new_names, default, strict=True)], dtype=float)
+
+
+def _command_names(art) -> tuple[str, ...]:
+    """The commanded joints of an articulation (every movable joint but mimic followers)."""
+    return tuple(art.joint_names[i] for i in np.flatnonzero(~np.asarray(art.is_mimic)))
+
+
+def _readonly(a) -> np.ndarray:
+    a = np.array(a, dtype=float)
+    a.setflags(write=False)
+    return a
 
 
 class Session:
@@ -213,7 +195,13 @@ class Session:
         self.layers: dict[str, bool] = dict(DEFAULT_LAYERS)
         self.hidden: set[ItemRef] = set()
         self.renderer: Renderer | None = None
+        self.history = History()
+        self._node: ChainNode | None = None
+        self._state: dict = {}
         self.document_changed = Event("document_changed")
+        self.rig_changed = Event("rig_changed")
+        self.findings_changed = Event("findings_changed")
+        self.history_changed = Event("history_changed")
         self.poses_changed = Event("poses_changed")
         self.selection_changed = Event("selection_changed")
         self.layers_changed = Event("layers_changed")
@@ -234,14 +222,12 @@ class Session:
         r = self.renderer
         if r is None:
             return
-        segments = self.document.segments if self.document else {}
+        segments = self.segments
         r.show_segments({name: (seg.tree, seg.articulation) for name, seg in segments.items()})
         for name, seg in segments.items():
             r.set_frame_poses(name, seg.world_X_frame)
-        set_item_visible = getattr(r, "set_item_visible", None)
-        if set_item_visible is not None:
-            for item in self.hidden:
-                set_item_visible(item, False)
+        for item in self.hidden:
+            r.set_item_visible(item, False)
         r.highlight(self.selection)
         r.request_render()
 
@@ -258,6 +244,20 @@ class Session:
     def kind(self) -> str | None:
         return self.document.kind if self.document else None
 
+    @property
+    def rig(self) -> Apparatus | None:
+        """The rig as written (possibly breaking rules); change it with :meth:`apply`."""
+        return self.document.rig if self.document else None
+
+    @property
+    def findings(self) -> tuple:
+        return self.document.findings if self.document else ()
+
+    @property
+    def modified(self) -> bool:
+        """True between a change and the next save or open."""
+        return self.document is not None and self.history.modified
+
     def segment(self, name: str) -> Segment:
         try:
             return self.segments[name]
@@ -266,7 +266,8 @@ class Session:
                                f"{', '.join(self.segments) or '(none)'}") from None
 
     def open(self, path: str | os.PathLike) -> Document:
-        """Open a URDF or rig file. A refusal emits ``error``, raises SessionError and keeps the document."""
+        """Open a URDF (as a one-segment rig) or a rig file. A rig that breaks rules opens with its findings;
+        a file that cannot be read at all emits ``error``, raises SessionError and keeps the document."""
         path = str(path)
         try:
             if not os.path.exists(path):
@@ -274,42 +275,262 @@ class Session:
             if os.path.isdir(path):
                 raise SessionError("file.kind", "this is a folder; open a .urdf or .rig.json file", path)
             kind = file_kind(path)
-            doc = load_urdf_document(path) if kind == "urdf" else load_rig_document(path)
+            rig = urdf_rig(path) if kind == "urdf" else _load_rig(path)
+            doc = self._document(rig, path, kind)
         except SessionError as err:
             self.error.emit(err)
             raise
         self._set_document(doc)
         return doc
 
-    def open_apparatus(self, apparatus, path: str = "") -> Document:
-        """Show a rig built in Python (an Apparatus); a rig that does not build is refused like a file."""
+    def open_apparatus(self, apparatus: Apparatus, path: str = "") -> Document:
+        """Show a rig built in Python (an Apparatus), with its findings if it breaks rules."""
         try:
-            doc = apparatus_document(apparatus, str(path))
+            doc = self._document(apparatus, str(path), "rig")
         except SessionError as err:
             self.error.emit(err)
             raise
         self._set_document(doc)
         return doc
+
+    def _document(self, rig: Apparatus, path: str, kind: str) -> Document:
+        """A new document: the rules run, the rig is built when they pass; an unreadable description is a
+        refusal (nothing of that segment could be drawn or fixed here)."""
+        try:
+            analysis = analyse(rig)
+        except (ValueError, TypeError, OverflowError) as err:
+            raise _rig_error(err, path) from None
+        unreadable = [f for f in analysis.findings if f.code == "chain.description"]
+        if unreadable:
+            raise _rig_error(RigError(unreadable), path)
+        doc = Document(path, kind, rig)
+        self._rebuild(doc, analysis)
+        return doc
+
+    def _rebuild(self, doc: Document, analysis, previous: dict[str, Segment] | None = None) \
+            -> tuple[set, set, set]:
+        """Findings, the build (when valid) and the drawn segments of ``doc.rig``; segments whose drawing
+        key is unchanged keep their tree, articulation and state. Returns (added, changed, removed)."""
+        rig = doc.rig
+        previous = previous or {}
+        strict = not analysis.findings  # a valid rig is drawn from its build, another leniently
+        keys = {name: (strict, _drawing_key(name, rig)) for name in rig.chain}
+        reuse = {name: (old.tree, old.articulation) for name, old in previous.items()
+                 if name in keys and old.key == keys[name]}
+        doc.findings = tuple(analysis.findings)
+        drawn = None
+        if strict:
+            try:
+                doc.built = build(rig, analysis, reuse)
+                drawn = doc.built.segments
+            except (ValueError, TypeError, KeyError, OverflowError) as err:  # a build the rules missed
+                doc.findings = (_as_finding(err),)
+        if drawn is None:
+            drawn = display_segments(rig, analysis, reuse if not strict else None)
+            keys = {name: (False, key) for name, (_, key) in keys.items()}
+        segments: dict[str, Segment] = {}
+        added, changed = set(), set()
+        for name, built in drawn.items():
+            old = previous.get(name)
+            if old is None or old.key != keys[name] or old.articulation is not built.articulation:
+                (changed if old is not None else added).add(name)
+            art = built.articulation
+            segments[name] = Segment(name, built.tree, art, np.zeros(art.nq), np.zeros((art.nframes, 4, 4)),
+                                     kind=built.segment.kind, mount=built.mount,
+                                     placement=np.asarray(built.placement, dtype=float), key=keys[name])
+            segments[name].initial = dict(getattr(built.segment, "initial_positions", {}) or {})
+        removed = set(previous) - set(segments)
+        doc.segments = segments
+        return added, changed, removed
+
+    def _start(self, doc: Document, previous: dict[str, Segment] | None = None) -> None:
+        """The chain node of the drawn segments and their state: positions and commands carried over by
+        joint name from ``previous``, else the rig's initial positions, at rest on their mounts."""
+        previous = previous or {}
+        old_node, old_state = (self._node, self._state) if previous else (None, {})
+        self._node = ChainNode({n: ChainSegment(s.articulation, s.placement, s.mount,
+                                                _servo(doc.rig, n)) for n, s in doc.segments.items()},
+                               reuse=old_node)
+        positions, commands, keep = {}, {}, {}
+        for name, seg in doc.segments.items():
+            node = self._node.nodes[name]
+            art = seg.articulation
+            init = np.clip([getattr(seg, "initial", {}).get(j, 0.0) for j in art.joint_names], art.lower,
+                           art.upper)
+            old = previous.get(name)
+            if old is not None:
+                init = _carry(old.articulation.joint_names, old.q, art.joint_names, init)
+            positions[name] = node.held(init)
+            command = positions[name][[art.joint_index(j) for j in node.command_names]]
+            if old is not None and old.command is not None:
+                command = _carry(_command_names(old.articulation), old.command, node.command_names, command)
+            commands[name] = command
+            if (old is not None and old_node is not None and old_node.nodes.get(name) is node
+                    and old.mount == seg.mount and np.array_equal(old.q, positions[name])):
+                keep[name] = old_state[name]  # nothing of it changed: its poses stand
+        self._state = self._node.initial_state(positions, keep)
+        for name, seg in doc.segments.items():
+            seg.command = _readonly(commands[name])
+            self._sync(seg, self._state[name])
+
+    @staticmethod
+    def _sync(seg: Segment, state) -> None:
+        seg.q = state.joint_positions
+        seg.world_X_frame = state.frame_poses
+
+    def _set_document(self, doc: Document) -> None:
+        self._start(doc)
+        self.document = doc
+        self.history.clear()
+        self.hidden = {item for item in self.hidden if self.has_item(item)}
+        if self.selection is not None and not self.has_item(self.selection):
+            self.selection = None
+        self._show_document()
+        self.document_changed.emit(doc)
+        self.findings_changed.emit(doc.findings)
+        self.history_changed.emit()
+        self.selection_changed.emit(self.selection)
+
+    def close(self) -> None:
+        self.document = None
+        self.selection = None
+        self._node, self._state = None, {}
+        self.hidden.clear()
+        self.history.clear()
+        self._show_document()
+        self.document_changed.emit(None)
+        self.findings_changed.emit(())
+        self.history_changed.emit()
+        self.selection_changed.emit(None)
+
+    # -- edits and history ---------------------------------------------------------------------------
+    def apply(self, edit: Edit) -> ChangeSet:
+        """Apply one edit: the only way the rig changes. The rules run and the rig is built when they pass;
+        the view updates in place; the step is recorded for undo. A refused edit (``edit.*``) emits
+        ``error`` and changes nothing."""
+        doc = self._require()
+        before = doc.rig
+        try:
+            after = edit.apply(before)
+        except EditError as err:
+            raise self._fail(err.code, err.message, err.where) from None
+        change = self._set_rig(after, edit.name, edit.touched(before) | edit.touched(after))
+        self.history.push(Step(edit.name, before, after, edit.merge_key))
+        self.history_changed.emit()
+        return change
+
+    def undo(self) -> ChangeSet | None:
+        step = self.history.undo()
+        if step is None:
+            return None
+        change = self._set_rig(step.before, f"Undo {step.name}", self._touched(step))
+        self.history_changed.emit()
+        return change
+
+    def redo(self) -> ChangeSet | None:
+        step = self.history.redo()
+        if step is None:
+            return None
+        change = self._set_rig(step.after, f"Redo {step.name}", self._touched(step))
+        self.history_changed.emit()
+        return change
+
+    @property
+    def can_undo(self) -> bool:
+        return self.history.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self.history.can_redo
+
+    @staticmethod
+    def _touched(step: Step) -> frozenset:
+        out = set()
+        for rig in (step.before, step.after):
+            out.update(rig_paths.item_paths(rig))
+        return frozenset(p for p in out
+                         if not rig_paths.exists(step.before, p) or not rig_paths.exists(step.after, p)
+                         or rig_paths.get(step.before, p) != rig_paths.get(step.after, p)) | \
+            (frozenset({"name"}) if step.before.name != step.after.name else frozenset())
+
+    def _set_rig(self, rig: Apparatus, name: str, touched: frozenset) -> ChangeSet:
+        doc = self._require()
+        previous = doc.segments
+        old_findings = doc.findings
+        doc.rig = rig
+        added, changed, removed = self._rebuild(doc, analyse(rig), previous)
+        self._start(doc, previous)
+        change = ChangeSet(name, frozenset(touched), frozenset(added), frozenset(changed), frozenset(removed))
+        if self.selection is not None and not self.has_item(self.selection):
+            self.selection = None
+            selection_lost = True
+        else:
+            selection_lost = False
+        self.hidden = {item for item in self.hidden if self.has_item(item)}
+        r = self.renderer
+        if r is not None:
+            r.update_segments({n: (doc.segments[n].tree, doc.segments[n].articulation)
+                               for n in added | changed}, removed)
+            for n, seg in doc.segments.items():
+                r.set_frame_poses(n, seg.world_X_frame)
+            if added or changed:
+                for item in self.hidden:
+                    r.set_item_visible(item, False)
+                r.highlight(self.selection)
+            r.request_render()
+        self.rig_changed.emit(change)
+        if doc.findings != old_findings:
+            self.findings_changed.emit(doc.findings)
+        if selection_lost:
+            self.selection_changed.emit(None)
+        for n in doc.segments:
+            self.poses_changed.emit(n)
+        return change
+
+    def _require(self) -> Document:
+        if self.document is None:
+            raise self._fail("session.no-document", "nothing is open")
+        return self.document
+
+    # -- saving and exporting --------------------------------------------------------------------------
+    def suggested_path(self) -> str:
+        """Where Save writes without a name: the rig file, or beside a URDF ``<name>.rig.json``."""
+        doc = self.document
+        if doc is None:
+            return ""
+        if doc.kind == "urdf" and doc.path:
+            folder = os.path.dirname(os.path.abspath(doc.path))
+            return os.path.join(folder, Path(doc.path).name.split(".")[0] + ".rig.json")
+        return doc.path
 
     def save(self, path: str | os.PathLike | None = None) -> str:
-        """Write the rig document to ``path`` (default: its own file); a URDF is saved as a copy."""
+        """Write the rig to ``path`` (default: :meth:`suggested_path`), atomically. A URDF document saved
+        under a ``.urdf`` name is a copy of its file (while nothing was added to it)."""
         doc = self.document
         if doc is None:
             raise self._fail("session.no-document", "nothing is open")
-        target = str(path or doc.path)
+        target = str(path or self.suggested_path())
         if not target:
             raise self._fail("session.no-path", "this rig has no file yet; save it under a name")
-        def write() -> None:
-            if doc.kind == "rig":
-                from mime_gui.rig import save
+        copy_urdf = doc.kind == "urdf" and target.lower().endswith((".urdf", ".xml"))
+        if copy_urdf and (doc.rig.parts or doc.rig.magnets or len(doc.rig.chain) != 1 or self.modified):
+            raise self._fail("session.save-kind", "this rig holds more than its URDF; save it as a "
+                                                  ".rig.json file")
 
-                save(doc.source, target)
-            elif os.path.abspath(target) != os.path.abspath(doc.path):
-                _copy_atomic(doc.path, target)
+        def write() -> None:
+            if copy_urdf:
+                if os.path.abspath(target) != os.path.abspath(doc.path):
+                    _copy_atomic(doc.path, target)
+                return
+            from mime_gui.rig import save
+
+            save(doc.rig, target)
 
         self._write(target, write)
-        if doc.kind == "rig" and not doc.path:
-            doc.path = target
+        if not copy_urdf:
+            doc.path, doc.kind = target, "rig"
+            self.history.mark_saved()
+            self.history_changed.emit()
         return target
 
     def export_report(self, path: str | os.PathLike) -> str:
@@ -324,17 +545,17 @@ class Session:
         return target
 
     def export_python(self, path: str | os.PathLike) -> str:
-        """Write the rig document as MIME-style Python, atomically; an invalid rig is refused with its
+        """Write the rig as MIME-style Python, atomically; a rig that breaks rules is refused with its first
         finding's code."""
         doc = self.document
-        if doc is None or doc.kind != "rig":
-            raise self._fail("session.not-a-rig", "only a rig exports to Python; open a rig file")
+        if doc is None:
+            raise self._fail("session.no-document", "nothing is open")
         target = str(path)
 
         def write() -> None:
             from mime_gui.rig.export import export_python
 
-            export_python(doc.source, target, source=doc.name)
+            export_python(doc.rig, target, source=doc.name)
 
         self._write(target, write)
         return target
@@ -355,78 +576,126 @@ class Session:
         if self.document is None:
             return None
         old = self.document
-        if not old.path and old.kind == "rig":
-            doc = self.open_apparatus(old.source)
+        if not old.path:
+            doc = self.open_apparatus(old.rig)
         else:
             doc = self.open(old.path)
         for name, seg in doc.segments.items():
             prev = old.segments.get(name)
             if prev is None:
                 continue
-            before = dict(zip(prev.articulation.joint_names, prev.q, strict=True))
-            q = np.array([before.get(j, v) for j, v in zip(seg.articulation.joint_names, seg.q, strict=True)])
+            q = _carry(prev.articulation.joint_names, prev.q, seg.articulation.joint_names, seg.q)
             q = np.clip(q, seg.articulation.lower, seg.articulation.upper)
             if not np.array_equal(q, seg.q):
                 self.set_joint_positions(name, q)
         return doc
 
-    def _set_document(self, doc: Document) -> None:
-        self.document = doc
-        self.hidden = {item for item in self.hidden if self.has_item(item)}
-        if self.selection is not None and not self.has_item(self.selection):
-            self.selection = None
-        self._show_document()
-        self.document_changed.emit(doc)
-        self.selection_changed.emit(self.selection)
-
-    def close(self) -> None:
-        self.document = None
-        self.selection = None
-        self.hidden.clear()
-        self._show_document()
-        self.document_changed.emit(None)
-        self.selection_changed.emit(None)
-
-    # -- joint positions ---------------------------------------------------------------------------
+    # -- commands, state and time ------------------------------------------------------------------------
     def joint_positions(self, segment: str) -> np.ndarray:
-        return self.segment(segment).q.copy()
+        """The segment's state: every joint's position (mimic followers included)."""
+        return np.array(self.segment(segment).q)
+
+    def command_names(self, segment: str) -> tuple[str, ...]:
+        self.segment(segment)
+        return self._node.nodes[segment].command_names
+
+    def command(self, segment: str) -> np.ndarray:
+        """The segment's command (its commanded joints, :meth:`command_names` order)."""
+        return np.array(self.segment(segment).command)
+
+    def _values(self, segment: str, values, names: tuple[str, ...], current: np.ndarray,
+                full: int | None = None) -> np.ndarray:
+        art = self.segment(segment).articulation
+        if isinstance(values, dict):
+            out = np.array(current, dtype=float)
+            for name, value in values.items():
+                if name not in names:
+                    if name in art.joint_names:
+                        raise self._fail("session.joint", f"joint {name!r} of {segment!r} follows another "
+                                                          "(mimic); command its master")
+                    raise self._fail("session.joint", f"no joint {name!r} in {segment!r}; joints: "
+                                                      f"{', '.join(names)}")
+                out[names.index(name)] = float(value)
+        else:
+            out = np.array(values, dtype=float)
+            if out.shape != (len(names),) and (full is None or out.shape != (full,)):
+                raise self._fail("session.q-shape", f"segment {segment!r} has {len(names)} joints, "
+                                 f"got an array of shape {out.shape}")
+        if not np.all(np.isfinite(out)):
+            bad = [names[i] if out.shape == (len(names),) else str(i)
+                   for i in np.flatnonzero(~np.isfinite(out))]
+            raise self._fail("session.q-non-finite",
+                             f"joint positions must be finite (not: {', '.join(bad)})")
+        return out
+
+    def set_command(self, segment: str, u) -> None:
+        """Set the segment's command (its commanded joints, or a mapping joint → value); the state follows
+        on the next :meth:`tick`, through the servo lag."""
+        seg = self.segment(segment)
+        names = self._node.nodes[segment].command_names
+        seg.command = _readonly(self._values(segment, u, names, seg.command))
+
+    def tick(self, dt: float) -> None:
+        """Advance every segment by ``dt`` seconds with its command held, in mount order."""
+        if self._node is None or not self._state:
+            return
+        dt = float(dt)
+        if not (np.isfinite(dt) and dt > 0):
+            raise self._fail("session.dt", f"a step is a positive number of seconds, got {dt}")
+        commands = {n: s.command for n, s in self.segments.items()}
+        old = self._state
+        self._state = self._node.advance(old, commands, dt)
+        moved = [n for n in self._node.order
+                 if not np.array_equal(old[n].frame_poses, self._state[n].frame_poses)]
+        self._publish(moved)
 
     def set_joint_positions(self, segment: str, q) -> None:
-        """Set the joint positions (nq values, or a mapping joint name → value) of a segment."""
+        """Place a segment here (every joint, or its commanded joints, or a mapping joint name → value):
+        state = command, no lag; what rides on it follows."""
         seg = self.segment(segment)
         art = seg.articulation
+        node = self._node.nodes[segment]
         if isinstance(q, dict):
-            values = seg.q.copy()
+            values = np.array(seg.q, dtype=float)
             for name, value in q.items():
                 try:
                     values[art.joint_index(name)] = float(value)
                 except KeyError as err:
                     raise self._fail("session.joint", str(err.args[0])) from None
+            if not np.all(np.isfinite(values)):
+                raise self._fail("session.q-non-finite", "joint positions must be finite")
         else:
-            values = np.asarray(q, dtype=float)
-            if values.shape != (art.nq,):
-                raise self._fail("session.q-shape", f"segment {segment!r} has {art.nq} joints, "
-                                 f"got an array of shape {values.shape}")
-        if not np.all(np.isfinite(values)):
-            raise self._fail("session.q-non-finite", "joint positions must be finite")
-        seg.q = values
-        moved = _mounted_order(self.segments, segment)  # this segment and everything riding on it
+            values = self._values(segment, q, art.joint_names, seg.q)
+        self._state = self._node.place(self._state, segment, values)
+        held = self._state[segment].joint_positions
+        seg.command = _readonly(held[[art.joint_index(j) for j in node.command_names]])
+        self._publish(riders_of(self._node.mounts, segment))
+
+    def _publish(self, moved) -> None:
         for name in moved:
-            _place(self.segments, name)
-        if self.renderer is not None:
+            self._sync(self.segments[name], self._state[name])
+        if self.renderer is not None and moved:
             for name in moved:
                 self.renderer.set_frame_poses(name, self.segments[name].world_X_frame)
             self.renderer.request_render()
         for name in moved:
             self.poses_changed.emit(name)
 
-    def _fail(self, code: str, message: str) -> SessionError:
-        err = SessionError(code, message)
+    def _fail(self, code: str, message: str, file: str = "") -> SessionError:
+        err = SessionError(code, message, file)
         self.error.emit(err)
         return err
 
     # -- selection ---------------------------------------------------------------------------------
     def has_item(self, item: ItemRef) -> bool:
+        if item.kind in ("part", "magnet"):
+            rig = self.rig
+            collection = getattr(rig, "parts" if item.kind == "part" else "magnets", {}) if rig else {}
+            part = collection.get(item.name)
+            if part is None:
+                return False
+            mount = part.mount.split(".", 1)[0] if isinstance(part.mount, str) else ""
+            return item.segment in ("", mount)
         seg = self.segments.get(item.segment)
         if seg is None:
             return False
@@ -436,7 +705,7 @@ class Session:
             return item.name in seg.tree.joints
         if item.kind == "frame":
             return item.name in seg.articulation.frame_names
-        return item.kind in ITEM_KINDS
+        return False
 
     def select(self, item: ItemRef | None) -> None:
         """Select an item (or clear with None); unknown items raise ``session.item``."""
@@ -445,6 +714,7 @@ class Session:
         if item == self.selection:
             return
         self.selection = item
+        self.history.seal()
         if self.renderer is not None:
             self.renderer.highlight(item)
             self.renderer.request_render()
@@ -455,7 +725,7 @@ class Session:
         return item not in self.hidden
 
     def set_item_visible(self, item: ItemRef, visible: bool) -> None:
-        """Hide or show one item; forwarded to renderers that offer ``set_item_visible(item, visible)``."""
+        """Hide or show one item in the view (the tree's context menu)."""
         if not self.has_item(item):
             raise self._fail("session.item", f"no {item.kind} {item.name!r} in segment {item.segment!r}")
         visible = bool(visible)
@@ -465,9 +735,8 @@ class Session:
             self.hidden.discard(item)
         else:
             self.hidden.add(item)
-        set_item_visible = getattr(self.renderer, "set_item_visible", None)
-        if set_item_visible is not None:
-            set_item_visible(item, visible)
+        if self.renderer is not None:
+            self.renderer.set_item_visible(item, visible)
             self.renderer.request_render()
         self.visibility_changed.emit(item, visible)
 
@@ -487,3 +756,14 @@ class Session:
     # -- queries for the views ---------------------------------------------------------------------
     def frame_world_pose(self, segment: str, frame: str) -> np.ndarray:
         return self.segment(segment).frame_pose(frame).copy()
+
+
+def _servo(rig: Apparatus, name: str) -> float:
+    tau = getattr(rig.chain.get(name), "servo_time_constant", 0.0)
+    return float(tau) if np.isfinite(tau) and tau >= 0 else 0.0
+
+
+def _as_finding(err: Exception):
+    from mime_gui.rig.findings import Finding
+
+    return Finding(getattr(err, "code", "rig.build"), "", str(err))

@@ -303,7 +303,9 @@ def test_export_report_and_save_as_copy(window, tmp_path):
 
     open_ready(window, DEMO_URDF)
     name, seg = only_segment(window)
-    assert not window.act_save.isEnabled()  # nothing to save for a URDF
+    # a URDF is a one-segment rig: Save writes a rig file beside it
+    assert window.act_save.isEnabled()
+    assert window.session.suggested_path() == str(DEMO_URDF.parent / "arm.rig.json")
     out = tmp_path / "report.json"
     assert window.export_report(str(out))
     assert json.loads(out.read_text()) == {name: json.loads(json.dumps(seg.tree.report.to_dict()))}

@@ -167,9 +167,9 @@ def test_loader_runs_off_the_gui_thread_with_progress(qtbot):
     seen, threads = [], set()
     orig = meshes._build
 
-    def spy(path, scale):
+    def spy(path, scale, *rest):
         threads.add(threading.get_ident())
-        return orig(path, scale)
+        return orig(path, scale, *rest)
 
     meshes._build = spy
     try:

@@ -13,7 +13,7 @@ from mime_gui.multibody import frame_poses, read_urdf
 from mime_gui.session import FakeRenderer, ItemRef, Session, SessionError
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "resources" / "demo" / "arm.urdf"
+DEMO = ROOT / "mime_gui" / "resources" / "demo" / "arm.urdf"
 
 #: a refused URDF (urdf.closed-chain), copied under a test's own name
 CLOSED_CHAIN = ROOT / "tests" / "data" / "bad_urdf" / "closed_chain_two_parents.urdf"
@@ -239,8 +239,9 @@ def test_save_copy_and_export_report_write_atomically_or_refuse_with_a_code(sess
         with pytest.raises(SessionError) as err:
             write(tmp_path / "no-such-folder" / "out")
         assert err.value.code == "session.write" and "no-such-folder" in err.value.message
-    with pytest.raises(SessionError) as err:
-        session.export_python(tmp_path / "rig.py")
-    assert err.value.code == "session.not-a-rig"
-    assert rec.names() == ["error", "error", "error"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.urdf", "report.json"]  # no temporary left
+    # a URDF is a one-segment rig: it exports to Python like any rig
+    assert session.export_python(tmp_path / "rig.py") == str(tmp_path / "rig.py")
+    assert "Arm.Kinematic(" in (tmp_path / "rig.py").read_text()
+    assert rec.names() == ["error", "error"]
+    # no temporary left
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.urdf", "report.json", "rig.py"]

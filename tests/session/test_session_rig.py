@@ -9,9 +9,9 @@ import pytest
 
 from mime_gui import rig
 from mime_gui.multibody import frame_poses
-from mime_gui.session import FakeRenderer, ItemRef, Session, SessionError
+from mime_gui.session import FakeRenderer, ItemRef, Remount, Session, SessionError
 
-DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "arm.urdf"
+DEMO = Path(__file__).resolve().parents[2] / "mime_gui" / "resources" / "demo" / "arm.urdf"
 
 
 def apparatus(mount: str = "link_6"):
@@ -56,15 +56,24 @@ def test_motor_rides_on_its_mount_frame(session):
     assert moved == ["motor"]
 
 
-def test_invalid_rig_is_refused_with_its_finding_code(session):
-    doc = session.document
-    with pytest.raises(SessionError) as err:
-        session.open_apparatus(apparatus(mount="no_such_frame"))
-    assert err.value.code.startswith(("chain.", "mount.", "rig."))
-    assert "no_such_frame" in err.value.message
-    assert session.document is doc
+def test_a_rig_that_breaks_rules_opens_with_its_findings_and_draws_what_it_can(session):
+    doc = session.open_apparatus(apparatus(mount="no_such_frame"))
+    assert session.document is doc and doc.built is None
+    assert [f.code for f in doc.findings] == ["chain.mount"]
+    assert doc.findings[0].where == "chain.motor.mount" and "no_such_frame" in doc.findings[0].message
+    # both segments are drawn; the motor, whose mount did not resolve, stands in the world
+    assert list(session.segments) == ["arm", "motor"] and session.segment("motor").mount is None
     session.select(ItemRef("motor", "link", "rotor"))
     assert session.renderer.highlighted == ItemRef("motor", "link", "rotor")
+
+
+def test_a_rig_whose_description_cannot_be_read_is_still_refused(session):
+    doc = session.document
+    bad = rig.Apparatus("bench", chain={"arm": rig.Arm.Kinematic(description="missing.urdf")})
+    with pytest.raises(SessionError) as err:
+        session.open_apparatus(bad)
+    assert err.value.code == "chain.description" and "missing.urdf" in err.value.message
+    assert session.document is doc
 
 
 RIG_FILE = DEMO.parent / "demo.rig.json"
@@ -101,7 +110,7 @@ def test_export_python_writes_the_rig_and_refuses_an_invalid_one(session, tmp_pa
     out = tmp_path / "bench.py"
     assert session.export_python(out) == str(out)
     assert "Apparatus" in out.read_text()
-    session.document.source.chain["motor"].mount = "nowhere"  # invalid after it was built
+    session.apply(Remount("chain", "motor", "nowhere"))  # invalid after it was built
     with pytest.raises(SessionError) as err:
         session.export_python(tmp_path / "bad.py")
     assert err.value.code == "chain.mount"

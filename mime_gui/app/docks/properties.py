@@ -8,6 +8,7 @@ import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem
 
+from mime_gui.multibody.spatial import quaternion_of, rpy_of
 from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
 from mime_gui.session import ItemRef, Session
 
@@ -33,28 +34,6 @@ def _angle(v: float) -> str:
     if not math.isfinite(v):
         return _num(v, "rad")
     return f"{v:.6g} rad  ({math.degrees(v):.1f}°)"
-
-
-def rpy_of(R: np.ndarray) -> np.ndarray:
-    """Roll, pitch, yaw (URDF convention: R = Rz(yaw) Ry(pitch) Rx(roll))."""
-    pitch = math.asin(max(-1.0, min(1.0, -R[2, 0])))
-    if abs(R[2, 0]) < 1 - 1e-9:
-        roll = math.atan2(R[2, 1], R[2, 2])
-        yaw = math.atan2(R[1, 0], R[0, 0])
-    else:  # gimbal lock: put everything in yaw
-        roll = 0.0
-        yaw = math.atan2(-R[0, 1], R[1, 1])
-    return np.array([roll, pitch, yaw])
-
-
-def quat_of(R: np.ndarray) -> np.ndarray:
-    """Unit quaternion (x, y, z, w) with w ≥ 0."""
-    w = math.sqrt(max(0.0, 1 + R[0, 0] + R[1, 1] + R[2, 2])) / 2
-    x = math.copysign(math.sqrt(max(0.0, 1 + R[0, 0] - R[1, 1] - R[2, 2])) / 2, R[2, 1] - R[1, 2])
-    y = math.copysign(math.sqrt(max(0.0, 1 - R[0, 0] + R[1, 1] - R[2, 2])) / 2, R[0, 2] - R[2, 0])
-    z = math.copysign(math.sqrt(max(0.0, 1 - R[0, 0] - R[1, 1] + R[2, 2])) / 2, R[1, 0] - R[0, 1])
-    q = np.array([x, y, z, w])
-    return q / np.linalg.norm(q)
 
 
 def geometry_text(g) -> str:
@@ -85,8 +64,12 @@ class PropertiesDock(QDockWidget):
         self.tree.header().setStretchLastSection(True)
         self.setWidget(self.tree)
         self._pose_rows: dict[str, QTreeWidgetItem] = {}
+        self._position_row: QTreeWidgetItem | None = None
+        self.rebuilds = 0  # whole-content rebuilds (tests count them)
         bridge.selection_changed.connect(self.show_item)
         bridge.document_changed.connect(lambda _doc: self.show_item(self.session.selection))
+        bridge.rig_changed.connect(self._rig_changed)
+        bridge.findings_changed.connect(self._findings_changed)
         bridge.poses_changed.connect(self._poses_changed)
         self.show_item(session.selection)
 
@@ -117,9 +100,11 @@ class PropertiesDock(QDockWidget):
 
     # -- content -----------------------------------------------------------------------------------
     def show_item(self, ref: ItemRef | None) -> None:
+        self.rebuilds += 1
         with QSignalBlocker(self.tree):
             self.tree.clear()
             self._pose_rows = {}
+            self._position_row = None
             self._ref = ref
             if ref is None or not self.session.has_item(ref):
                 self._document()
@@ -140,13 +125,16 @@ class PropertiesDock(QDockWidget):
         if doc is None:
             return
         s = self._section(f"Document {doc.name}")
-        self._row(s, "kind", "URDF" if doc.kind == "urdf" else "rig")
+        self._row(s, "opened from", "a URDF (a one-segment rig)" if doc.kind == "urdf" else "a rig file")
         self._row(s, "file", doc.path or "(not saved)")
+        if doc.kind == "urdf":
+            self._row(s, "saves as", self.session.suggested_path())
+        self._row(s, "rules", f"{len(doc.findings)} finding{'s' if len(doc.findings) != 1 else ''}"
+                  if doc.findings else "all pass")
         for name, seg in doc.segments.items():
             tree, art = seg.tree, seg.articulation
             s = self._section(f"Segment {name}")
-            if seg.kind != "arm":
-                self._row(s, "kind", seg.kind)
+            self._row(s, "kind", seg.kind)
             if seg.mount is not None:
                 self._row(s, "mounted on", f"{seg.mount[0]}.{seg.mount[1]}")
             self._row(s, "links", str(len(tree.links)))
@@ -209,7 +197,8 @@ class PropertiesDock(QDockWidget):
         pos = (lambda v: _num(v, "m")) if unit == "m" else _angle
         i = art.joint_index(name)
         self._row(s, "axis", _vec(art.axis[i], 3))
-        self._row(s, "position", pos(seg.q[i]))
+        self._position_row = self._row(s, "position", pos(seg.q[i]))
+        self._position_format = pos
         s = self._section("Limits")
         self._row(s, "lower", pos(art.lower[i]))
         self._row(s, "upper", pos(art.upper[i]))
@@ -246,12 +235,26 @@ class PropertiesDock(QDockWidget):
         rpy = rpy_of(X[:3, :3])
         self._pose_rows["rpy"].setText(1, _vec(rpy) + " rad")
         self._pose_rows["deg"].setText(1, _vec(np.degrees(rpy), 1) + " °")
-        self._pose_rows["quat"].setText(1, _vec(quat_of(X[:3, :3])))
+        self._pose_rows["quat"].setText(1, _vec(quaternion_of(X[:3, :3])[[1, 2, 3, 0]]))  # shown x, y, z, w
 
     def _poses_changed(self, segments) -> None:
+        """A pose event changes text only: the joint's position or the frame's world pose."""
         ref = self._ref
-        if ref is not None and ref.segment in segments:
-            if ref.kind == "joint":
-                self.show_item(ref)
-            else:
-                self._update_pose()
+        if ref is None or ref.segment not in segments or not self.session.has_item(ref):
+            return
+        if self._position_row is not None:
+            seg = self.session.segment(ref.segment)
+            text = self._position_format(seg.q[seg.articulation.joint_index(ref.name)])
+            if self._position_row.text(1) != text:
+                self._position_row.setText(1, text)
+        self._update_pose()
+
+    def _rig_changed(self, change) -> None:
+        ref = self._ref
+        if ref is None or ref.segment in change.changed | change.added | change.removed \
+                or not self.session.has_item(ref):
+            self.show_item(self.session.selection)
+
+    def _findings_changed(self, findings) -> None:
+        if self._ref is None:
+            self.show_item(None)

@@ -1,8 +1,9 @@
 """The chain tree: segments → links → joints → child links (nested as the chain), and each segment's frames.
 
 Selecting an item calls :meth:`Session.select`; the tree follows ``selection_changed`` with its signals
-blocked. The context menu asks the window to focus the camera and toggles an item's visibility through the
-Session.
+blocked. An edit rebuilds the rows of the segments it changed, in place (the others keep their rows, their
+expansion and their selection); opening a file rebuilds the whole tree. The context menu asks the window to
+focus the camera and toggles an item's visibility through the Session.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ class TreeDock(QDockWidget):
         self.setObjectName("ChainTreeDock")
         self.session = session
         self._items: dict[ItemRef, QTreeWidgetItem] = {}
+        self._tops: dict[str, QTreeWidgetItem] = {}
+        self.rebuilds = 0  # whole-tree rebuilds (tests count them)
 
         body = QWidget(self)
         layout = QVBoxLayout(body)
@@ -100,6 +103,7 @@ class TreeDock(QDockWidget):
         self.setWidget(body)
 
         bridge.document_changed.connect(self.rebuild)
+        bridge.rig_changed.connect(self._rig_changed)
         bridge.selection_changed.connect(self.show_selection)
         bridge.visibility_changed.connect(self._visibility_changed)
         self.rebuild(session.document)
@@ -107,7 +111,8 @@ class TreeDock(QDockWidget):
     # -- building ----------------------------------------------------------------------------------
     def _item(self, parent, name: str, details: str, kind: str, ref: ItemRef | None,
               icon: str) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(parent, [name, details])
+        texts = [name, details]
+        item = QTreeWidgetItem(texts) if parent is None else QTreeWidgetItem(parent, texts)
         item.setIcon(0, kind_icon(icon))
         item.setData(0, REF_ROLE, ref)
         item.setData(0, KIND_ROLE, kind)
@@ -118,9 +123,11 @@ class TreeDock(QDockWidget):
         return item
 
     def rebuild(self, document=None) -> None:
+        self.rebuilds += 1
         with QSignalBlocker(self.tree):
             self.tree.clear()
             self._items.clear()
+            self._tops.clear()
             for seg_name, seg in self.session.segments.items():
                 self._add_segment(seg_name, seg)
         self.tree.resizeColumnToContents(0)
@@ -128,10 +135,42 @@ class TreeDock(QDockWidget):
         self.apply_filter(self.filter.text())
         self.show_selection(self.session.selection)
 
-    def _add_segment(self, seg_name: str, seg) -> None:
+    def _rig_changed(self, change) -> None:
+        """Rebuild the rows of the segments the edit added, changed or removed; keep the others."""
+        redo = change.added | change.changed
+        if not (redo or change.removed):
+            return
+        expanded = {ref for ref, item in self._items.items()
+                    if ref.segment in change.changed and item.isExpanded()}
+        with QSignalBlocker(self.tree):
+            for name in change.removed | change.changed:
+                top = self._tops.pop(name, None)
+                if top is not None:
+                    self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(top))
+                self._items = {ref: item for ref, item in self._items.items() if ref.segment != name}
+            for index, (name, seg) in enumerate(self.session.segments.items()):
+                if name in redo:
+                    self._add_segment(name, seg, index)
+            for ref in expanded:
+                item = self._items.get(ref)
+                if item is not None:
+                    item.setExpanded(True)
+            for name in redo:
+                for ref in self.session.hidden:
+                    if ref.segment == name:
+                        self._visibility_changed(ref, False)
+        self.apply_filter(self.filter.text())
+        self.show_selection(self.session.selection)
+
+    def _add_segment(self, seg_name: str, seg, index: int | None = None) -> None:
         tree, art = seg.tree, seg.articulation
-        dof = f"{art.nq} dof, {len(tree.links)} links"
-        top = self._item(self.tree, seg_name, dof, "segment", None, "segment")
+        dof = f"{seg.kind}, {art.nq} dof, {len(tree.links)} links"
+        top = self._item(None, seg_name, dof, "segment", None, "segment")
+        if index is None:
+            self.tree.addTopLevelItem(top)
+        else:
+            self.tree.insertTopLevelItem(index, top)
+        self._tops[seg_name] = top
         top.setToolTip(0, f"segment {seg_name}: {tree.source or ''}")
         children: dict[str, list] = {}
         for j in tree.joints.values():

@@ -20,7 +20,7 @@ import vtk
 
 from mime_gui.app.scene import meshes as M
 from mime_gui.app.scene.actors import ActorRegistry, SegmentActors, color_mapper
-from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
+from mime_gui.multibody.tree import Box, Capsule, Cylinder, Mesh, Sphere
 from mime_gui.session.renderer import ItemRef
 
 COLLISION_RGBA = (0.35, 0.75, 0.95, 0.45)
@@ -155,6 +155,8 @@ def primitive_polydata(g):
         return M.cylinder_polydata(g.radius, g.length)
     if isinstance(g, Sphere):
         return M.sphere_polydata(g.radius)
+    if isinstance(g, Capsule):
+        return M.capsule_polydata(g.radius, g.length)
     return None
 
 
@@ -208,7 +210,7 @@ class GeometryActors:
             for shape in shapes:
                 g = shape.geometry
                 if isinstance(g, Mesh):
-                    key = M.cache_key(g.filename, g.scale)
+                    key = M.cache_key(g.filename, g.scale, g.uri)
                     self.pending.setdefault(key, []).append((seg.name, layer, link_name, shape, ref, token))
                     requests.append(M.MeshRequest(g.filename, tuple(g.scale), g.uri))
                     continue
@@ -219,10 +221,14 @@ class GeometryActors:
                                                     flat=self.unit_mesh(unit[0]).shades_flat(unit[1]))
                     local = np.asarray(shape.link_X_shape, dtype=float) @ unit[1]
                 else:
-                    pd = primitive_polydata(g)
-                    if pd is None:
-                        continue
-                    actor = self.registry.new_actor(pd, shape_rgba(shape, layer), flat=M.shades_flat(pd))
+                    pd, rgba = primitive_polydata(g), None
+                    if pd is None:  # cannot be drawn (the read report says why): a marked placeholder
+                        pd, rgba = M.placeholder_polydata(), M.PLACEHOLDER_RGBA
+                    actor = self.registry.new_actor(pd, rgba or shape_rgba(shape, layer),
+                                                    flat=M.shades_flat(pd))
+                    if rgba is not None:
+                        actor.GetProperty().SetLineWidth(2.0)
+                        actor.GetProperty().LightingOff()
                     local = shape.link_X_shape
                 style_geometry(actor, layer)
                 self.registry.register(seg, layer, actor, frame, local, ref)
@@ -301,7 +307,7 @@ class GeometryActors:
         made = []
         for i, piece in enumerate(asset.pieces):
             mapper = self._mesh_mapper((asset.key, i), asset, i, piece.polydata, piece.scalars, layer)
-            rgba = shape_rgba(shape, layer) if piece.rgba is None else tuple(piece.rgba / 255.0)
+            rgba = M.piece_rgba(asset, piece, shape.rgba, shape_rgba(shape, layer))
             actor = registry.new_actor(None, rgba, mapper=mapper, flat=piece.flat)
             self.asset_of[id(actor)] = (asset, i)
             registry.register(seg, layer, actor, frame, shape.link_X_shape, ref, lead=i == 0)

@@ -464,6 +464,8 @@ class SceneView(QWidget):
         item = self._highlight.item
         self._highlight.restore()
         made = self._geometry.add_meshes(results, problems)
+        if opens:  # a whole document's meshes: their problems go in the read reports (an update keeps them)
+            M.record_problems([seg.tree for seg in self._registry.segments.values()], results)
         self.warnings.extend(problems)
         if opens:
             if self._decorations.measure(self._registry.scene_bounds()):

@@ -1,0 +1,220 @@
+"""Edits: every change to a rig is a value with a readable name, applied by ``Session.apply``.
+
+An edit's :meth:`~Edit.apply` takes a rig and returns a new one (rig values are never changed in place; see
+:mod:`mime_gui.rig.paths`), so the history can hold both sides of every step. :attr:`~Edit.merge_key` says
+which consecutive edits are one step for undo (every value of one field, while the user drags it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mime_gui.rig import paths
+from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.paths import COLLECTIONS, DELETE
+
+_SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet"}
+
+
+class EditError(ValueError):
+    """An edit that cannot apply to this rig (no such item, a name taken, a value of the wrong type): the
+    rig is unchanged. ``code`` is ``edit.*``; ``where`` the rig path."""
+
+    def __init__(self, code: str, where: str, message: str):
+        self.code = code
+        self.where = where
+        self.message = message
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+def _collection(collection: str) -> str:
+    if collection not in COLLECTIONS:
+        raise EditError("edit.collection", collection, f"items live in {', '.join(COLLECTIONS)}")
+    return collection
+
+
+@dataclass(frozen=True)
+class Edit:
+    """The base of every edit."""
+
+    @property
+    def name(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def merge_key(self):
+        """Consecutive edits with the same non-None key are one undo step."""
+        return None
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        raise NotImplementedError
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        """The item paths (``parts.holder``, ``chain.arm``) this edit changes in ``rig``."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class SetValue(Edit):
+    """Set the value at a rig path (``parts.holder.at``, ``chain.arm.armature.joint_6``; ``DELETE``
+    removes a mapping entry)."""
+
+    path: str
+    value: object
+
+    @property
+    def name(self) -> str:
+        return f"Remove {self.path}" if self.value is DELETE else f"Set {self.path}"
+
+    @property
+    def merge_key(self):
+        return ("set", self.path)
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        try:
+            return paths.replace(rig, self.path, self.value)
+        except paths.RigPathError as err:
+            raise EditError("edit.path", self.path, err.message) from None
+        except (TypeError, ValueError) as err:
+            raise EditError("edit.value", self.path, str(err)) from None
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        if self.path == "name":
+            return frozenset({"name"})
+        try:
+            parts = paths.split(rig, self.path)
+        except paths.RigPathError:
+            return frozenset()
+        return frozenset({paths.join(parts[0], parts[1])})
+
+
+@dataclass(frozen=True)
+class Remount(SetValue):
+    """Mount a part or magnet on ``<segment>.<frame>`` (None: fixed in the world), or a segment on a frame."""
+
+    def __init__(self, collection: str, item: str, mount: str | None):
+        object.__setattr__(self, "path", paths.join(_collection(collection), item, "mount"))
+        object.__setattr__(self, "value", mount)
+
+    @property
+    def name(self) -> str:
+        _, item = self.path.split(".", 1)
+        item = item.rsplit(".", 1)[0]
+        return f"Mount {item} on {self.value or 'the world'}"
+
+
+@dataclass(frozen=True)
+class SetArmature(SetValue):
+    """Declare a joint's armature (a ``kg_m2`` or ``kg`` quantity with its reason), or None to remove the
+    declaration (the joint's armature then comes from a transmission, or is none)."""
+
+    def __init__(self, segment: str, joint: str, value):
+        object.__setattr__(self, "path", paths.join("chain", segment, "armature", joint))
+        object.__setattr__(self, "value", DELETE if value is None else value)
+
+    @property
+    def name(self) -> str:
+        what = self.path.split(".", 3)
+        return f"Armature of {what[1]}.{what[3]}" if len(what) == 4 else f"Set {self.path}"
+
+
+@dataclass(frozen=True)
+class AddItem(Edit):
+    """Add a segment, part or magnet under a new name (a segment at the end of the chain, or at ``index``)."""
+
+    collection: str
+    item: str
+    value: object
+    index: int | None = None
+
+    @property
+    def name(self) -> str:
+        return f"Add {_SINGULAR.get(self.collection, 'item')} {self.item}"
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        items = getattr(rig, _collection(self.collection))
+        if self.item in items:
+            raise EditError("edit.name-taken", paths.join(self.collection, self.item),
+                            f"{self.item!r} is already a {_SINGULAR[self.collection]}; choose another name")
+        entries = list(items.items())
+        at = len(entries) if self.index is None else max(0, min(int(self.index), len(entries)))
+        entries.insert(at, (self.item, self.value))
+        return paths.with_items(rig, self.collection, dict(entries))
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        return frozenset({paths.join(self.collection, self.item)})
+
+
+@dataclass(frozen=True)
+class RemoveItem(Edit):
+    collection: str
+    item: str
+
+    @property
+    def name(self) -> str:
+        return f"Remove {_SINGULAR.get(self.collection, 'item')} {self.item}"
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        items = dict(getattr(rig, _collection(self.collection)))
+        if self.item not in items:
+            raise EditError("edit.path", paths.join(self.collection, self.item),
+                            f"no {_SINGULAR[self.collection]} {self.item!r}")
+        del items[self.item]
+        return paths.with_items(rig, self.collection, items)
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        return frozenset({paths.join(self.collection, self.item)})
+
+
+@dataclass(frozen=True)
+class RenameItem(Edit):
+    """Rename a segment, part or magnet in place (its order kept). Renaming a segment also renames it in
+    every mount that names it (``old.frame`` → ``new.frame``), so what rides on it stays mounted."""
+
+    collection: str
+    old: str
+    new: str
+
+    @property
+    def name(self) -> str:
+        return f"Rename {_SINGULAR.get(self.collection, 'item')} {self.old} to {self.new}"
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        items = getattr(rig, _collection(self.collection))
+        where = paths.join(self.collection, self.old)
+        if self.old not in items:
+            raise EditError("edit.path", where, f"no {_SINGULAR[self.collection]} {self.old!r}")
+        if self.new != self.old and self.new in items:
+            raise EditError("edit.name-taken", where, f"{self.new!r} is already a "
+                                                      f"{_SINGULAR[self.collection]}; choose another name")
+        renamed = {(self.new if k == self.old else k): v for k, v in items.items()}
+        out = paths.with_items(rig, self.collection, renamed)
+        if self.collection == "chain":
+            out = _rename_mounts(out, self.old, self.new)
+        return out
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        out = {paths.join(self.collection, self.old), paths.join(self.collection, self.new)}
+        if self.collection == "chain":
+            prefix = self.old + "."
+            for c, n, part in rig.solids():
+                if part.mount and part.mount.startswith(prefix):
+                    out.add(paths.join(c, n))
+            for n, seg in rig.chain.items():
+                if seg.mount and seg.mount.startswith(prefix):
+                    out.add(paths.join("chain", n))
+        return frozenset(out)
+
+
+def _rename_mounts(rig: Apparatus, old: str, new: str) -> Apparatus:
+    prefix = old + "."
+    for collection in COLLECTIONS:
+        for name, item in getattr(rig, collection).items():
+            mount = getattr(item, "mount", None)
+            if isinstance(mount, str) and mount.startswith(prefix):
+                where = paths.join(collection, name, "mount")
+                rig = paths.replace(rig, where, new + "." + mount[len(prefix):])
+    return rig
+
+
+__all__ = ["AddItem", "Edit", "EditError", "RemoveItem", "Remount", "RenameItem", "SetArmature", "SetValue"]

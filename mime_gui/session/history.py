@@ -1,0 +1,100 @@
+"""The undo history of a document, headless: steps of (edit name, rig before, rig after).
+
+Consecutive edits with the same merge key (one field dragged or typed into) merge into one step until the
+history is :meth:`sealed <History.seal>` (the Session seals it when the selection changes or a save happens).
+The saved mark makes ``modified`` exact: undoing back to the saved rig is not a modification.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Steps kept; the oldest are dropped beyond this (each holds two rigs that share most of their values).
+LIMIT = 1000
+
+
+@dataclass
+class Step:
+    name: str
+    before: object
+    after: object
+    merge_key: object = None
+
+
+class History:
+    def __init__(self, limit: int = LIMIT):
+        self.limit = limit
+        self._done: list[Step] = []
+        self._undone: list[Step] = []
+        self._saved: int | None = 0  # len(_done) at the last save; None: unreachable
+        self._sealed = True
+
+    def clear(self) -> None:
+        self._done.clear()
+        self._undone.clear()
+        self._saved = 0
+        self._sealed = True
+
+    def push(self, step: Step) -> bool:
+        """Record a step; True when it merged into the previous one."""
+        self._undone.clear()
+        top = self._done[-1] if self._done else None
+        if (not self._sealed and top is not None and step.merge_key is not None
+                and step.merge_key == top.merge_key):
+            top.after = step.after
+            if self._saved == len(self._done):
+                self._saved = None  # the saved state was the merged step's old end
+            return True
+        self._done.append(step)
+        self._sealed = False
+        if len(self._done) > self.limit:
+            del self._done[0]
+            self._saved = None if self._saved in (None, 0) else self._saved - 1
+        return False
+
+    def seal(self) -> None:
+        """The next edit starts a step of its own, whatever its merge key."""
+        self._sealed = True
+
+    def undo(self) -> Step | None:
+        if not self._done:
+            return None
+        step = self._done.pop()
+        self._undone.append(step)
+        self._sealed = True
+        return step
+
+    def redo(self) -> Step | None:
+        if not self._undone:
+            return None
+        step = self._undone.pop()
+        self._done.append(step)
+        self._sealed = True
+        return step
+
+    def mark_saved(self) -> None:
+        self._saved = len(self._done)
+        self._sealed = True
+
+    @property
+    def modified(self) -> bool:
+        return self._saved != len(self._done)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._done)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._undone)
+
+    @property
+    def undo_name(self) -> str:
+        return self._done[-1].name if self._done else ""
+
+    @property
+    def redo_name(self) -> str:
+        return self._undone[-1].name if self._undone else ""
+
+    def __len__(self) -> int:
+        return len(self._done)

@@ -1,0 +1,94 @@
+"""The window over the editable document: an edit updates the docks in place, pose events rebuild nothing,
+Edit → Undo mirrors the Session's history, and a rig that breaks rules opens with its findings."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+
+from mime_gui import RESOURCES
+from mime_gui.app.main import wait_until_ready
+from mime_gui.rig import Box, Part
+from mime_gui.session import AddItem, ItemRef, SetValue
+
+DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
+
+
+def open_ready(window, path) -> None:
+    assert window.open_file(str(path))
+    wait_until_ready(window)
+
+
+def test_an_edit_rebuilds_only_the_rows_of_the_segment_it_changed(window, qtbot):
+    open_ready(window, DEMO_RIG)
+    dock = window.tree_dock
+    rebuilds = dock.rebuilds
+    before = dock.counts()
+    motor_top = dock._tops["motor"]
+    motor_row = dock.item_for(ItemRef("motor", "link", "rotor"))
+    window.session.apply(AddItem("parts", "bracket", Part(Box((0.02, 0.02, 0.01)), material="aluminium",
+                                                          mount="arm.link_3")))
+    assert dock.rebuilds == rebuilds  # no whole-tree rebuild
+    assert dock._tops["motor"] is motor_top and dock.item_for(ItemRef("motor", "link", "rotor")) is motor_row
+    after = dock.counts()
+    assert after["link"] == before["link"] + 1 and after["frame"] == before["frame"] + 1
+    assert dock.item_for(ItemRef("arm", "link", "part:bracket")) is not None
+    # the tree keeps the chain order
+    tops = [dock.tree.topLevelItem(i).text(0) for i in range(dock.tree.topLevelItemCount())]
+    assert tops == ["arm", "motor"]
+
+
+def test_pose_events_change_text_and_rebuild_no_dock(window, qtbot):
+    open_ready(window, DEMO_RIG)
+    session = window.session
+    session.select(ItemRef("arm", "joint", "joint_2"))
+    tree_rebuilds, props_rebuilds = window.tree_dock.rebuilds, window.properties_dock.rebuilds
+    values = window.properties_dock.values()
+    for i in range(600):
+        session.set_joint_positions("arm", {"joint_2": -0.3 + 0.001 * i})
+        if i % 100 == 0:
+            qtbot.wait(1)
+    qtbot.wait(20)
+    assert window.tree_dock.rebuilds == tree_rebuilds
+    assert window.properties_dock.rebuilds == props_rebuilds
+    shown = window.properties_dock.values()["Joint joint_2/position"]
+    assert shown != values["Joint joint_2/position"] and shown.startswith(f"{-0.3 + 0.599:.6g}")
+
+
+def test_edit_menu_undo_and_redo_mirror_the_history(window, qtbot):
+    open_ready(window, DEMO_RIG)
+    actions = window.undo_actions
+    assert not actions.undo.isEnabled() and not window.isWindowModified()
+    window.session.apply(SetValue("parts.holder.at", (0.0, 0.0, 0.03)))
+    assert actions.undo.isEnabled() and actions.undo.text() == "&Undo Set parts.holder.at"
+    assert window.isWindowModified() and "[*]" in window.windowTitle()
+    actions.undo.trigger()
+    assert window.session.rig.parts["holder"].at != (0.0, 0.0, 0.03)
+    assert not window.isWindowModified() and actions.redo.isEnabled()
+    actions.redo.trigger()
+    assert window.session.rig.parts["holder"].at == (0.0, 0.0, 0.03)
+
+
+def test_a_rig_that_breaks_rules_opens_with_its_findings_and_no_dialog(window, tmp_path):
+    folder = tmp_path / "demo"  # the demo names its meshes package://demo/…
+    shutil.copytree(DEMO_RIG.parent, folder)
+    path = folder / "demo.rig.json"
+    path.write_text(path.read_text().replace('"mount": "motor.rotor"', '"mount": "motor.rotorr"', 1))
+    open_ready(window, path)
+    assert window.error_dialog is None
+    assert "1 finding" in window.status_counts.text()
+    assert "part.mount" in window.status_counts.toolTip()
+    assert window.properties_dock.values()["Document demo.rig.json/rules"] == "1 finding"
+
+
+def test_the_view_keeps_its_camera_when_a_part_is_added(window, qtbot):
+    open_ready(window, DEMO_RIG)
+    cam = window.scene.plotter.renderer.GetActiveCamera()
+    cam.Azimuth(33.0)
+    before = (cam.GetPosition(), cam.GetFocalPoint(), cam.GetViewUp())
+    window.session.apply(AddItem("parts", "bracket", Part(Box((0.02, 0.02, 0.01)), material="aluminium",
+                                                          mount="arm.link_3")))
+    wait_until_ready(window)
+    after = (cam.GetPosition(), cam.GetFocalPoint(), cam.GetViewUp())
+    np.testing.assert_allclose(np.array(after), np.array(before))
