@@ -379,6 +379,25 @@ def test_hidden_items_layers_opacity_and_detail_carry_over_an_update(make_view, 
     assert blocker.args == [full, shown_faces]
 
 
+def test_a_hidden_part_that_is_removed_is_forgotten(make_view):
+    rig = load(DEMO_RIG)
+    view = make_view()
+    view.show_segments(scene_of(rig.build()))
+    extra = ItemRef("arm", "link", "part:extra")
+    link = ItemRef("arm", "link", "link_2")
+    view.update_segments(scene_of(with_parts(rig, extra=EXTRA).build(), "arm"))
+    view.set_item_visible(extra, False)
+    view.set_item_visible(link, False)
+    view.update_segments(scene_of(rig.build(), "arm"))  # removed: as the Session does, forget it
+    assert view.item_visible(extra) and not view.item_visible(link)
+    view.update_segments(scene_of(with_parts(rig, extra=EXTRA).build(), "arm"))  # added again: shown
+    (part,) = [a for a in view.actors("arm", "parts") if view.item_of(a) == extra]
+    assert part.GetVisibility()
+    view.set_item_visible(ItemRef("motor", "frame", "rotor"), False)
+    view.update_segments({}, removed=["motor"])
+    assert view.item_visible(ItemRef("motor", "frame", "rotor"))
+
+
 def test_a_highlighted_part_stays_highlighted_when_it_is_rebuilt(make_view):
     from mime_gui.app.scene.highlight import HIGHLIGHT_RGB
 
