@@ -473,10 +473,8 @@ class Session:
                                for n in added | changed}, removed)
             for n, seg in doc.segments.items():
                 r.set_frame_poses(n, seg.world_X_frame)
-            if added or changed:
-                for item in self.hidden:
-                    r.set_item_visible(item, False)
-                r.highlight(self.selection)
+            if selection_lost:  # the view keeps hidden items and the highlight across an update
+                r.highlight(None)
             r.request_render()
         self.rig_changed.emit(change)
         if doc.findings != old_findings:
