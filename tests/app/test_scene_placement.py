@@ -128,7 +128,27 @@ def by_item(view, layer):
 Q = (0.7, 0.15)
 
 
+def size_matrix(x, y, z) -> np.ndarray:
+    return np.diag((x, y, z, 1.0))
+
+
+#: the primitives' sizes as the description gives them: a box's edges; a cylinder's radius twice and length
+BASE_BOX = size_matrix(0.1, 0.05, 0.02)
+ARM_CYLINDER = size_matrix(0.02, 0.02, 0.1)
+
+
+def drawn_points(actor, shape_pose) -> np.ndarray:
+    """The actor's points as drawn (its data through its user_matrix), in the frame ``shape_pose`` places."""
+    import pyvista as pv
+
+    points = np.asarray(pv.wrap(actor.GetMapper().GetInput()).points, dtype=float)
+    world = points @ np.asarray(actor.user_matrix)[:3, :3].T + np.asarray(actor.user_matrix)[:3, 3]
+    return (world - shape_pose[:3, 3]) @ shape_pose[:3, :3]
+
+
 def test_geometry_sits_at_its_links_pose_times_its_origin(make_view, probe):
+    """A primitive is the shared unit mesh of its kind scaled by its size: pose · origin · size; a mesh is
+    drawn at its own size: pose · origin. Either way its points, drawn, span the description's sizes."""
     tree, art = probe
     view, poses = shown_and_moved(make_view, tree, art, Q)
 
@@ -138,15 +158,27 @@ def test_geometry_sits_at_its_links_pose_times_its_origin(make_view, probe):
     visual = by_item(view, "visual")
     assert set(visual) == {ItemRef("probe", "link", "base"), ItemRef("probe", "link", "arm")}
     (base_box,) = visual[ItemRef("probe", "link", "base")]
-    np.testing.assert_allclose(base_box.user_matrix, pose("base") @ transform(*VISUAL_BASE), atol=1e-12)
+    at = pose("base") @ transform(*VISUAL_BASE)
+    np.testing.assert_allclose(base_box.user_matrix, at @ BASE_BOX, atol=1e-12)
+    local = drawn_points(base_box, at)
+    np.testing.assert_allclose(local.min(axis=0), [-0.05, -0.025, -0.01], atol=1e-9)
+    np.testing.assert_allclose(local.max(axis=0), [0.05, 0.025, 0.01], atol=1e-9)
     for actor in visual[ItemRef("probe", "link", "arm")]:  # a mesh: one actor per colour, all alike
-        np.testing.assert_allclose(actor.user_matrix, pose("arm") @ transform(*VISUAL_ARM), atol=1e-12)
+        at = pose("arm") @ transform(*VISUAL_ARM)
+        np.testing.assert_allclose(actor.user_matrix, at, atol=1e-12)
+        local = drawn_points(actor, at)  # the 2 cm cube, scaled 1 2 1 in the description
+        np.testing.assert_allclose(local.min(axis=0), [-0.01, -0.02, -0.01], atol=1e-7)
+        np.testing.assert_allclose(local.max(axis=0), [0.01, 0.02, 0.01], atol=1e-7)
 
     collision = by_item(view, "collision")
     (base_mesh,) = collision[ItemRef("probe", "link", "base")]
     np.testing.assert_allclose(base_mesh.user_matrix, pose("base") @ transform(*COLLISION_BASE), atol=1e-12)
     (arm_cylinder,) = collision[ItemRef("probe", "link", "arm")]
-    np.testing.assert_allclose(arm_cylinder.user_matrix, pose("arm") @ transform(*COLLISION_ARM), atol=1e-12)
+    at = pose("arm") @ transform(*COLLISION_ARM)
+    np.testing.assert_allclose(arm_cylinder.user_matrix, at @ ARM_CYLINDER, atol=1e-12)
+    local = drawn_points(arm_cylinder, at)  # along z, centred on its origin
+    np.testing.assert_allclose(np.hypot(local[:, 0], local[:, 1]).max(), 0.02, atol=1e-9)
+    np.testing.assert_allclose((local[:, 2].min(), local[:, 2].max()), (-0.05, 0.05), atol=1e-9)
 
 
 def test_frame_triads_sit_on_their_frames(make_view, probe):

@@ -9,6 +9,7 @@ import math
 import pytest
 
 from mime_gui.multibody import UrdfError, read_urdf
+from mime_gui.multibody.tree import Cylinder, UnknownGeometry
 
 
 def robot(*joint_lines: str, extra: str = "") -> str:
@@ -29,10 +30,30 @@ def lines_of(text: str, needle: str) -> list[int]:
     return [i for i, line in enumerate(text.split("\n"), start=1) if needle in line]
 
 
-def refused(text: str) -> UrdfError:
+def refused(text: str, strict: bool = False) -> UrdfError:
     with pytest.raises(UrdfError) as info:
-        read_urdf(text)
+        read_urdf(text, strict=strict)
     return info.value
+
+
+def loads_with_one_error(text: str, code: str, line: int, blocks: str):
+    """Read ``text``: it loads with exactly one error, ``code`` at ``line`` blocking ``blocks`` and nothing
+    else; strict reading refuses it with the same code at the same line. The tree and the error."""
+    tree = read_urdf(text)
+    (error,) = tree.report.errors
+    assert (error.code, error.line, error.blocks, error.severity) == (code, line, blocks, "error")
+    assert [d for d in tree.report.warnings if d.code == code] == [error]  # reported once
+    assert [u for u in ("dynamics", "armature", "drawing", "mimic") if tree.report.blocked(u)] == [blocks]
+    err = refused(text, strict=True)
+    assert (err.code, err.line, err.message) == (code, line, error.message)
+    return tree, error
+
+
+def independent(tree, joint: str) -> bool:
+    """``joint`` moves on its own in the compiled articulation: no mimic, its own degree of freedom."""
+    art = tree.compile()
+    i = art.joint_names.index(joint)
+    return tree.joints[joint].mimic is None and int(art.mimic_master[i]) == -1 and not art.is_mimic[i]
 
 
 def entry(tree_or_report, kind):
@@ -160,25 +181,42 @@ def test_a_mimic_names_its_master_and_reads_multiplier_and_offset():
     ('<mimic joint="nobody"/>', "'nobody', which is not a joint"),
     ('<mimic joint="j"/>', "follow each other in a loop"),
 ])
-def test_a_mimic_that_follows_nothing_usable_is_refused_at_its_line(mimic, words):
-    err = refused(robot(LIMIT, mimic))
-    assert (err.code, err.line) == ("urdf.mimic", 5)
-    assert words in err.message
+def test_a_mimic_that_follows_nothing_usable_is_one_error_at_its_line_and_the_joint_moves_alone(mimic, words):
+    text = robot(LIMIT, mimic)
+    tree, error = loads_with_one_error(text, "urdf.mimic", 5, "mimic")
+    assert words in error.message and "moves on its own" in error.message
+    assert independent(tree, "j") and independent(tree, "k")
 
 
-def test_a_mimic_of_a_fixed_joint_is_refused():
+def test_a_mimic_of_a_fixed_joint_is_one_error_and_the_joint_moves_alone():
     text = robot(LIMIT, '<mimic joint="k"/>').replace('<joint name="k" type="revolute">',
                                                       '<joint name="k" type="fixed">')
-    err = refused(text)
-    assert (err.code, err.line) == ("urdf.mimic", 5)
-    assert "a fixed joint" in err.message
+    tree, error = loads_with_one_error(text, "urdf.mimic", 5, "mimic")
+    assert "'k', which is a fixed joint" in error.message
+    assert independent(tree, "j")
+    assert tree.compile().joint_names == ("j",)
 
 
-def test_two_joints_mimicking_each_other_are_a_loop():
+def test_a_mimic_of_a_movable_joint_is_no_error_and_follows_it():
+    """The other side of the two tests above: the same file with ``k`` movable loads without an error."""
+    tree = read_urdf(robot(LIMIT, '<mimic joint="k" multiplier="-2" offset="0.5"/>'))
+    assert tree.report.errors == []
+    art = tree.compile()
+    j, k = art.joint_names.index("j"), art.joint_names.index("k")
+    assert (int(art.mimic_master[j]), art.mimic_multiplier[j], art.mimic_offset[j]) == (k, -2.0, 0.5)
+    assert not independent(tree, "j") and independent(tree, "k")
+
+
+def test_two_joints_mimicking_each_other_are_a_loop_broken_at_the_first():
     k_limit = '<limit lower="-1" upper="1"/>\n</joint>'
     text = robot(LIMIT, '<mimic joint="k"/>').replace(k_limit, '<mimic joint="j"/>' + k_limit)
-    err = refused(text)
-    assert err.code == "urdf.mimic" and "loop" in err.message
+    (j_line,) = lines_of(text, '<mimic joint="k"/>')
+    tree, error = loads_with_one_error(text, "urdf.mimic", j_line, "mimic")
+    assert "['j', 'k'] follow each other in a loop" in error.message
+    assert independent(tree, "j")  # the loop is broken once, at the joint the walk started from
+    assert tree.joints["k"].mimic.joint == "j"
+    art = tree.compile()
+    assert int(art.mimic_master[art.joint_names.index("k")]) == art.joint_names.index("j")
 
 
 def test_a_chain_of_mimics_ending_at_an_independent_joint_is_accepted():
@@ -251,12 +289,23 @@ def test_a_simple_transmission_takes_the_actuators_reduction_first(body, actuato
 
 @pytest.mark.parametrize("value, code", [("0", "urdf.non-finite"), ("-0", "urdf.non-finite"),
                                          ("inf", "urdf.non-finite"), ("nan", "urdf.non-finite"),
-                                         ("four", "urdf.value"), ("", "urdf.value"),
-                                         ("${ratio}", "urdf.xacro")])
-def test_a_reduction_is_a_finite_non_zero_number(value, code):
-    text = transmissions('<joint name="j"/>' + ACT.format(1, value))
+                                         ("four", "urdf.value"), ("", "urdf.value")])
+def test_a_reduction_that_is_not_a_finite_non_zero_number_blocks_only_its_armature(value, code):
+    text = transmissions('<joint name="j"/>' + ACT.format(1, value), '<joint name="k"/>' + ACT.format(2, 4))
+    (line, _) = lines_of(text, "<mechanicalReduction>")
+    tree, error = loads_with_one_error(text, code, line, "armature")
+    assert f"<mechanicalReduction> {value!r} of transmission 't0'" in error.message
+    broken, sound = tree.transmissions["t0"], tree.transmissions["t1"]
+    assert (broken.joint, broken.actuator, broken.reduction) == ("j", "m1", None)
+    assert broken.error.endswith(f"(<string>:{line})")
+    assert (sound.reduction, sound.error) == (4.0, "")  # the other transmission keeps its reduction
+    assert tree.compile().dynamics_errors == ()  # the dynamics are not blocked
+
+
+def test_an_unexpanded_reduction_is_still_refused_as_xacro():
+    text = transmissions('<joint name="j"/>' + ACT.format(1, "${ratio}"))
     err = refused(text)
-    assert [(err.code, err.line)] == [(code, n) for n in lines_of(text, "<mechanicalReduction>")]
+    assert [(err.code, err.line)] == [("urdf.xacro", n) for n in lines_of(text, "<mechanicalReduction>")]
 
 
 def test_a_tiny_reduction_is_accepted():
@@ -311,8 +360,15 @@ def test_a_cylinder_may_be_flat_or_thin_but_not_negative(radius, length, ok):
     text = robot(LIMIT, extra=f'<link name="d"><visual><geometry>{cylinder}</geometry></visual></link>'
                  '<joint name="cd" type="fixed"><parent link="c"/><child link="d"/></joint>')
     if ok:
-        (shape,) = read_urdf(text).links["d"].visuals
+        tree = read_urdf(text)
+        assert tree.report.errors == []
+        (shape,) = tree.links["d"].visuals
+        assert isinstance(shape.geometry, Cylinder)
         assert (shape.geometry.radius, shape.geometry.length) == (float(radius), float(length))
-    else:
-        err = refused(text)
-        assert [(err.code, err.line)] == [("urdf.geometry", n) for n in lines_of(text, "<cylinder")]
+    else:  # drawn as a placeholder, with an error that blocks only its drawing
+        (line,) = lines_of(text, "<cylinder")
+        tree, error = loads_with_one_error(text, "urdf.geometry", line, "drawing")
+        assert "negative radius or length" in error.message
+        (shape,) = tree.links["d"].visuals
+        assert isinstance(shape.geometry, UnknownGeometry) and shape.geometry.kind == "cylinder"
+        assert tree.compile().dynamics_errors == ()

@@ -9,6 +9,7 @@ import math
 import pytest
 from rig_helpers import DEMO_URDF, SLIDER_URDF, demo_urdf_with, snippet_rig
 
+from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH, MAX_MASS
 from mime_gui.rig import (
     RULES,
     Apparatus,
@@ -24,6 +25,7 @@ from mime_gui.rig import (
     kg_per_m3,
     tesla,
 )
+from mime_gui.rig.rules import analyse
 
 up = math.inf
 
@@ -85,11 +87,28 @@ def test_a_non_finite_at_component_is_refused_wherever_it_is(index, bad):
     assert found(rig) == [("chain.placement", "chain.arm.at"), ("part.placement", "parts.holder.at")]
 
 
-def test_a_far_but_finite_placement_is_accepted():
+PAST_LENGTH = math.nextafter(MAX_LENGTH, up)
+
+
+@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("value, ok", [(MAX_LENGTH, True), (-MAX_LENGTH, True), (PAST_LENGTH, False),
+                                       (-PAST_LENGTH, False), (1e300, False)])
+def test_a_placement_is_within_a_million_metres_on_each_axis(index, value, ok):
     rig = snippet_rig()
-    rig.chain["arm"].at = (1e300, -1e300, 0.0)
-    rig.magnets["m1"].at = (0.0, 1e300, 0.0)
-    assert found(rig) == []
+    at = [0.0, 0.0, 0.0]
+    at[index] = value
+    rig.chain["arm"].at = tuple(at)
+    rig.parts["holder"].at = tuple(at)
+    rig.magnets["m1"].at = tuple(at)
+    assert found(rig) == ([] if ok else [("chain.placement", "chain.arm.at"),
+                                         ("part.placement", "parts.holder.at"),
+                                         ("part.placement", "magnets.m1.at")])
+
+
+def test_a_far_placement_names_its_bound():
+    rig = snippet_rig()
+    rig.chain["arm"].at = (0.0, PAST_LENGTH, 0.0)
+    assert "each coordinate within ±1e+06 m" in message(rig, "chain.placement")
 
 
 # -- chain.servo: finite, not negative ---------------------------------------------------------------------
@@ -284,12 +303,25 @@ def test_a_kinematic_motor_needs_no_rotor_inertia():
 
 
 # -- chain.armature ------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("value, ok", [(0.0, True), (5e-324, True), (1e300, True), (-5e-324, False),
-                                       (math.inf, False), (math.nan, False)])
-def test_a_declared_armature_is_finite_and_not_negative(value, ok):
+@pytest.mark.parametrize("value, ok", [(0.0, True), (5e-324, True), (MAX_INERTIA, True),
+                                       (math.nextafter(MAX_INERTIA, up), False), (1e300, False),
+                                       (-5e-324, False), (math.inf, False), (math.nan, False)])
+def test_a_declared_armature_is_finite_not_negative_and_at_most_1e21_kg_m2(value, ok):
     rig = snippet_rig()
     rig.chain["arm"].armature = {"joint_6": kg_m2(value, reason="r")}
     assert found(rig) == ([] if ok else [("chain.armature", "chain.arm.armature.joint_6")])
+
+
+@pytest.mark.parametrize("value, ok", [(MAX_MASS, True), (math.nextafter(MAX_MASS, up), False),
+                                       (MAX_INERTIA, False)])
+def test_a_sliding_joints_armature_is_a_mass_of_at_most_1e9_kg(tmp_path, value, ok):
+    path = tmp_path / "slider.urdf"
+    path.write_text(SLIDER_URDF)
+    arm = Arm.Dynamic(description=str(path), armature={"slide": kg(value, reason="r")})
+    rig = Apparatus("r", chain={"s": arm})
+    assert found(rig) == ([] if ok else [("chain.armature", "chain.s.armature.slide")])
+    if not ok:
+        assert f"the armature {value:g} kg (declared) is beyond 1e+09 kg" in message(rig, "chain.armature")
 
 
 @pytest.mark.parametrize("joint, ok", [("joint_1", True), ("joint_6", True), ("tool0_joint", False),
@@ -322,15 +354,49 @@ def test_a_rotor_is_reflected_with_the_reduction_squared():
     assert armature["joint_2"] == 0.0  # neither
 
 
-@pytest.mark.parametrize("reduction, ok", [("1e100", True), ("-1e100", True), ("1e160", False),
-                                           ("-1e160", False)])
-def test_a_reflected_armature_beyond_the_largest_number_is_refused(tmp_path, reduction, ok):
+#: a rotor that reflects exactly MAX_INERTIA through a reduction of 2**34 (a power of two: exact products)
+AT_BOUND = MAX_INERTIA / 2.0 ** 68
+
+
+@pytest.mark.parametrize("reduction, rotor, expected", [
+    (str(2 ** 34), AT_BOUND, []),
+    (str(-2 ** 34), AT_BOUND, []),
+    (str(2 ** 34), math.nextafter(AT_BOUND, up), "beyond 1e+21 kg m2"),
+    (str(-2 ** 34), math.nextafter(AT_BOUND, up), "beyond 1e+21 kg m2"),
+    ("1e100", 1.0, "beyond 1e+21 kg m2"),
+    ("1e160", 1.0, "beyond the largest number"),  # the square itself overflows
+    ("-1e160", 1.0, "beyond the largest number"),
+])
+def test_a_reflected_armature_is_at_most_1e21_kg_m2_and_refused_at_its_actuator(tmp_path, reduction, rotor,
+                                                                                  expected):
     path = demo_urdf_with(tmp_path, f"""<transmission name="t_5"><joint name="joint_5"/>
         <actuator name="motor_5"><mechanicalReduction>{reduction}</mechanicalReduction></actuator>
         </transmission>""")
     rig = snippet_rig(description=str(path))
-    rig.chain["arm"].actuators = {"motor_5": kg_m2(1.0, reason="r")}
-    assert found(rig) == ([] if ok else [("chain.armature", "chain.arm.actuators.motor_5")])
+    rig.chain["arm"].actuators = {"motor_5": kg_m2(rotor, reason="r")}
+    if not expected:
+        assert found(rig) == []
+        art = rig.build().articulation("arm")
+        assert art.armature[art.joint_names.index("joint_5")] == MAX_INERTIA
+    else:
+        assert found(rig) == [("chain.armature", "chain.arm.actuators.motor_5")]
+        assert expected in message(rig, "chain.armature")
+
+
+@pytest.mark.parametrize("reduction", ["four", "0", "nan"])
+def test_a_reduction_that_is_no_number_blocks_only_the_armature_reflected_through_it(tmp_path, reduction):
+    path = demo_urdf_with(tmp_path, f"""<transmission name="t_5"><joint name="joint_5"/>
+        <actuator name="motor_5"><mechanicalReduction>{reduction}</mechanicalReduction></actuator>
+        </transmission>""")
+    rig = snippet_rig(description=str(path))
+    assert found(rig) == []  # nothing asks for an armature through it
+    rig.chain["arm"].actuators = {"motor_1": kg_m2(1e-5, reason="r")}  # through another transmission
+    assert found(rig) == []
+    rig.chain["arm"].actuators["motor_5"] = kg_m2(1e-5, reason="r")
+    assert found(rig) == [("chain.armature", "chain.arm.actuators.motor_5")]
+    assert "'t_5' of actuator 'motor_5' has no reduction" in message(rig, "chain.armature")
+    rig.chain["arm"] = Arm.Kinematic(description=str(path))  # a kinematic arm reflects no armature
+    assert found(rig) == []
 
 
 @pytest.mark.parametrize("value, expected", [
@@ -351,6 +417,49 @@ def test_a_kinematic_arm_reflects_no_armature_and_checks_none():
     rig = Apparatus("r", chain={"arm": Arm.Kinematic(description=str(DEMO_URDF))})
     assert found(rig) == []
     assert rig.build().articulation("arm").armature.tolist() == [0.0] * 6
+
+
+# -- chain.inertia: a dynamic arm's links have physical mass properties -------------------------------------
+def link_with(inertial: str, name: str = "antenna", parent: str = "link_6") -> str:
+    return (f'<link name="{name}"><inertial>{inertial}</inertial></link>\n<joint name="{name}_joint" '
+            f'type="fixed"><parent link="{parent}"/><child link="{name}"/></joint>')
+
+
+def inertia(izz: str = "1", mass: str = "1") -> str:
+    return f'<mass value="{mass}"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="{izz}"/>'
+
+
+# The reader's tolerance on a principal moment: 1e-6 of the largest (1 here) plus 1e-12.
+@pytest.mark.parametrize("inertial, ok", [
+    (inertia(mass="0"), True),
+    (inertia(mass="-5e-324"), False),
+    (inertia(izz="0"), True),
+    (inertia(izz="-1.0000005e-6"), True),
+    (inertia(izz="-1.0000015e-6"), False),
+    ('<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>', False),  # no <mass>
+])
+def test_a_dynamic_arm_needs_physical_mass_properties_and_a_kinematic_one_none(tmp_path, inertial, ok):
+    path = demo_urdf_with(tmp_path, link_with(inertial))
+    rig = snippet_rig(description=str(path))
+    assert found(rig) == ([] if ok else [("chain.inertia", "chain.arm.description")])
+    if not ok:
+        lines = path.read_text().split("\n")
+        (line,) = [i for i, text in enumerate(lines, 1) if '<link name="antenna">' in text]
+        text = message(rig, "chain.inertia")
+        assert text.startswith("link 'antenna' of 'demo_arm': ")
+        assert f"{path}:{line})" in text and "make the segment Arm.Kinematic" in text
+    arm = rig.chain["arm"]
+    rig.chain["arm"] = Arm.Kinematic(description=arm.description, initial_positions=arm.initial_positions)
+    assert found(rig) == []
+
+
+def test_each_link_without_physical_mass_properties_is_one_finding(tmp_path):
+    path = demo_urdf_with(tmp_path, link_with(inertia(izz="-1")) + "\n"
+                          + link_with(inertia(mass="-1"), name="probe", parent="link_3"))
+    rig = snippet_rig(description=str(path))
+    assert found(rig) == [("chain.inertia", "chain.arm.description")] * 2
+    texts = [f.message for f in rig.validate()]
+    assert texts[0].startswith("link 'antenna' ") and texts[1].startswith("link 'probe' ")
 
 
 # -- part.geometry, part.mass, part.material ----------------------------------------------------------------
@@ -379,7 +488,7 @@ def test_a_volume_that_underflows_is_refused():
     ("mass", kg(math.inf, reason="r"), [("part.mass", "parts.holder.mass")]),
     ("density", kg_per_m3(0.0, reason="r"), []),
     ("density", kg_per_m3(-1.0, reason="r"), [("part.mass", "parts.holder.density")]),
-    ("density", kg_per_m3(1e308, reason="r"), []),
+    ("density", kg_per_m3(1e308, reason="r"), [("part.mass", "parts.holder.density")]),
     ("mass", kg(1.0, reason=""), [("declaration.reason", "parts.holder.mass")]),
     ("mass", kg(1.0, reason=" \t"), [("declaration.reason", "parts.holder.mass")]),
     ("mass", kg(1.0, reason="x"), []),
@@ -400,11 +509,42 @@ def test_mass_and_density_together_are_refused_even_when_each_is_valid():
     assert found(rig) == [("part.mass", "parts.holder.mass")]
 
 
-def test_a_density_times_a_volume_beyond_the_largest_number_is_refused():
+#: a box of 1 m3 exactly (powers of two), so a density is its mass
+UNIT_BOX = Box((0.5, 2.0, 1.0))
+
+
+@pytest.mark.parametrize("attr, q, ok", [
+    ("mass", kg(MAX_MASS, reason="r"), True),
+    ("mass", kg(math.nextafter(MAX_MASS, up), reason="r"), False),
+    ("density", kg_per_m3(MAX_MASS, reason="r"), True),
+    ("density", kg_per_m3(math.nextafter(MAX_MASS, up), reason="r"), False),
+])
+def test_a_parts_mass_is_at_most_1e9_kg_declared_or_from_its_density(attr, q, ok):
     rig = snippet_rig()
-    rig.parts["holder"].geometry = Box((1e50, 1e50, 1e50))
+    rig.parts["holder"].geometry = UNIT_BOX
+    setattr(rig.parts["holder"], attr, q)
+    assert found(rig) == ([] if ok else [("part.mass", f"parts.holder.{attr}")])
+    if not ok:
+        assert "a part's mass is at most 1e+09 kg" in message(rig, "part.mass")
+
+
+@pytest.mark.parametrize("size, ok", [(MAX_LENGTH, True), (PAST_LENGTH, False), (1e50, False)])
+def test_a_part_size_is_at_most_a_million_metres(size, ok):
+    rig = snippet_rig()
+    rig.parts["holder"].geometry = Box((size, 1e-3, 1e-3))
+    rig.parts["holder"].material = None  # massless: only the size is checked
+    rig.magnets["m1"].geometry = Cylinder(radius=1e-3, length=size)
+    assert found(rig) == ([] if ok else [("part.geometry", "parts.holder.geometry"),
+                                         ("part.geometry", "magnets.m1.geometry")])
+
+
+def test_a_density_times_a_volume_beyond_the_largest_number_is_refused():
+    """Sizes within bounds, a density whose product with the volume overflows: refused, not inf."""
+    rig = snippet_rig()
+    rig.parts["holder"].geometry = Box((MAX_LENGTH, MAX_LENGTH, MAX_LENGTH))
     rig.parts["holder"].density = kg_per_m3(1e300, reason="r")
     assert found(rig) == [("part.mass", "parts.holder.density")]
+    assert "beyond the largest number" in message(rig, "part.mass")
 
 
 @pytest.mark.parametrize("material, ok", [("aluminium", True), ("Aluminium", True), ("ndfeb n42", True),
@@ -439,12 +579,24 @@ def test_a_declared_remanence(remanence, expected):
     assert found(rig) == expected
 
 
-def test_a_moment_beyond_the_largest_number_is_refused():
+@pytest.mark.parametrize("br, ok", [(100.0, True), (math.nextafter(100.0, up), False), (1e300, False)])
+def test_a_declared_remanence_is_at_most_100_tesla(br, ok):
     rig = snippet_rig()
-    rig.magnets["m1"].geometry = Box((1e50, 1e50, 1e50))
-    rig.magnets["m1"].remanence = tesla(1e300, reason="r")
+    rig.magnets["m1"].remanence = tesla(br, reason="r")
     rig.magnets["m1"].material = None
-    assert found(rig) == [("magnet.remanence", "magnets.m1.remanence")]
+    assert found(rig) == ([] if ok else [("magnet.remanence", "magnets.m1.remanence")])
+    if not ok:
+        assert "beyond 100 T" in message(rig, "magnet.remanence")
+
+
+def test_a_moment_at_the_largest_sizes_and_remanence_is_finite():
+    rig = snippet_rig()
+    rig.magnets["m1"].geometry = Box((MAX_LENGTH, MAX_LENGTH, MAX_LENGTH))
+    rig.magnets["m1"].remanence = tesla(100.0, reason="r")
+    rig.magnets["m1"].material = None
+    assert found(rig) == []
+    moment = analyse(rig).moments["m1"].moment  # Br V / mu0, mu0 = 1.25663706212e-6 T m/A (CODATA 2018)
+    assert moment == pytest.approx(100.0 * 1e18 / 1.25663706212e-6, rel=1e-10)
 
 
 def test_a_magnet_with_no_material_and_no_remanence_is_refused():
@@ -509,7 +661,7 @@ def test_names_are_distinct_across_collections_and_case_sensitive():
 
 def test_every_rule_has_a_boundary_case_here():
     """The codes exercised above: a new rule needs its boundaries added to this file."""
-    covered = {"chain.mount-first", "chain.mount", "chain.description", "chain.placement",
+    covered = {"chain.mount-first", "chain.mount", "chain.description", "chain.inertia", "chain.placement",
                "chain.initial-positions", "chain.servo", "chain.motor", "chain.armature", "part.mount",
                "part.placement", "part.geometry", "part.material", "part.mass", "magnet.magnetisation",
                "magnet.remanence", "declaration.reason", "unit", "name.duplicate", "name.invalid"}

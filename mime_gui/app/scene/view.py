@@ -172,7 +172,8 @@ class SceneView(QWidget):
         frames and joints whose drawing did not change, moves those that only changed size or place, and
         builds only the others (see :mod:`.changes`); a new segment gets all its actors, a removed one loses
         all. Hidden items, layers, highlight, opacity and display detail carry over, and the camera does not
-        move. Poses of new frames follow with the next :meth:`set_frame_poses`."""
+        move (hidden items that are gone are forgotten). Poses of new frames follow with the next
+        :meth:`set_frame_poses`."""
         registry = self._registry
         item = self._highlight.item
         self._highlight.restore()
@@ -209,6 +210,7 @@ class SceneView(QWidget):
         geometry_changed |= registry.created > created
         if prune:
             self._geometry.prune_mappers()
+        self._visibility.forget_gone(set(changed) | set(removed))
         self._follow_model_size(touched)
         if self._visibility.layers["frame_labels"]:
             for seg in changed_segments:
