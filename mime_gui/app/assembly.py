@@ -72,6 +72,7 @@ class Assembly(QObject):
         self.marks = install_part_marks(window.scene, session, bridge)
         self.palette.chosen.connect(self.add_to_selection)
         self.palette.describe_target = self._target_text
+        window.tree_dock.context_actions = self._context_actions
         self.validation.navigate.connect(self.navigate)
         bridge.findings_changed.connect(lambda _f: self._gate_export())
         bridge.document_changed.connect(lambda _d: self._gate_export())
@@ -179,6 +180,15 @@ class Assembly(QObject):
         if ref.kind == "segment":
             return ("chain", ref.name) if ref.name in self.session.rig.chain else None
         return part_target(self.session, ref)
+
+    def _context_actions(self, ref) -> list:
+        """Delete, Duplicate, Rename in a segment's, part's or magnet's context menu (on that item)."""
+        own = canonical(self.session, ref)
+        if own is None or (own.kind != "segment" and part_target(self.session, own) is None):
+            return []
+        if self.session.selection != own:
+            self.session.select(own)
+        return [self.act_delete, self.act_duplicate, self.act_rename]
 
     def _selection_changed(self, ref) -> None:
         """A part picked as its graft link (a tree row, a click in 3D) is selected by its own reference, so

@@ -493,3 +493,30 @@ def test_the_delete_key_in_a_field_edits_the_text_not_the_rig(window, qtbot, dem
     press(window, Qt.Key_Delete)
     settle(qtbot)
     assert "holder" not in window.session.rig.parts
+
+
+def test_a_rows_context_menu_offers_delete_duplicate_and_rename(window, qtbot, demo_copy):
+    from PySide6.QtCore import QTimer
+
+    open_ready(window, demo_copy / "demo.rig.json")
+    tree = window.tree_dock.tree
+    item = window.tree_dock.item_for(ItemRef("motor", "link", "part:holder"))
+    tree.scrollToItem(item)
+    pos = tree.visualItemRect(item).center()
+
+    def choose_duplicate():
+        menu = window.tree_dock.last_menu
+        action = next(a for a in menu.actions() if a.text().replace("&", "") == "Duplicate")
+        menu.setActiveAction(action)
+        QTest.keyClick(menu, Qt.Key_Return)
+
+    QTimer.singleShot(200, choose_duplicate)
+    window.tree_dock._context_menu(pos)  # the menu a right click opens (modal until chosen)
+    settle(qtbot)
+    assert list(window.session.rig.parts) == ["holder", "holder_2"]
+    assert window.session.rig.parts["holder_2"] == window.session.rig.parts["holder"]
+    segment_row = window.tree_dock.item_for(ItemRef("motor", "segment", "motor"))
+    assert [a.text().replace("&", "") for a in window.assembly._context_actions(
+        segment_row.data(0, Qt.UserRole))] == ["Delete", "Duplicate", "Rename"]
+    assert not window.assembly.act_duplicate.isEnabled()  # a segment is not duplicated
+    assert window.assembly._context_actions(ItemRef("arm", "link", "link_2")) == []

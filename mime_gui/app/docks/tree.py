@@ -112,6 +112,8 @@ class TreeDock(QDockWidget):
         layout.addWidget(self.tree)
         self.setWidget(body)
         self._drop_row: QTreeWidgetItem | None = None
+        self.context_actions = lambda ref: []  # more entries of a row's context menu (set by the assembly)
+        self.last_menu: QMenu | None = None
         self.tree.setAcceptDrops(True)
         self.tree.viewport().setAcceptDrops(True)
         self.tree.viewport().installEventFilter(self)
@@ -336,7 +338,13 @@ class TreeDock(QDockWidget):
         menu = QMenu(self.tree)
         focus = menu.addAction("Focus camera")
         hidden = not self.session.is_item_visible(ref)
-        toggle = menu.addAction("Show" if hidden else "Hide")
+        toggle = menu.addAction("Show" if hidden else "Hide") if ref.kind != "segment" else None
+        extra = self.context_actions(ref)  # Delete, Duplicate, Rename … (the assembly code's)
+        if extra:
+            menu.addSeparator()
+            for action in extra:
+                menu.addAction(action)
+        self.last_menu = menu
         chosen = menu.exec(self.tree.viewport().mapToGlobal(pos))
         if chosen is focus:
             self.focus_requested.emit(ref)
