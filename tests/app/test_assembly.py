@@ -520,3 +520,22 @@ def test_a_rows_context_menu_offers_delete_duplicate_and_rename(window, qtbot, d
         segment_row.data(0, Qt.UserRole))] == ["Delete", "Duplicate", "Rename"]
     assert not window.assembly.act_duplicate.isEnabled()  # a segment is not duplicated
     assert window.assembly._context_actions(ItemRef("arm", "link", "link_2")) == []
+
+
+def test_a_segments_orientation_is_typed_in_degrees_and_stored_as_its_quaternion(window, qtbot, demo_copy):
+    import math
+
+    from mime_gui.app.docks.forms.segment import quaternion_to_rpy_degrees, rpy_to_quaternion
+
+    open_ready(window, demo_copy / "demo.rig.json")
+    click_row(window, ItemRef("arm", "segment", "arm"))
+    type_vector(qtbot, window, "chain.arm.orientation", 2, "90")  # yaw
+    w, x, y, z = window.session.rig.chain["arm"].orientation
+    assert (w, x, y, z) == pytest.approx((math.sqrt(0.5), 0.0, 0.0, math.sqrt(0.5)), abs=1e-15)
+    assert window.session.findings == ()  # a unit quaternion
+    type_vector(qtbot, window, "chain.arm.at", 0, "250")  # mm
+    assert window.session.rig.chain["arm"].at == (0.25, 0.0, 0.0)
+    for rpy in [(10.0, 20.0, 30.0), (-170.0, 45.0, 179.0), (0.0, 89.0, 0.0)]:
+        q = rpy_to_quaternion(np.radians(rpy))
+        assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-15)
+        assert quaternion_to_rpy_degrees(q) == pytest.approx(rpy, abs=1e-9)
