@@ -29,6 +29,7 @@ from mime_gui.app.bridge import SessionBridge
 from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
 from mime_gui.app.docks.tree import TreeDock
+from mime_gui.app.driving import install_driving
 from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
 
@@ -156,6 +157,7 @@ class MainWindow(QMainWindow):
         loaded = getattr(self.scene, "meshes_loaded", None)
         if loaded is not None:
             loaded.connect(self._meshes_loaded)
+        install_driving(self)  # sliders, player, plots, the clock, the Playback menu
         self.session.attach_renderer(self.scene)
         if restore:
             self._restore_state()

@@ -28,7 +28,7 @@ class Transport:
         self.live = LiveDrive(session)
         self.player: Player | None = None
         self.mode = "live"
-        self.last_recording = None  # RecordedCommands of the last recording stopped
+        self.last_recording: Recorder | None = None  # the last recording stopped
         self.playhead_changed = Event("playhead_changed")
         self.mode_changed = Event("mode_changed")
         self.player_changed = Event("player_changed")
@@ -149,7 +149,7 @@ class Transport:
     def stop_recording(self) -> Recorder | None:
         rec = self.live.stop_recording()
         if rec is not None:
-            self.last_recording = rec.recorded()
+            self.last_recording = rec
             self.recording_changed.emit(None)
         return rec
 
