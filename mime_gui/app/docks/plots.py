@@ -79,6 +79,7 @@ class PlotsDock(QDockWidget):
         self._ring: Ring | None = None
         self._joints: list[tuple[str, str]] = []  # (segment, joint) plotted
         self._frame: tuple[str, str] | None = None
+        self._frame_choices: list[tuple[str, str]] = []
 
         splitter = QSplitter(Qt.Horizontal, self)
         side = QWidget(splitter)
@@ -173,6 +174,7 @@ class PlotsDock(QDockWidget):
         with QSignalBlocker(self.joint_list), QSignalBlocker(self.frame_box):
             self.joint_list.clear()
             self.frame_box.clear()
+            self._frame_choices: list[tuple[str, str]] = []  # (segment, frame) of each entry
             first = True
             for name, seg in session.segments.items():
                 for joint in session.command_names(name):
@@ -182,7 +184,8 @@ class PlotsDock(QDockWidget):
                     item.setCheckState(Qt.Checked if first else Qt.Unchecked)
                     first = False
                 for frame in seg.articulation.frame_names:
-                    self.frame_box.addItem(f"{name}.{frame}", (name, frame))
+                    self.frame_box.addItem(f"{name}.{frame}")
+                    self._frame_choices.append((name, frame))
             if session.segments:  # the tip of the first segment, until something is selected
                 first_seg = next(iter(session.segments.values()))
                 self.frame_box.setCurrentIndex(first_seg.articulation.nframes - 1)
@@ -207,9 +210,8 @@ class PlotsDock(QDockWidget):
         self._channels_changed()
 
     def set_frame(self, segment: str, frame: str) -> None:
-        i = self.frame_box.findData((segment, frame))
-        if i >= 0:
-            self.frame_box.setCurrentIndex(i)
+        if (segment, frame) in self._frame_choices:
+            self.frame_box.setCurrentIndex(self._frame_choices.index((segment, frame)))
 
     def _selection_changed(self, item) -> None:
         if item is None or item.kind not in ("frame", "link"):
@@ -220,7 +222,8 @@ class PlotsDock(QDockWidget):
 
     def _channels_changed(self) -> None:
         self._joints = self.checked_joints()
-        self._frame = self.frame_box.currentData()
+        i = self.frame_box.currentIndex()
+        self._frame = self._frame_choices[i] if 0 <= i < len(self._frame_choices) else None
         self._ring = Ring(LIVE_SAMPLES, 2 * len(self._joints) + 6)
         self._t0 = time.perf_counter()
         for p in self.plots:

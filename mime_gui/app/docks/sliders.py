@@ -100,11 +100,13 @@ class JointRow:
     def set_units(self) -> None:
         k = self._scale()
         with QSignalBlocker(self.spin):
-            self.spin.setDecimals(1 if k != 1.0 else (4 if self.linear else 3))
+            digits = 2 if k != 1.0 else (4 if self.linear else 3)
+            self.spin.setDecimals(digits)
             self.spin.setSuffix(self._unit())
             big = 1e6 * k
             lo, hi = (-big, big) if self.wraps else (self.lower * k, self.upper * k)
-            self.spin.setRange(lo, hi)
+            scale = 10.0 ** digits  # the box rounds its range to its decimals: round outward, so the limits
+            self.spin.setRange(math.floor(lo * scale) / scale, math.ceil(hi * scale) / scale)  # stay inside
             self.spin.setSingleStep(1.0 if k != 1.0 else (0.001 if self.linear else 0.01))
         self.command = self.state = math.nan  # shown again in the new units
         self.refresh()
