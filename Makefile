@@ -1,30 +1,40 @@
 # Two commands do all set-up: `make run` and `make test` (see README).
+# Python packages come in the versions of constraints.txt (refresh with `make lock`); the system packages
+# the window and the tests need are checked (and installed when root or passwordless sudo allow) by
+# tools/system-packages.sh.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 FILE   ?=
+CONSTRAINTS := constraints.txt
+SYSTEM      := tools/system-packages.sh
+LOCK_PYTHON ?= python3.11
+LOCK_VENV   ?= build/lock-venv
 
 .PHONY: run test lint bench clean
+.PHONY: lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.installed: $(BIN)/python pyproject.toml
-	$(BIN)/pip install -q -e .
+$(VENV)/.installed: $(BIN)/python pyproject.toml $(CONSTRAINTS)
+	$(BIN)/pip install -q -c $(CONSTRAINTS) -e .
 	touch $@
 
-$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml
-	$(BIN)/pip install -q -e '.[test]'
+$(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)
+	$(BIN)/pip install -q -c $(CONSTRAINTS) -e '.[test]'
 	# robots written by others, data only (its declared dependencies are the Pinocchio stack, installed above)
-	$(BIN)/pip install -q --no-deps example-robot-data
+	$(BIN)/pip install -q -c $(CONSTRAINTS) --no-deps example-robot-data
 	touch $@
 
 run: $(VENV)/.installed
+	@bash $(SYSTEM) ensure run
 	$(BIN)/mime-gui $(FILE)
 
 # The GUI tests need an X server: run under xvfb-run when there is no display.
 test: $(VENV)/.installed-test
+	@bash $(SYSTEM) ensure test
 	@if [ -z "$$DISPLAY" ] && command -v xvfb-run >/dev/null; then \
 		xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python -m pytest $(PYTEST_ARGS); \
 	else \
@@ -37,6 +47,18 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	for b in read engine node; do $(BIN)/python benchmarks/$$b.py || exit 1; done
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/gui.py
+
+# constraints.txt: the newest releases pyproject admits, installed in a clean Python 3.11 environment and
+# frozen. Run the suite on them (`make clean test`) before committing the new file.
+lock:
+	rm -rf $(LOCK_VENV)
+	$(LOCK_PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/python -m pip install -q --upgrade pip
+	$(LOCK_VENV)/bin/pip install -q '.[test]'
+	$(LOCK_VENV)/bin/pip install -q --no-deps example-robot-data
+	{ echo "# Versions the suite passes on, for Python 3.11 on Linux x86_64. Refresh: make lock"; \
+	  $(LOCK_VENV)/bin/pip freeze --all --exclude pip --exclude mime-gui; } > $(CONSTRAINTS)
+	rm -rf $(LOCK_VENV)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache

@@ -5,9 +5,15 @@ recorded-command playback), ``rig`` (the rig model) and ``session`` (application
 ``app`` only.
 """
 
-from pathlib import Path
+import logging
 
-__version__ = "0.1.0"
+from mime_gui._package import package_version, resources_folder
 
-#: Bundled data (demo rig, materials, actuator registry, schema). The project is installed editable.
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+# The packages log warnings under "mime_gui"; the app sends them to its log file. Without that, they are
+# dropped rather than printed (the command line reports its findings itself).
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+__version__ = package_version()
+
+#: Bundled data (demo rig, materials, actuator registry, schema), a folder inside the installed package.
+RESOURCES = resources_folder()

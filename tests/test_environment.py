@@ -9,8 +9,10 @@ import importlib
 import pytest
 from robot_data import ROBOTS
 
+PEERS = ["pinocchio", "yourdfpy", "hypothesis", "PySide6", "pyvistaqt", "ruff", "scipy"]
 
-@pytest.mark.parametrize("module", ["pinocchio", "yourdfpy", "hypothesis", "PySide6", "pyvistaqt", "ruff"])
+
+@pytest.mark.parametrize("module", PEERS)
 def test_peer_library_is_installed(module):
     importlib.import_module(module)
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "resources" / "demo" / "arm.urdf"
+DEMO = ROOT / "mime_gui" / "resources" / "demo" / "arm.urdf"
 HEADLESS = ["mime_gui.multibody", "mime_gui.nodes", "mime_gui.rig", "mime_gui.session", "mime_gui.cli"]
 FORBIDDEN = ("PySide6", "pyvista", "pyvistaqt", "vtk", "vtkmodules", "qtpy", "PyQt5", "PyQt6", "shiboken6")
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import time
 from pathlib import Path
 
-from mime_gui import RESOURCES
+from mime_gui import RESOURCES, __version__
 
 #: What the app opens without a file argument.
 DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
@@ -41,6 +42,7 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
+    from mime_gui.app.logs import install_exception_hook, log_session_error, setup_logging
     from mime_gui.app.main_window import APP_NAME, MainWindow
     from mime_gui.session import Session, SessionError
 
@@ -51,12 +53,15 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("MIME")
+    install_exception_hook(setup_logging())
+    logging.getLogger("mime_gui.app").info("%s %s started", APP_NAME, __version__)
 
     session = Session()
+    session.error.connect(log_session_error)
     path = Path(file) if file else DEMO_RIG
     try:
         session.open(path)
-    except SessionError as err:
+    except SessionError as err:  # logged by the listener above
         print(err.one_line(), file=sys.stderr)
         return 2
 

@@ -7,6 +7,7 @@ standard views, projection) go straight to the scene.
 
 from __future__ import annotations
 
+import html
 import platform
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
 from mime_gui.app.docks.tree import TreeDock
 from mime_gui.app.driving import install_driving
+from mime_gui.app.logs import current_log_file
 from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
 
@@ -505,7 +507,8 @@ class MainWindow(QMainWindow):
         return (f"<b>{APP_NAME}</b> {__version__}<br>Load URDFs, assemble rigs, drive the arm.<br><br>"
                 f"Python {platform.python_version()}<br>Qt {PySide6.QtCore.qVersion()} · "
                 f"PySide6 {PySide6.__version__}<br>VTK {vtk.vtkVersion.GetVTKVersion()} · "
-                f"PyVista {pyvista.__version__} · pyvistaqt {pvqt}<br>NumPy {np.__version__}")
+                f"PyVista {pyvista.__version__} · pyvistaqt {pvqt}<br>NumPy {np.__version__}"
+                f"<br><br>Log file: {html.escape(str(current_log_file() or 'none'))}")
 
     def about(self) -> None:
         QMessageBox.about(self, f"About {APP_NAME}", self.about_text())

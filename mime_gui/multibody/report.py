@@ -7,9 +7,12 @@ stays short; a kind not used gets one warning, not one per element.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 from mime_gui.multibody.errors import Diagnostic
+
+_log = logging.getLogger(__name__)
 
 USED = "used"
 IGNORED = "recognised-not-used"
@@ -55,6 +58,7 @@ class ReadReport:
 
     def warn(self, code: str, message: str, line: int = 0) -> None:
         self.warnings.append(Diagnostic(code, message, self.file, line))
+        _log.warning("%s:%s: warning[%s] %s", self.file, line, code, message)
 
     def group(self, group: str) -> list[KindEntry]:
         return sorted((e for e in self.entries.values() if e.group == group), key=lambda e: e.kind)

@@ -1,7 +1,7 @@
 """The materials table: density, remanence where magnetic, and the source of each figure.
 
-The table lives in ``resources/materials.json``. Names are matched without regard to case, spaces, dashes or
-underscores (``"NdFeB N42"``, ``"ndfeb-n42"``), and ``aluminum`` is read as ``aluminium``.
+The table lives in ``mime_gui/resources/materials.json``. Names are matched without regard to case, spaces,
+dashes or underscores (``"NdFeB N42"``, ``"ndfeb-n42"``), and ``aluminum`` is read as ``aluminium``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
 """Small independent helpers for the node tests."""
 
-from pathlib import Path
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[2]
-DEMO_URDF = REPO / "resources" / "demo" / "arm.urdf"
+from mime_gui import RESOURCES
+
+DEMO = RESOURCES / "demo"
+DEMO_URDF = DEMO / "arm.urdf"
 
 # A three-link arm: j1 revolute, j2 prismatic, j3 follows j1 (multiplier -2, offset 0.1) within ±1.5,
 # j4 continuous.

@@ -6,11 +6,9 @@ import math
 
 import numpy as np
 import pytest
-from node_helpers import REPO
+from node_helpers import DEMO
 
 from mime_gui.nodes import CommandFileError, KinematicArmNode, read_commands
-
-DEMO = REPO / "resources" / "demo"
 
 
 def write(tmp_path, text, name="cmd.csv"):

@@ -9,13 +9,13 @@ import sys
 
 import numpy as np
 import pytest
-from node_helpers import DEMO_URDF, REPO
+from node_helpers import DEMO, DEMO_URDF
 
 from mime_gui.cli import main
 from mime_gui.multibody import read_urdf
 from mime_gui.nodes import KinematicArmNode, read_commands
 
-WAVE = REPO / "resources" / "demo" / "wave.csv"
+WAVE = DEMO / "wave.csv"
 
 
 def test_play_writes_the_trajectory_and_a_summary(tmp_path, capsys):
@@ -42,7 +42,7 @@ def test_play_writes_the_trajectory_and_a_summary(tmp_path, capsys):
 
 def test_play_with_dt_on_an_npz(tmp_path, capsys):
     out = tmp_path / "o.npz"
-    cmd = REPO / "resources" / "demo" / "pick.npz"
+    cmd = DEMO / "pick.npz"
     assert main(["play", str(DEMO_URDF), "--commands", str(cmd), "--dt", "0.05", "--out", str(out)]) == 0
     data = np.load(out)
     assert data["joint_positions"].shape[1] == 6 and float(data["dt"]) == 0.05
@@ -85,7 +85,7 @@ def test_the_command_line_in_a_subprocess_imports_no_gui(tmp_path):
             "gui = sorted(m for m in sys.modules "
             "             if m.split('.')[0] in {'PySide6', 'pyvista', 'pyvistaqt', 'vtk'}); "
             "print('GUI', gui); sys.exit(status)")
-    cmd = REPO / "resources" / "demo" / "reach_deg.csv"
+    cmd = DEMO / "reach_deg.csv"
     done = subprocess.run([sys.executable, "-c", code, "play", str(DEMO_URDF), "--commands", str(cmd),
                            "--out", str(out)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

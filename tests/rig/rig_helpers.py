@@ -7,7 +7,7 @@ from pathlib import Path
 from mime_gui import RESOURCES
 from mime_gui.rig import Apparatus, Arm, Cylinder, Motor, Part, PermanentMagnet, kg_m2
 
-REPO = RESOURCES.parent
+REPO = Path(__file__).resolve().parents[2]
 DEMO_URDF = RESOURCES / "demo" / "arm.urdf"
 DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
 

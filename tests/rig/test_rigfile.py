@@ -24,7 +24,7 @@ from mime_gui.rig import (
 from mime_gui.rig import rigfile as rigfile_module
 
 SCHEMA = json.loads((RESOURCES / "rig.schema.json").read_text())
-DOCS = RESOURCES.parent / "docs" / "rig-file.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "rig-file.md"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,6 +8,7 @@ import numpy as np
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem
 
+from mime_gui.multibody.spatial import quaternion_of, rpy_of
 from mime_gui.multibody.tree import Box, Cylinder, Mesh, Sphere
 from mime_gui.session import ItemRef, Session
 
@@ -33,28 +34,6 @@ def _angle(v: float) -> str:
     if not math.isfinite(v):
         return _num(v, "rad")
     return f"{v:.6g} rad  ({math.degrees(v):.1f}°)"
-
-
-def rpy_of(R: np.ndarray) -> np.ndarray:
-    """Roll, pitch, yaw (URDF convention: R = Rz(yaw) Ry(pitch) Rx(roll))."""
-    pitch = math.asin(max(-1.0, min(1.0, -R[2, 0])))
-    if abs(R[2, 0]) < 1 - 1e-9:
-        roll = math.atan2(R[2, 1], R[2, 2])
-        yaw = math.atan2(R[1, 0], R[0, 0])
-    else:  # gimbal lock: put everything in yaw
-        roll = 0.0
-        yaw = math.atan2(-R[0, 1], R[1, 1])
-    return np.array([roll, pitch, yaw])
-
-
-def quat_of(R: np.ndarray) -> np.ndarray:
-    """Unit quaternion (x, y, z, w) with w ≥ 0."""
-    w = math.sqrt(max(0.0, 1 + R[0, 0] + R[1, 1] + R[2, 2])) / 2
-    x = math.copysign(math.sqrt(max(0.0, 1 + R[0, 0] - R[1, 1] - R[2, 2])) / 2, R[2, 1] - R[1, 2])
-    y = math.copysign(math.sqrt(max(0.0, 1 - R[0, 0] + R[1, 1] - R[2, 2])) / 2, R[0, 2] - R[2, 0])
-    z = math.copysign(math.sqrt(max(0.0, 1 - R[0, 0] - R[1, 1] + R[2, 2])) / 2, R[1, 0] - R[0, 1])
-    q = np.array([x, y, z, w])
-    return q / np.linalg.norm(q)
 
 
 def geometry_text(g) -> str:
@@ -256,7 +235,7 @@ class PropertiesDock(QDockWidget):
         rpy = rpy_of(X[:3, :3])
         self._pose_rows["rpy"].setText(1, _vec(rpy) + " rad")
         self._pose_rows["deg"].setText(1, _vec(np.degrees(rpy), 1) + " °")
-        self._pose_rows["quat"].setText(1, _vec(quat_of(X[:3, :3])))
+        self._pose_rows["quat"].setText(1, _vec(quaternion_of(X[:3, :3])[[1, 2, 3, 0]]))  # shown x, y, z, w
 
     def _poses_changed(self, segments) -> None:
         """A pose event changes text only: the joint's position or the frame's world pose."""

@@ -12,7 +12,9 @@ a placeholder (a small wire box) and a warning, never an exception.
 
 from __future__ import annotations
 
+import logging
 import os
+import sys
 import threading
 import warnings
 from concurrent.futures import ThreadPoolExecutor
@@ -156,6 +158,7 @@ def _normals(pd: pv.PolyData) -> pv.PolyData:
 
 _cache: dict[tuple, MeshAsset] = {}
 _raw_cache: dict[str, list] = {}
+_log = logging.getLogger(__name__)
 _lock = threading.RLock()
 _file_locks: dict[str, threading.Lock] = {}
 
@@ -413,6 +416,7 @@ def _load(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAss
         asset = _build(key[0], scale_arr)
     except Exception as exc:  # noqa: BLE001 - never crash the view on a bad mesh
         message = f"{what}: {exc}"
+        _log.warning("placeholder shown for mesh %s", message)
         asset = MeshAsset(key=key, polydata=placeholder_polydata(), parts=[], placeholder=True,
                           message=message)
         asset.pieces = [MeshPiece(asset.polydata)]
@@ -434,6 +438,13 @@ class MeshRequest:
     @property
     def key(self) -> tuple:
         return cache_key(self.filename, self.scale)
+
+
+def _hand_to_excepthook(future) -> None:
+    """A pool keeps a worker's exception in its future, where nobody looks: hand it to the exception hook."""
+    exc = None if future.cancelled() else future.exception()
+    if exc is not None:
+        sys.excepthook(type(exc), exc, exc.__traceback__)
 
 
 class MeshLoader(QObject):
@@ -467,7 +478,7 @@ class MeshLoader(QObject):
             self._batches.pop(batch, None)
             return batch
         for req in unique.values():
-            self._pool.submit(self._work, batch, req)
+            self._pool.submit(self._work, batch, req).add_done_callback(_hand_to_excepthook)
         return batch
 
     def _work(self, batch: int, req: MeshRequest) -> None:
