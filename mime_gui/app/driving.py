@@ -23,18 +23,27 @@ from mime_gui.app.video import FPS, VideoError, frame_rows, kinds, render_video
 from mime_gui.session.transport import Transport
 
 
+class DrivingClock(Clock):
+    def tick_now(self) -> None:
+        """A step at once (a slider moved): the arm starts towards the new command in this turn rather than
+        on the next tick; the step is the time since the last one, so the servo stays exact."""
+        if self.running:
+            self._tick()
+
+
 class Driving(QObject):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
         session, bridge = window.session, window.bridge
         self.transport = Transport(session)
-        self.clock = Clock(self.transport, self)  # the transport offers what the clock calls: document, tick
+        self.clock = DrivingClock(self.transport, self)  # the transport has a clock's document and tick
         self.sliders = JointSlidersDock(session, bridge, window)
         self.player = PlayerDock(session, bridge, self.transport, window)
         self.plots = PlotsDock(session, bridge, self.transport, window)
         self.video_dialog: QProgressDialog | None = None
         self.sliders.commanded.connect(self.transport.take_over)
+        self.sliders.commanded.connect(self.clock.tick_now)
         self.player.video_requested.connect(self.export_video_dialog)
         self.clock.ticked.connect(lambda _dt: self.player.tick())
         self._place_docks()

@@ -46,6 +46,7 @@ class PlayerDock(QDockWidget):
         self.session = session
         self.transport = transport
         self.error_box: QMessageBox | None = None
+        self._state = None  # what the controls last showed
         self.last_dir = ""
         body = QWidget(self)
         col = QVBoxLayout(body)
@@ -159,24 +160,38 @@ class PlayerDock(QDockWidget):
         self._refresh()
 
     def _refresh(self) -> None:
+        """The controls' state (only when it changed: a style sheet or an icon set costs a restyle), then the
+        time."""
         t = self.transport
         player = t.player
         has_doc = self.session.document is not None
         playing = player is not None and player.playing and t.mode == "player"
+        recording = t.recording is not None
+        state = (player, has_doc, playing, recording, t.last_recording, t.mode)
+        if state != self._state:
+            self._state = state
+            self._set_controls(player, has_doc, playing, recording)
+        self._show_time()
+
+    def _set_controls(self, player, has_doc: bool, playing: bool, recording: bool) -> None:
+        t = self.transport
         self.play_button.setIcon(self.style().standardIcon(QStyle.SP_MediaPause if playing
                                                            else QStyle.SP_MediaPlay))
         for w in (self.back_button, self.play_button, self.forward_button, self.timeline, self.speed,
                   self.loop, self.export_button):
             w.setEnabled(player is not None)
         self.open_button.setEnabled(has_doc)
-        recording = t.recording is not None
         with QSignalBlocker(self.record_button):
             self.record_button.setChecked(recording)
         self.record_button.setEnabled(has_doc)
         self.record_button.setStyleSheet("color: #d2475a; font-weight: bold" if recording else "")
         self.recording_button.setEnabled(t.last_recording is not None and has_doc and not recording)
         self.save_recording_button.setEnabled(t.last_recording is not None and not recording)
-        if recording:
+
+    def _show_time(self) -> None:
+        t = self.transport
+        player = t.player
+        if t.recording is not None:
             self.time_label.setText(f"recording {t.recording.duration:.1f} s")
         elif player is None:
             self.time_label.setText("live")

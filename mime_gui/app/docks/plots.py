@@ -80,6 +80,7 @@ class PlotsDock(QDockWidget):
         self._joints: list[tuple[str, str]] = []  # (segment, joint) plotted
         self._frame: tuple[str, str] | None = None
         self._frame_choices: list[tuple[str, str]] = []
+        self._pending_row: int | None = None
 
         splitter = QSplitter(Qt.Horizontal, self)
         side = QWidget(splitter)
@@ -131,7 +132,7 @@ class PlotsDock(QDockWidget):
         bridge.poses_changed.connect(self._poses_changed)
         bridge.selection_changed.connect(self._selection_changed)
         transport.player_changed.connect(lambda _p: self._show_trajectory())
-        transport.playhead_changed.connect(self._playhead)
+        transport.playhead_changed.connect(self._playhead_moved)
         transport.mode_changed.connect(lambda _m: self._show_trajectory())
         self.rebuild()
 
@@ -329,7 +330,17 @@ class PlotsDock(QDockWidget):
         self.redraws += 1
         self._playhead(player.row)
 
+    def _playhead_moved(self, row: int) -> None:
+        """While playing, the playhead is drawn on the redraw timer (the rows move faster than a plot needs);
+        a row set by hand (scrub, step, pause) is drawn at once."""
+        player = self._plays()
+        if player is not None and player.playing:
+            self._pending_row = row
+        else:
+            self._playhead(row)
+
     def _playhead(self, row: int) -> None:
+        self._pending_row = None
         player = self._plays()
         if player is None:
             return
@@ -363,6 +374,8 @@ class PlotsDock(QDockWidget):
         self._dirty = True
 
     def _redraw_if_dirty(self) -> None:
+        if self._pending_row is not None and self._plays() is not None:
+            self._playhead(self._pending_row)
         if not self._dirty or self._plays() is not None or not self.isVisible():
             return
         self._dirty = False

@@ -142,7 +142,7 @@ class JointRow:
 
 
 class JointSlidersDock(QDockWidget):
-    commanded = Signal()  # the user set a command (the player gives way to live driving)
+    commanded = Signal()  # the user set a command (the player gives way to live driving, the clock steps)
 
     def __init__(self, session: Session, bridge, parent=None):
         super().__init__("Joint sliders", parent)
@@ -268,7 +268,6 @@ class JointSlidersDock(QDockWidget):
     # -- user input ----------------------------------------------------------------------------------
     def set_command(self, row: JointRow, value: float) -> None:
         """A row's new command: set in the Session (the state follows on the clock's ticks)."""
-        self.commanded.emit()
         try:
             if self.teleport.isChecked():
                 self.session.set_joint_positions(row.segment, {row.joint: value})
@@ -276,7 +275,10 @@ class JointSlidersDock(QDockWidget):
                 self.session.set_command(row.segment, {row.joint: value})
         except SessionError:  # emitted by the Session (the window shows it); the row shows the command again
             row.command = math.nan
+            self.refresh_segment(row.segment)
+            return
         self.refresh_segment(row.segment)
+        self.commanded.emit()
 
     def _set_servo(self, name: str, value: float) -> None:
         if abs(value - self._servo_of(name)) < 1e-12:
@@ -295,7 +297,6 @@ class JointSlidersDock(QDockWidget):
 
     def reset_positions(self) -> None:
         """Every segment back to the rig's initial positions (as a command, or placed with Teleport)."""
-        self.commanded.emit()
         for name, seg in self.session.segments.items():
             art = seg.articulation
             init = getattr(seg, "initial", {}) or {}
@@ -306,6 +307,7 @@ class JointSlidersDock(QDockWidget):
                 commanded = [art.joint_index(j) for j in self.session.command_names(name)]
                 self.session.set_command(name, q[commanded])
             self.refresh_segment(name)
+        self.commanded.emit()
 
     def _filter(self, text: str) -> None:
         text = text.strip().lower()
