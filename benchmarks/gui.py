@@ -15,7 +15,12 @@ Rows:
   second baseline, the same bare scene plus the two elements ours genuinely carries: the same floor grid and
   the same orientation-axes widget;
 - display detail: the render time of Panda under a few face budgets and under the automatic one, and frames
-  per second.
+  per second;
+- one edit (a part's dimension changed), the scene's share: ``SceneView.update_segments`` of the segment that
+  carries the part + ``set_frame_poses`` of its new frames + a render, against a bare re-render of the same
+  scene (the visuals and the part as plain ``add_mesh`` actors), for the demo rig (the holder's radius, on the
+  motor) and for PR2 with a box on its right gripper (the box's length). The rig's rules and build are not in
+  it (measured with the Session's edits); every edited rig is built before the clock.
 
 Both views are 1000×700, no MSAA, in the same process; render times end with ``glFinish`` so the software
 rasteriser's work is counted. Medians of repeated runs.
@@ -143,11 +148,37 @@ class Bench:
             self.row(f"| open → first frame with meshes, {name} | {o:.2f} s | {b:.2f} s "
                      f"(yourdfpy + bare PyVista) | {o / b:.2f}× |")
 
-    def pose_rows(self) -> None:
+    def bare_scenes(self, view, layers=("visual",)) -> list:
+        """Two bare ``QtInteractor`` windows showing what ``view`` shows in ``layers`` at the same poses and
+        camera: the bare scene, and the bare scene plus the same grid (a copy of ours) and orientation axes
+        (our class). One actor per shape with its whole mesh, where ours draws one per colour of a file."""
         import pyvista as pv
         from pyvistaqt import QtInteractor
 
         from mime_gui.app.scene.view import _OrientationAxes
+
+        plotters = []
+        for extras in (False, True):
+            plotter = QtInteractor(auto_update=False, multi_samples=0)
+            plotters.append((plotter, self.window(plotter)))
+            for seg in view.segment_names():
+                for layer in layers:
+                    for actor in view.actors(seg, layer):
+                        asset, index = view._geometry.asset_of.get(id(actor), (None, None))
+                        if index not in (None, 0):
+                            continue
+                        data = pv.wrap(asset.polydata if asset is not None else actor.GetMapper().GetInput())
+                        a = plotter.add_mesh(data, color="lightgrey", reset_camera=False)
+                        a.user_matrix = actor.user_matrix
+            if extras:
+                grid = pv.wrap(view._decorations.grid_actor.GetMapper().GetInput())
+                plotter.add_mesh(grid, scalars="RGB", rgb=True, preference="point", lighting=False,
+                                 reset_camera=False)
+                plotter._mime_axes = _OrientationAxes(plotter.renderer)
+            plotter.camera_position = view.plotter.camera_position
+        return plotters
+
+    def pose_rows(self) -> None:
         from mime_gui.multibody import frame_poses
 
         for name, path in FILES.items():
@@ -157,26 +188,8 @@ class Bench:
             lo = np.where(np.isfinite(art.lower), art.lower, -np.pi)
             hi = np.where(np.isfinite(art.upper), art.upper, np.pi)
             seg = path.stem
-            # bare: the same display meshes in a bare QtInteractor at the same pose and camera (one actor per
-            # shape with its whole mesh, where ours draws one actor per colour of a multi-colour file)
-            plotters = []
-            for extras in (False, True):
-                plotter = QtInteractor(auto_update=False, multi_samples=0)
-                plotters.append((plotter, self.window(plotter)))
-                for actor in view.actors(seg, "visual"):
-                    asset, index = view._asset_of.get(id(actor), (None, None))
-                    if index not in (None, 0):
-                        continue
-                    data = pv.wrap(asset.polydata if asset is not None else actor.GetMapper().GetInput())
-                    a = plotter.add_mesh(data, color="lightgrey", reset_camera=False)
-                    a.user_matrix = actor.user_matrix
-                if extras:  # the same grid (a copy of ours) and the same orientation axes (our class)
-                    grid = pv.wrap(view._grid_actor.GetMapper().GetInput())
-                    plotter.add_mesh(grid, scalars="RGB", rgb=True, preference="point", lighting=False,
-                                     reset_camera=False)
-                    plotter._mime_axes = _OrientationAxes(plotter.renderer)
-                plotter.camera_position = view.plotter.camera_position
-            (bare_plotter, bare_win), (plus_plotter, plus_win) = plotters
+            plotters = self.bare_scenes(view)
+            (bare_plotter, _), (plus_plotter, _) = plotters
             engine, matrices, render, bare, plus = [], [], [], [], []
             for _ in range(80):  # interleaved, so other load on the machine hits both alike
                 q = rng.uniform(lo, hi)
@@ -220,6 +233,94 @@ class Bench:
                 w.close()
             view.close()
             win.close()
+
+    # -- one edit --------------------------------------------------------------------------------------
+    def edit_rows(self, runs: int = 120) -> None:
+        import dataclasses
+
+        from mime_gui import RESOURCES
+        from mime_gui.rig import Apparatus, Arm, Box, Cylinder, Part, load
+
+        demo = load(RESOURCES / "demo" / "demo.rig.json")
+        holder = demo.parts["holder"]
+
+        def demo_edit(k: int) -> Apparatus:
+            g = Cylinder(radius=holder.geometry.radius * (1.0 + 0.01 * (k % 20 + 1)),
+                         length=holder.geometry.length)
+            return Apparatus(demo.name, chain=demo.chain, parts={**demo.parts,
+                             "holder": dataclasses.replace(holder, geometry=g)}, magnets=demo.magnets,
+                             base=demo.base)
+
+        tool = Part(Box(size=(0.04, 0.03, 0.02)), material="aluminium", at=(0.08, 0.0, 0.0),
+                    mount="arm.r_gripper_palm_link")
+        pr2 = Apparatus("pr2", chain={"arm": Arm.Kinematic(description=str(FILES["PR2"]))},
+                        parts={"tool": tool})
+
+        def pr2_edit(k: int) -> Apparatus:
+            box = Box(size=(0.04 * (1.0 + 0.01 * (k % 20 + 1)), 0.03, 0.02))
+            return Apparatus("pr2", chain=pr2.chain, parts={"tool": dataclasses.replace(tool, geometry=box)})
+
+        for name, rig, edit, segment in (("demo rig", demo, demo_edit, "motor"),
+                                         ("PR2 with a part on its gripper", pr2, pr2_edit, "arm")):
+            self.edit_row(name, rig, edit, segment, runs)
+
+    def edit_row(self, name: str, rig, edit, segment: str, runs: int) -> None:
+        from mime_gui.app.scene.view import SceneView
+
+        built = rig.build()
+        world = _world_poses(built)
+        view = SceneView(async_meshes=False, display_detail=None)
+        win = self.window(view)
+        view.show_segments({n: (s.tree, s.articulation) for n, s in built.segments.items()})
+        for n, poses in world.items():
+            view.set_frame_poses(n, poses)
+        view.render_now()
+        # every edited rig built, and its poses computed, before the clock (the Session's share)
+        edits = []
+        for k in range(runs):
+            b = edit(k).build()
+            seg = b.segments[segment]
+            edits.append(((seg.tree, seg.articulation), _world_poses(b)[segment]))
+        plotters = self.bare_scenes(view, ("visual", "parts"))
+        update, render, ours = [], [], []
+        bare = {id(p): [] for p, _ in plotters}
+        for value, poses in edits:  # interleaved, so other load on the machine hits both alike
+            t0 = time.perf_counter()
+            view.update_segments({segment: value})
+            view.set_frame_poses(segment, poses)
+            t1 = time.perf_counter()
+            view.render_now()
+            _finish(view.plotter.ren_win)
+            t2 = time.perf_counter()
+            update.append(t1 - t0)
+            render.append(t2 - t1)
+            ours.append(t2 - t0)
+            self.app.processEvents()
+            for plotter, _ in plotters:
+                t0 = time.perf_counter()
+                plotter.render()
+                _finish(plotter.ren_win)
+                bare[id(plotter)].append(time.perf_counter() - t0)
+                self.app.processEvents()
+        bare_times, plus_times = (bare[id(plotter)] for plotter, _ in plotters)
+        u, r, o, b, p = (statistics.median(x) * 1e3 for x in (update, render, ours, bare_times, plus_times))
+        best, best_bare, best_plus = min(ours) * 1e3, min(bare_times) * 1e3, min(plus_times) * 1e3
+        art = edits[0][0][1]
+        actors = sum(len(view.actors(n, layer)) for n in view.segment_names()
+                     for layer in ("visual", "parts"))
+        self.row(f"| one edit (a part's dimension) → update_segments + set_frame_poses + render, {name} "
+                 f"({art.nframes} frames in the edited segment, {actors} visual and part actors) | "
+                 f"median {o:.1f} ms = update {u:.2f} + render {r:.1f}; best {best:.1f} | "
+                 f"bare re-render median {b:.1f} ms, best {best_bare:.1f} | {o / b:.2f}× median, "
+                 f"{best / best_bare:.2f}× best |")
+        self.row(f"| the same, against bare + the same grid and orientation axes, {name} | "
+                 f"median {o:.1f} ms, best {best:.1f} | bare + grid + axes median {p:.1f} ms, "
+                 f"best {best_plus:.1f} | {o / p:.2f}× median, {best / best_plus:.2f}× best |")
+        for plotter, w in plotters:
+            plotter.close()
+            w.close()
+        view.close()
+        win.close()
 
     def detail_rows(self, view, seg, bare_plotter) -> None:
         for budget in (*BUDGETS, "auto"):
@@ -271,6 +372,20 @@ class Bench:
         self.row("")
         self.row("| figure | ours | baseline (same run) | ratio |")
         self.row("|---|---|---|---|")
+
+
+def _world_poses(built) -> dict:
+    """World poses of every segment at its rest configuration, each riding on its mount's frame."""
+    from mime_gui.multibody import frame_poses
+
+    out = {}
+    for name, seg in built.segments.items():
+        base = seg.placement
+        if seg.mount is not None:
+            mount_seg, frame = seg.mount
+            base = out[mount_seg][built.segments[mount_seg].articulation.frame_index(frame)] @ base
+        out[name] = base @ frame_poses(seg.articulation, np.zeros(seg.articulation.nq))
+    return out
 
 
 NOTES = """
@@ -328,6 +443,7 @@ def main(argv=None) -> int:
     bench.header()
     bench.open_rows()
     bench.pose_rows()
+    bench.edit_rows()
     if args.write:
         text = ("# GUI performance (3D view)\n\n"
                 "Measured by `xvfb-run -a python benchmarks/gui.py` on this machine, each figure against a "

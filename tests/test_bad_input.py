@@ -38,7 +38,8 @@ BAD_URDFS = sorted((Path(__file__).parent / "data" / "bad_urdf").glob("*.urdf"))
 
 RIGFILE_CODES = {"rigfile.io", "rigfile.json", "rigfile.type", "rigfile.key", "rigfile.missing",
                  "rigfile.unit", "rigfile.value", "rigfile.format", "rigfile.version", "rigfile.duplicate"}
-RIG_CODES = set(RULES) | RIGFILE_CODES | {"export.io"}
+FILE_CODES = {"file.not-regular", "file.too-large", "file.limit"}
+RIG_CODES = set(RULES) | RIGFILE_CODES | FILE_CODES | {"export.io"}
 ERROR_LINE = re.compile(r"^error\[(?P<code>[a-z]+(?:[.\-][a-z]+)*)\] (?P<where>[^\n]*?): (?P<message>\S.*)$")
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -235,11 +236,11 @@ def test_play_refuses_missing_and_odd_paths(tmp_path):
     out = tmp_path / "out.npz"
     cases = [
         ((DEMO_URDF, "--commands", tmp_path / "missing.csv"), "commands.io"),
-        ((DEMO_URDF, "--commands", tmp_path / "folder.csv"), "commands.io"),
+        ((DEMO_URDF, "--commands", tmp_path / "folder.csv"), "file.not-regular"),
         ((DEMO_URDF, "--commands", tmp_path / ("x" * 300 + ".csv")), "commands.io"),
         ((DEMO_URDF, "--commands", tmp_path / "commands.txt"), "commands.format"),
         ((tmp_path / "missing.urdf", "--commands", good), "urdf.io"),
-        ((tmp_path / "folder.urdf", "--commands", good), "urdf.io"),
+        ((tmp_path / "folder.urdf", "--commands", good), "file.not-regular"),
         ((tmp_path / "missing.rig.json", "--commands", good), "rigfile.io"),
         ((good, "--commands", good), "play.format"),
         ((DEMO_URDF, "--commands", good, "--dt", "0"), "play.dt"),
@@ -255,7 +256,7 @@ def test_play_refuses_missing_and_odd_paths(tmp_path):
     assert not out.exists()
     # argparse refuses what is not a number at all, with its usage line and status 2, no traceback
     status, _, stderr = cli("play", DEMO_URDF, "--commands", good, "--dt", "fast", "--out", out)
-    assert status == 2 and "invalid float value: 'fast'" in stderr and "Traceback" not in stderr
+    assert status == 2 and "invalid number value: 'fast'" in stderr and "Traceback" not in stderr
 
 
 def test_play_refuses_an_output_it_cannot_write_and_leaves_nothing(tmp_path):
@@ -266,7 +267,7 @@ def test_play_refuses_an_output_it_cannot_write_and_leaves_nothing(tmp_path):
     a_file.write_text("a file, not a folder")
     for target, code in [(tmp_path / "no" / "such" / "dir" / "o.npz", "play.io"),
                          (a_file / "o.npz", "play.io"),  # the "folder" is a file
-                         (tmp_path / "taken.npz", "play.io"),  # a folder where the file would go
+                         (tmp_path / "taken.npz", "file.not-regular"),  # a folder where the file would go
                          (tmp_path / "o.csv", "play.out")]:
         status, stdout, stderr = cli("play", DEMO_URDF, "--commands", good, "--out", target)
         assert status == 2 and stdout == ""
@@ -773,12 +774,13 @@ def test_export_to_a_place_that_cannot_hold_a_file(tmp_path):
     a_file = tmp_path / "plain"
     a_file.write_text("x")
     (tmp_path / "taken.rig.json").mkdir()
-    for option, target in [("--json", tmp_path / "no" / "dir" / "o.rig.json"), ("--python", a_file / "o.py"),
-                           ("--json", tmp_path / "taken.rig.json")]:
+    for option, target, code in [("--json", tmp_path / "no" / "dir" / "o.rig.json", "export.io"),
+                                 ("--python", a_file / "o.py", "export.io"),
+                                 ("--json", tmp_path / "taken.rig.json", "file.not-regular")]:
         status, stdout, _ = cli("export", DEMO / "demo.rig.json", option, target)
         assert status == 1
         (m,) = error_lines(stdout, RIG_CODES)
-        assert m["code"] == "export.io" and m["where"] == str(target), stdout
+        assert m["code"] == code and m["where"] == str(target), stdout
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plain", "taken.rig.json"]
     assert a_file.read_text() == "x" and not any((tmp_path / "taken.rig.json").iterdir())
 

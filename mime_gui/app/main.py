@@ -38,7 +38,14 @@ def wait_until_ready(window, timeout: float = 30.0) -> None:
         QApplication.processEvents()
 
 
-def run_app(file: str | None = None, screenshot: str | None = None, size: str | None = None) -> int:
+def run_app(file: str | None = None, screenshot: str | None = None, size: str | None = None,
+            package_dirs=None) -> int:
+    """Open the app on ``file``; ``package_dirs`` (the command line's ``--package-dir``) become the package
+    folders of the process, where every description it opens looks for ``package://`` meshes."""
+    if package_dirs is not None:
+        from mime_gui.multibody.resolve import set_package_dirs
+
+        set_package_dirs(package_dirs)
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 

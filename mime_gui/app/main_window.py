@@ -291,6 +291,7 @@ class MainWindow(QMainWindow):
     def _meshes_loaded(self, problems) -> None:
         self.progress.hide()
         if problems:
+            self.report_dock.rebuild()  # the scene put each file's problem in the read report
             self.statusBar().showMessage(f"{len(problems)} mesh problem(s): {problems[0]}", 8000)
         elif self.session.document is not None:
             self.statusBar().showMessage(f"Opened {self.session.document.path}", 5000)

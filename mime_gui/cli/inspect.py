@@ -1,10 +1,12 @@
-"""``mime-gui inspect URDF [--json] [--package-dir DIR ...]``: what a URDF holds and what the reader did.
+"""``mime-gui inspect URDF [--json] [--strict] [--package-dir DIR ...]``: what a URDF holds and what the
+reader did.
 
 Prints the robot's name, its counts (links, joints by type, degrees of freedom, frames, mimic joints), the
 total mass, the tree as an indented outline (each joint with its type and limits, then the link it carries),
-the reader's three groups of element kinds (used, recognised and not used, refused) and its warnings.
-``--json`` prints the same as one JSON document. Exit status 0 when the file loads; on a refusal, exit
-status 2 and one line ``error[urdf.CODE] FILE:LINE: message`` on stderr.
+the reader's three groups of element kinds (used, recognised and not used, refused), the errors the file
+loaded with (each a defect confined to one element, with what it blocks) and the warnings. ``--json`` prints
+the same as one JSON document. Exit status 0 when the file loads, errors or not; on a refusal, exit status 2
+and one line ``error[urdf.CODE] FILE:LINE: message`` on stderr. ``--strict`` refuses a file with an error too.
 """
 
 from __future__ import annotations
@@ -14,11 +16,14 @@ import math
 import sys
 from collections import Counter
 
-from mime_gui.multibody.errors import UrdfError
+from mime_gui.cli import package_dirs
+from mime_gui.multibody.errors import UrdfError, printable
 from mime_gui.multibody.report import GROUPS, IGNORED, REFUSED, USED
 from mime_gui.multibody.tree import JOINT_TYPES, Joint, MultibodyTree
 from mime_gui.multibody.urdf import read_urdf
 
+#: the outline indents this many levels; deeper joints carry their depth in brackets
+MAX_INDENT = 40
 MASS_INCLUDES = "every link's <inertial> mass, the root link and links welded by fixed joints included"
 _GROUP_TITLES = {USED: "read and used", IGNORED: "recognised and not used", REFUSED: "refused"}
 
@@ -26,20 +31,24 @@ _GROUP_TITLES = {USED: "read and used", IGNORED: "recognised and not used", REFU
 def add_arguments(parser, name: str = "inspect") -> None:
     parser.add_argument("urdf", metavar="URDF", help="the URDF file to read")
     parser.add_argument("--json", action="store_true", help="print one JSON document instead of text")
-    parser.add_argument("--package-dir", action="append", default=[], metavar="DIR",
-                        help="a folder to resolve package:// mesh URIs against (a folder of packages or a "
-                        "package folder; repeatable); ROS_PACKAGE_PATH is also used")
+    package_dirs.add_option(parser)
+    parser.add_argument("--strict", action="store_true",
+                        help="refuse (exit 2) a file with an error confined to one element (a "
+                        "non-physical inertia, a reduction that is not a number, a shape that cannot be "
+                        "drawn …) instead of loading it with the error listed")
 
 
 def run(args) -> int:
     try:
-        tree = read_urdf(args.urdf, package_dirs=args.package_dir)
+        with package_dirs.applied(args):
+            tree = read_urdf(args.urdf, strict=args.strict)
         art = tree.compile()
     except UrdfError as exc:
-        print(exc.one_line(), file=sys.stderr)
+        print(printable(exc.one_line()), file=sys.stderr)
         return 2
     summary = summarize(tree, art)
-    text = json.dumps(summary, indent=2, allow_nan=False) + "\n" if args.json else format_text(tree, summary)
+    text = json.dumps(_json_safe(summary), indent=2, allow_nan=False) + "\n" if args.json \
+        else format_text(tree, summary)
     try:
         sys.stdout.write(text)
         sys.stdout.flush()
@@ -52,6 +61,18 @@ def run(args) -> int:
 
 def _finite(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
+
+
+def _json_safe(value):
+    """``value`` with every number JSON cannot hold (infinity, NaN) as null, so ``--json`` always prints
+    JSON. The reader bounds what it accepts, so this is a guard, not a path taken."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
 
 
 def _tree_rows(tree: MultibodyTree) -> list[dict]:
@@ -105,7 +126,8 @@ def summarize(tree: MultibodyTree, art=None) -> dict:
                        "links_without_inertial": len(tree.links) - len(masses)},
         "tree": _tree_rows(tree),
         "report": {g: report[g] for g in GROUPS},
-        "warnings": report["warnings"],
+        "errors": [w for w in report["warnings"] if w["severity"] == "error"],
+        "warnings": [w for w in report["warnings"] if w["severity"] != "error"],
     }
 
 
@@ -128,6 +150,14 @@ def _joint_text(row: dict) -> str:
         m = row["mimic"]
         text += f", mimics {m['joint']} (x{m['multiplier']:g} {m['offset']:+g})"
     return f"{text} -> {row['child']}"
+
+
+def _indent(depth: int) -> str:
+    """Two spaces a level up to :data:`MAX_INDENT` levels, then the depth written out: the outline of a
+    chain of n joints stays O(n) characters, not O(n²)."""
+    if depth <= MAX_INDENT:
+        return "  " + "  " * depth
+    return "  " + "  " * MAX_INDENT + f"[depth {depth}] "
 
 
 def _group_lines(entries: list[dict], with_notes: bool) -> list[str]:
@@ -168,17 +198,25 @@ def format_text(tree: MultibodyTree, summary: dict) -> str:
         "tree",
         f"  {summary['root']}",
     ]
-    out += ["  " + "  " * row["depth"] + _joint_text(row) for row in summary["tree"]]
+    out += [_indent(row["depth"]) + _joint_text(row) for row in summary["tree"]]
     for group in GROUPS:
         entries = summary["report"][group]
         out += ["", f"{_GROUP_TITLES[group]} ({len(entries)} kind{'s' if len(entries) != 1 else ''})"]
         out += _group_lines(entries, with_notes=group != USED) or ["  (none)"]
+    file = summary["file"]
+    errors = summary["errors"]
+    out += ["", f"errors ({len(errors)}): loaded; each blocks only the use it names"]
+    for e in errors:
+        where = f"{file}:{e['line']}" if e["line"] else file
+        out.append(f"  error[{e['code']}] {where}: {e['message']} [blocks {e['blocks']}]")
+    if not errors:
+        out.append("  (none)")
     warnings = summary["warnings"]
     out += ["", f"warnings ({len(warnings)})"]
-    file = summary["file"]
     for w in warnings:
         where = f"{file}:{w['line']}" if w["line"] else file
         out.append(f"  warning[{w['code']}] {where}: {w['message']}")
     if not warnings:
         out.append("  (none)")
-    return "\n".join(out) + "\n"
+    # every name and path comes from the file: each line escaped, so a name cannot start a line of its own
+    return "\n".join(map(printable, out)) + "\n"

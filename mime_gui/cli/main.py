@@ -11,6 +11,8 @@ import argparse
 import importlib
 import sys
 
+from mime_gui.cli import package_dirs
+
 # subcommand → module in mime_gui.cli providing ``add_arguments(parser)`` and ``run(args) -> int``
 SUBCOMMANDS = {
     "inspect": ("inspect", "print what a URDF holds and what the reader did with it"),
@@ -43,6 +45,7 @@ def _gui_parser() -> argparse.ArgumentParser:
                         help="show the main window, render once, write the PNG and exit")
     parser.add_argument("--size", default="1400x900", help="window size for --screenshot (WIDTHxHEIGHT)")
     parser.add_argument("--version", action="store_true", help="print the version and exit")
+    package_dirs.add_option(parser)
     return parser
 
 
@@ -61,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from mime_gui.app.main import run_app  # Qt is imported here and only here
 
-    return run_app(file=args.file, screenshot=args.screenshot, size=args.size)
+    return run_app(file=args.file, screenshot=args.screenshot, size=args.size, package_dirs=args.package_dir)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time as _time
 from collections.abc import Callable
@@ -20,8 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
+from mime_gui.cli import package_dirs
 from mime_gui.files import write_atomic
-from mime_gui.multibody.errors import CodedError
+from mime_gui.inputs import FileError, Limit, not_regular
+from mime_gui.multibody.errors import CodedError, printable
+from mime_gui.multibody.magnitudes import parse_float
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
 from mime_gui.nodes.commands import RecordedCommands, Schedule
 from mime_gui.rig.playback import Playable
@@ -29,6 +33,8 @@ from mime_gui.rig.playback import Playable
 #: runs of at least this many steps show a progress bar when stderr is a terminal
 PROGRESS_STEPS = 20_000
 CHUNK_STEPS = 2048
+#: the largest output ``play`` writes (and about what it holds in memory while playing)
+OUTPUT_LIMIT = Limit("play", "the output of play", 1024, "MIME_GUI_MAX_PLAY_MB")
 
 
 class PlayError(CodedError):
@@ -97,17 +103,23 @@ def load_playable(path, options: argparse.Namespace | None = None) -> Playable:
     raise PlayError("play.format", f"cannot play this kind of file; expected one of: {kinds}", str(path))
 
 
+def number(text: str) -> float:
+    """A number option (``--dt``, ``--servo-tau``), written plainly: ``float`` without ``1_000``."""
+    return parse_float(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
     kinds = ", ".join(f"*{s}" for s, _ in LOADERS)
     parser.add_argument("file", help=f"what to play ({kinds})")
     parser.add_argument("--commands", required=True, metavar="CMD",
                         help="recorded joint commands, .csv or .npz (see docs/command-files.md)")
-    parser.add_argument("--dt", type=float, default=None, metavar="S",
+    parser.add_argument("--dt", type=number, default=None, metavar="S",
                         help="step in seconds (default: the median spacing of the samples)")
-    parser.add_argument("--servo-tau", type=float, default=None, metavar="S",
+    parser.add_argument("--servo-tau", type=number, default=None, metavar="S",
                         help="servo time constant in seconds (default 0: joints follow the command at once)")
     parser.add_argument("--out", required=True, metavar="OUT.npz", help="where to write the trajectory")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    package_dirs.add_option(parser)
 
 
 def _check_options(args: argparse.Namespace) -> None:
@@ -118,6 +130,12 @@ def _check_options(args: argparse.Namespace) -> None:
                         f"{args.servo_tau}", "--servo-tau")
     if not str(args.out).lower().endswith(".npz"):
         raise PlayError("play.out", "the output file must end in .npz", str(args.out))
+    try:  # an output that is not a regular file is refused now, not after the play (the save refuses it too)
+        refusal = not_regular(args.out, os.stat(args.out).st_mode, "the output file")
+    except (OSError, ValueError):
+        refusal = None
+    if refusal is not None:
+        raise refusal
 
 
 class _ProgressBar:
@@ -135,9 +153,33 @@ class _ProgressBar:
         self.stream.flush()
 
 
+def output_bytes(playable: Playable, steps: int) -> int:
+    """The size of the output of ``steps`` steps: per step the time, every joint position, every frame's
+    pose (4x4) and angular velocity (3), 8 bytes each."""
+    return steps * 8 * (1 + len(playable.joint_names) + 19 * len(playable.frame_names))
+
+
+def _check_size(playable: Playable, recorded: RecordedCommands, dt: float | None, out: str) -> None:
+    """Refuse, before any step is made, a playback whose output would exceed :data:`OUTPUT_LIMIT`."""
+    try:
+        steps, _ = recorded.step_count(dt)
+    except CodedError:
+        return  # no step count: the schedule refuses it, after the checks of the file's columns
+    size, cap = output_bytes(playable, steps), OUTPUT_LIMIT.bytes()
+    if size > cap:
+        mb = 1024 * 1024
+        joints, frames = len(playable.joint_names), len(playable.frame_names)
+        raise PlayError("play.too-large", f"the output would hold about {size / mb:,.0f} MB ({steps} steps "
+                        f"of {joints} joints and {frames} frames), more than the {cap / mb:,.0f} MB limit; "
+                        "choose a larger step (--dt) or a shorter command file, or set "
+                        f"{OUTPUT_LIMIT.variable} (megabytes) to raise the limit", out)
+
+
 def _write(out: Path, arrays: dict[str, np.ndarray]) -> None:
     try:
         write_atomic(out, lambda fh: np.savez(fh, **arrays))
+    except FileError:  # a target that is not a regular file: its own code
+        raise
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         raise PlayError("play.io", f"cannot write the output ({getattr(exc, 'strerror', None) or exc})",
                         str(out)) from None
@@ -176,8 +218,10 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
     err = sys.stderr if err is None else err
     wall = _time.perf_counter()
     _check_options(args)
-    playable = load_playable(args.file, args)
+    with package_dirs.applied(args):
+        playable = load_playable(args.file, args)
     recorded = read_commands(args.commands)
+    _check_size(playable, recorded, args.dt, str(args.out))
     schedule = playable.schedule(recorded, args.dt)
     progress = _ProgressBar(err) if schedule.steps >= PROGRESS_STEPS and err.isatty() else None
     started = _time.perf_counter()
@@ -198,17 +242,19 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
     })
     if not args.quiet:
         steps, dt = schedule.steps, schedule.dt
-        print(f"played {args.file} ({playable.name}): {len(playable.command_names)} commanded joints, "
-              f"{len(playable.frame_names)} frames", file=out)
-        print(f"  commands: {args.commands}: {len(recorded.time)} samples of {len(recorded.joint_names)} "
-              f"joint(s)", file=out)
         servo = getattr(playable, "servo_summary", None) or f"{args.servo_tau or 0.0:g} s"
-        print(f"  steps: {steps} x {dt:g} s = {steps * dt:g} s, servo time constant {servo}", file=out)
         clamped = _clamped_summary(schedule.command_names, trajectory.clamped, steps)
-        print(f"  clamped command values: {clamped}", file=out)
         total = _time.perf_counter() - wall
-        print(f"  wall time: {playing * 1e3:.1f} ms playing, {total * 1e3:.1f} ms in all", file=out)
-        print(f"  wrote {args.out}", file=out)
+        lines = [f"played {args.file} ({playable.name}): {len(playable.command_names)} commanded joints, "
+                 f"{len(playable.frame_names)} frames",
+                 f"  commands: {args.commands}: {len(recorded.time)} samples of {len(recorded.joint_names)} "
+                 f"joint(s)",
+                 f"  steps: {steps} x {dt:g} s = {steps * dt:g} s, servo time constant {servo}",
+                 f"  clamped command values: {clamped}",
+                 f"  wall time: {playing * 1e3:.1f} ms playing, {total * 1e3:.1f} ms in all",
+                 f"  wrote {args.out}"]
+        for line in lines:  # names and paths from files: escaped, so no line can be forged
+            print(printable(line), file=out)
     return 0
 
 
@@ -219,5 +265,5 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # every coded refusal offers one_line(); anything else is a bug and propagates
         if not callable(getattr(exc, "one_line", None)):
             raise
-        print(exc.one_line(), file=sys.stderr)
+        print(printable(exc.one_line()), file=sys.stderr)
         return 2

@@ -13,8 +13,12 @@ A rig file that cannot be read prints one ``error[rigfile.*] FILE#/json/pointer:
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
+
+from mime_gui.cli import package_dirs
+from mime_gui.multibody.errors import CodedError, printable
 
 EXIT_OK = 0
 EXIT_INVALID = 1
@@ -22,6 +26,7 @@ EXIT_INVALID = 1
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
     parser.add_argument("rig", metavar="RIG.rig.json", help="the rig file")
+    package_dirs.add_option(parser)
     if name == "report":
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
     elif name == "export":
@@ -36,16 +41,37 @@ def _print_findings(findings, stream) -> int:
     return EXIT_INVALID
 
 
-def run(args: argparse.Namespace, out=None, err=None) -> int:
-    from mime_gui.rig import RigError, RigFileError, load
+def _escaped(value):
+    """``value`` (JSON-like data) with every string, keys included, as :func:`printable` writes it."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {_escaped(k): _escaped(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_escaped(v) for v in value]
+    return value
 
+
+def _say(line: str, stream) -> None:
+    """Print one line, escaped: the names and paths in it come from files, and none may forge a line."""
+    print(printable(line), file=stream)
+
+
+def run(args: argparse.Namespace, out=None, err=None) -> int:
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
     command = getattr(args, "command", "validate")
+    with package_dirs.applied(args):
+        return _run(command, args, out, err)
+
+
+def _run(command: str, args: argparse.Namespace, out, err) -> int:
+    from mime_gui.rig import RigError, RigFileError, load
+
     try:
         rig = load(args.rig)
     except RigFileError as exc:
-        print(exc.one_line(), file=out)
+        print(printable(exc.one_line()), file=out)
         return EXIT_INVALID
 
     if command == "validate":
@@ -53,7 +79,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         if findings:
             return _print_findings(findings, out)
         counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)"
-        print(f"{args.rig}: rig {rig.name!r} is valid ({counts})", file=out)
+        _say(f"{args.rig}: rig {rig.name!r} is valid ({counts})", out)
         return EXIT_OK
 
     if command == "report":
@@ -62,9 +88,15 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         except RigError as exc:
             return _print_findings(exc.findings, out)
         if args.json:
-            out.write(built.report.to_json() + "\n")
+            try:  # JSON holds finite numbers only; the rules keep every reported value finite
+                out.write(json.dumps(built.report.data, indent=2, allow_nan=False) + "\n")
+            except ValueError as exc:
+                print(f"error[report.non-finite] {printable(str(args.rig))}: the report holds a number JSON "
+                      f"cannot ({exc}); run mime-gui validate", file=out)
+                return EXIT_INVALID
         else:
-            out.write(built.report.to_text())
+            # names escaped before the report is rendered: a newline in a name would be a line of its own
+            out.write(type(built.report)(_escaped(built.report.data)).to_text())
         return EXIT_OK
 
     if command == "export":
@@ -73,7 +105,7 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
 
         findings = rig.validate()
         if findings:
-            print(f"{args.rig}: the rig is not valid; nothing written", file=err)
+            _say(f"{args.rig}: the rig is not valid; nothing written", err)
             return _print_findings(findings, out)
         target = Path(args.python or args.json)
         try:
@@ -83,13 +115,13 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
                 save(rig, target)
         except RigError as exc:
             return _print_findings(exc.findings, out)
-        except RigFileError as exc:  # a value the file format cannot hold; nothing was written
-            print(exc.one_line(), file=out)
+        except CodedError as exc:  # a value the file format cannot hold, a target that is not a file
+            print(printable(exc.one_line()), file=out)
             return EXIT_INVALID
         except OSError as exc:
-            print(f"error[export.io] {target}: cannot write ({exc.strerror or exc})", file=out)
+            print(printable(f"error[export.io] {target}: cannot write ({exc.strerror or exc})"), file=out)
             return EXIT_INVALID
-        print(f"wrote {target}", file=out)
+        _say(f"wrote {target}", out)
         return EXIT_OK
 
     raise ValueError(f"unknown rig command {command!r}")

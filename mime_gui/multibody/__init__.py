@@ -21,10 +21,13 @@ Conventions (written once, here):
 - Every algorithm accepts leading batch dimensions on q (and v, vdot, tau), vectorised over the batch.
 - Bad input (wrong shape, non-finite values) raises ValueError naming the argument; an unknown frame, body or
   joint name raises KeyError.
+- A description may load with a link whose mass properties are not physical (``Articulation.dynamics_errors``
+  names each): mass, centre of mass, momentum and dynamics then raise :class:`DynamicsError` (a ValueError
+  with a code); kinematics and Jacobians are computed as usual.
 """
 
 from mime_gui.multibody.articulation import PRISMATIC, REVOLUTE, Articulation
-from mime_gui.multibody.errors import Diagnostic, UrdfError
+from mime_gui.multibody.errors import Diagnostic, DynamicsError, UrdfError
 from mime_gui.multibody.jacobians import geometric_jacobian, point_jacobian
 from mime_gui.multibody.joint_space import dynamics, dynamics_bias, inverse_dynamics, mass_matrix
 from mime_gui.multibody.kinematics import body_poses, frame_angular_velocities, frame_poses
@@ -45,6 +48,7 @@ __all__ = [
     "REVOLUTE",
     "Articulation",
     "Diagnostic",
+    "DynamicsError",
     "MultibodyTree",
     "ReadReport",
     "UrdfError",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -23,15 +24,19 @@ from mime_gui.multibody.spatial import skew, spatial_inertia
 _CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def _axis_rotation(a) -> np.ndarray:
-    """A rotation whose third column is the unit vector ``a``."""
-    z = np.asarray(a, dtype=float)
-    z = z / np.linalg.norm(z)
-    helper = np.array([1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+def _axis_rotations(axes) -> np.ndarray:
+    """``(n, 3, 3)`` rotations whose third columns are the unit vectors along ``axes (n, 3)`` (one
+    vectorised pass: a Python loop here cost 180 µs a joint)."""
+    z = np.asarray(axes, dtype=float).reshape(-1, 3)
+    z = z / np.linalg.norm(z, axis=1, keepdims=True)
+    helper = np.zeros_like(z)
+    near_x = np.abs(z[:, 0]) < 0.9
+    helper[near_x, 0] = 1.0
+    helper[~near_x, 1] = 1.0
     x = np.cross(helper, z)
-    x /= np.linalg.norm(x)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
     y = np.cross(z, x)
-    return np.column_stack([x, y, z])
+    return np.stack([x, y, z], axis=-1)
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,14 +60,46 @@ class Model:
     mass: np.ndarray  # (nb,) with mass[0] = 0 (root excluded)
     com: np.ndarray  # (nb, 3) in axis frames
     inertia_com: np.ndarray  # (nb, 3, 3) about the COM, axis-frame axes
-    ancestor: np.ndarray  # (nb, nb) float: ancestor[b, k] = 1 when body k is b or an ancestor of b
-    joint_ancestor: np.ndarray  # (nb, nq): body b is moved by joint j
-    joint_joint: np.ndarray  # (nq, nq) bool: joint k's body is j's body or an ancestor of it (k <= j)
-    subtree: np.ndarray  # (nb, nb) float: subtree[b, k] = 1 when body k is in the subtree of b
     depth_order: tuple  # tuple of (bodies, parents) per tree level, root excluded
     batch_constants: BatchConstants
     mass_or_one: np.ndarray  # (nb,) mass, with 1 where it is 0 (safe divisor)
     mass_eye: np.ndarray  # (nb, 3, 3) mass * identity
+
+    # The dense (nb, nb) relations below are what the vectorised dynamics read. They are built on first use,
+    # so kinematics (poses, angular velocities) never pays their O(nb²) memory and time: 10,000 bodies would
+    # need 800 MB for each.
+    @cached_property
+    def ancestor(self) -> np.ndarray:
+        """``(nb, nb)`` float: ``ancestor[b, k] = 1`` when body ``k`` is ``b`` or an ancestor of ``b``."""
+        a = np.zeros((self.nb, self.nb))
+        parent = self.parent_list
+        for b in range(self.nb):  # parent[b] < b: its row is ready, one row copy per body
+            if b:
+                a[b] = a[parent[b]]
+            a[b, b] = 1.0
+        a.setflags(write=False)
+        return a
+
+    @cached_property
+    def joint_ancestor(self) -> np.ndarray:
+        """``(nb, nq)``: body ``b`` is moved by joint ``j``."""
+        a = np.ascontiguousarray(self.ancestor[:, 1:])
+        a.setflags(write=False)
+        return a
+
+    @cached_property
+    def joint_joint(self) -> np.ndarray:
+        """``(nq, nq)`` bool: joint ``k``'s body is ``j``'s body or an ancestor of it (``k <= j``)."""
+        a = self.ancestor[1:, 1:].astype(bool)
+        a.setflags(write=False)
+        return a
+
+    @cached_property
+    def subtree(self) -> np.ndarray:
+        """``(nb, nb)`` float: ``subtree[b, k] = 1`` when body ``k`` is in the subtree of ``b``."""
+        a = np.ascontiguousarray(self.ancestor.T)
+        a.setflags(write=False)
+        return a
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,6 +131,21 @@ def _batch_constants(pxa, mass, com, inertia_com) -> BatchConstants:
     return BatchConstants(X2=X2, XT=XT, I2=I2)
 
 
+def dynamic_model(art: Articulation) -> Model:
+    """:func:`model` for an algorithm that reads mass properties; raises
+    :class:`~mime_gui.multibody.errors.DynamicsError` when a link of the articulation has non-physical ones
+    (``art.dynamics_errors``), so no mass, momentum or dynamics is computed from them."""
+    if art.dynamics_errors:
+        from mime_gui.multibody.errors import DynamicsError
+
+        first, more = art.dynamics_errors[0], len(art.dynamics_errors) - 1
+        raise DynamicsError("dynamics.nonphysical", f"the mass properties of {art.name!r} are not physical, "
+                            f"so its mass, momentum and dynamics are not computed: {first}"
+                            + (f" (and {more} more)" if more else "") + "; fix the description (its "
+                            "kinematics are available)")
+    return model(art)
+
+
 def model(art: Articulation) -> Model:
     """The cached :class:`Model` of ``art`` (computed on first use)."""
     m = _CACHE.get(art)
@@ -109,18 +161,14 @@ def _build(art: Articulation) -> Model:
     prismatic = np.asarray(art.joint_type) == PRISMATIC
     A = np.empty((nb, 3, 3))
     A[0] = np.eye(3)
-    for j in range(nq):
-        A[j + 1] = _axis_rotation(art.axis[j])
+    A[1:] = _axis_rotations(art.axis)
     axis_X_body = np.zeros((nb, 4, 4))
     axis_X_body[:, :3, :3] = np.swapaxes(A, 1, 2)
     axis_X_body[:, 3, 3] = 1.0
     body_X_axis = np.zeros((nb, 4, 4))
     body_X_axis[:, :3, :3] = A
     body_X_axis[:, 3, 3] = 1.0
-    pxa = np.empty((nq, 4, 4))
-    for j in range(nq):
-        b = j + 1
-        pxa[j] = axis_X_body[parent[b]] @ art.parent_X_joint[j] @ body_X_axis[b]
+    pxa = axis_X_body[parent[1:]] @ art.parent_X_joint @ body_X_axis[1:]
     frame_body = np.asarray(art.frame_body, dtype=np.intp)
     axis_X_frame = axis_X_body[frame_body] @ art.body_X_frame
 
@@ -132,23 +180,15 @@ def _build(art: Articulation) -> Model:
     inertia_com[0] = 0.0
     com[0] = 0.0
 
-    ancestor = np.zeros((nb, nb))
-    for b in range(nb):
-        k = b
-        while k >= 0:
-            ancestor[b, k] = 1.0
-            k = parent[k]
-    joint_ancestor = np.ascontiguousarray(ancestor[:, 1:])
-    joint_joint = ancestor[1:, 1:].astype(bool)
-    subtree = np.ascontiguousarray(ancestor.T)
-
-    depth = np.zeros(nb, dtype=int)
+    depth = [0] * nb
+    parents = parent.tolist()
     for b in range(1, nb):
-        depth[b] = depth[parent[b]] + 1
-    levels = []
-    for d in range(1, int(depth.max(initial=0)) + 1):
-        bodies = np.flatnonzero(depth == d)
-        levels.append((bodies, parent[bodies]))
+        depth[b] = depth[parents[b]] + 1
+    depth = np.array(depth, dtype=int)
+    # the bodies of each level, in order: one stable sort, not one scan of every body per level
+    order = np.argsort(depth[1:], kind="stable") + 1
+    bounds = np.flatnonzero(np.diff(depth[order])) + 1
+    levels = [(bodies, parent[bodies]) for bodies in np.split(order, bounds)] if nb > 1 else []
 
     rev_idx = np.flatnonzero(~prismatic)
     pri_idx = np.flatnonzero(prismatic)
@@ -156,7 +196,7 @@ def _build(art: Articulation) -> Model:
     slot[rev_idx] = np.arange(len(rev_idx))
     slot[pri_idx] = np.arange(len(pri_idx))
     for a in (rev_idx, pri_idx, slot, parent, prismatic, A, pxa, axis_X_body, axis_X_frame, frame_body, mass,
-              com, inertia_com, ancestor, joint_ancestor, joint_joint, subtree):
+              com, inertia_com):
         a.setflags(write=False)
     return Model(
         nb=nb, nq=nq, parent=parent, parent_list=[int(p) for p in parent],
@@ -164,8 +204,7 @@ def _build(art: Articulation) -> Model:
         any_prismatic=bool(prismatic.any()), revolute_index=rev_idx, prismatic_index=pri_idx,
         joint_slot=slot, A=A, parent_axis_X_axis0=pxa, axis_X_body=axis_X_body,
         axis_X_frame=axis_X_frame, frame_body=frame_body,
-        mass=mass, com=com, inertia_com=inertia_com, ancestor=ancestor, joint_ancestor=joint_ancestor,
-        joint_joint=joint_joint, subtree=subtree, depth_order=tuple(levels),
+        mass=mass, com=com, inertia_com=inertia_com, depth_order=tuple(levels),
         batch_constants=_batch_constants(pxa, mass, com, inertia_com),
         mass_or_one=np.where(mass > 0, mass, 1.0), mass_eye=mass[:, None, None] * np.eye(3),
     )

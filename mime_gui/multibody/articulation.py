@@ -55,6 +55,9 @@ class Articulation:
     mimic_multiplier: np.ndarray
     mimic_offset: np.ndarray
     root_name: str = ""
+    #: why the mass properties are not physical (one message per link, naming it and its file:line); when
+    #: any, mass, momentum and dynamics refuse with a DynamicsError, kinematics do not
+    dynamics_errors: tuple[str, ...] = ()
     _index: dict = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -119,25 +122,37 @@ class Articulation:
 
 def _mimic_roots(joints) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Master index, multiplier and offset of every joint, chains of mimics folded onto their independent
-    joint (``a = m1 b + o1``, ``b = m2 c + o2`` gives ``a = m1 m2 c + m1 o2 + o1``)."""
+    joint (``a = m1 b + o1``, ``b = m2 c + o2`` gives ``a = m1 m2 c + m1 o2 + o1``). Each joint is folded
+    once (the walk up a chain stops at a joint already folded), so this is O(n) however mimics chain."""
     nq = len(joints)
     qindex = {j.name: i for i, j in enumerate(joints)}
     master = np.full(nq, -1, dtype=int)
     mult = np.ones(nq)
     off = np.zeros(nq)
+    done = np.zeros(nq, dtype=bool)
     for i, j in enumerate(joints):
-        m, o, k, seen = 1.0, 0.0, j, {j.name}
-        while k.mimic is not None:
-            name = k.mimic.joint
-            if name in seen or name not in qindex:
+        if done[i]:
+            continue
+        path: list[int] = []
+        on_path: set[int] = set()
+        k = i
+        while joints[k].mimic is not None and not done[k]:
+            name = joints[k].mimic.joint
+            if k in on_path or name not in qindex:
                 raise ValueError(f"joint {j.name!r}: the mimic chain through {name!r} does not end at an "
                                  "independent movable joint")
-            seen.add(name)
-            o += m * k.mimic.offset
-            m *= k.mimic.multiplier
-            k = joints[qindex[name]]
-        if k is not j:
-            master[i], mult[i], off[i] = qindex[k.name], m, o
+            on_path.add(k)
+            path.append(k)
+            k = qindex[name]
+        if done[k] and master[k] >= 0:
+            root, m, o = int(master[k]), float(mult[k]), float(off[k])
+        else:
+            root, m, o = k, 1.0, 0.0
+        done[k] = True
+        for f in reversed(path):
+            mimic = joints[f].mimic
+            m, o = mimic.multiplier * m, mimic.multiplier * o + mimic.offset
+            master[f], mult[f], off[f], done[f] = root, m, o, True
     return master, mult, off
 
 
@@ -249,4 +264,6 @@ def compile_tree(tree, armature: dict[str, float] | None = None) -> Articulation
         mimic_multiplier=_frozen(mimic_mult),
         mimic_offset=_frozen(mimic_off),
         root_name=tree.root,
+        dynamics_errors=tuple(tree.links[n].inertial.error for n in order
+                              if tree.links[n].inertial is not None and tree.links[n].inertial.error),
     )

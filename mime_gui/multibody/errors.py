@@ -63,3 +63,8 @@ class UrdfError(CodedError):
     def __init__(self, code: str, message: str, file: str = "", line: int = 0, report=None):
         super().__init__(code, message, file, line)
         self.report = report
+
+
+class DynamicsError(CodedError):
+    """Dynamics asked of an articulation whose mass properties are not physical (``dynamics.*``): a link of
+    its description has a non-physical inertia or mass. Its kinematics stay available."""

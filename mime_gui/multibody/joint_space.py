@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from mime_gui.multibody import _world
-from mime_gui.multibody._model import Model, model
+from mime_gui.multibody._model import Model, dynamic_model
 from mime_gui.multibody.articulation import Articulation
 from mime_gui.multibody.kinematics import _cos_sin, axis_frames, check_vector
 
@@ -32,7 +32,7 @@ CHUNK = 2048
 def mass_matrix(art: Articulation, q) -> np.ndarray:
     """Joint-space mass matrix ``(..., nv, nv)`` by the composite rigid body algorithm, plus ``art.armature``
     on the diagonal. Symmetric positive definite for a physical articulation."""
-    m = model(art)
+    m = dynamic_model(art)
     q = check_vector(art, q)
     return _mass_matrix(m, _world.WorldState(m, q), art.armature)
 
@@ -71,7 +71,7 @@ def inverse_dynamics(art: Articulation, q, v, vdot, external_wrenches=None, grav
     torque about the world origin (each may carry the batch dimensions). ``gravity`` in world axes. Damping
     and friction are not applied.
     """
-    m = model(art)
+    m = dynamic_model(art)
     (q, v, vdot), batch = _check_state(art, q, v, vdot)
     g = _world.check_gravity(gravity)
     fext = _world.external_wrench_array(art, external_wrenches, batch)
@@ -81,7 +81,7 @@ def inverse_dynamics(art: Articulation, q, v, vdot, external_wrenches=None, grav
 def dynamics_bias(art: Articulation, q, v, external_wrenches=None, gravity=(0.0, 0.0, -9.81)):
     """The bias ``c(q, v, w_ext)`` ``(..., nv)``: Coriolis, centrifugal, gravity and external-wrench joint
     forces, i.e. the inverse dynamics at zero acceleration. Damping and friction are not applied."""
-    m = model(art)
+    m = dynamic_model(art)
     (q, v), batch = _check_state(art, q, v)
     g = _world.check_gravity(gravity)
     fext = _world.external_wrench_array(art, external_wrenches, batch)
@@ -91,7 +91,7 @@ def dynamics_bias(art: Articulation, q, v, external_wrenches=None, gravity=(0.0,
 def dynamics(art: Articulation, q, v, tau, external_wrenches=None, gravity=(0.0, 0.0, -9.81)):
     """Joint accelerations ``vdot (..., nv)`` from joint forces ``tau``: solves ``M vdot = tau - c`` with a
     Cholesky factorisation of the mass matrix (armature included). Damping and friction are not applied."""
-    m = model(art)
+    m = dynamic_model(art)
     (q, v), batch = _check_state(art, q, v)
     tau = check_vector(art, tau, "tau")
     try:

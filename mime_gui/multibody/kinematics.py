@@ -19,6 +19,9 @@ from mime_gui.multibody.articulation import Articulation
 LARGE_BATCH = 48
 #: configurations per chunk on the large-batch path
 CHUNK = 2048
+#: up to this many bodies, small batches sum angular velocities with one dense (nb, nq) product; above it,
+#: level by level (the dense matrix grows as nb²: 800 MB at 10,000 bodies)
+DENSE_BODIES = 512
 
 _EYE4 = np.eye(4)
 _EYE4.setflags(write=False)
@@ -198,7 +201,13 @@ def frame_angular_velocities(art: Articulation, q, v) -> np.ndarray:
         F = axis_frames(m, q)
         # world axis of each joint: the z column of its body's axis frame
         omega_joint = F[..., 1:, :3, 2] * (v * m.revolute)[..., None]
-        omega = np.matmul(m.joint_ancestor, omega_joint)  # (..., nb, 3)
+        if m.nb <= DENSE_BODIES:
+            omega = np.matmul(m.joint_ancestor, omega_joint)  # (..., nb, 3)
+        else:  # a body turns as its parent does, plus its own joint: top down, one tree level at a time
+            omega = np.zeros((*omega_joint.shape[:-2], m.nb, 3))
+            omega[..., 1:, :] = omega_joint
+            for bodies, parents in m.depth_order:
+                omega[..., bodies, :] += omega[..., parents, :]
         return omega[..., m.frame_body, :]
     shape = (*batch, art.nq)
     qf = np.broadcast_to(q, shape).reshape(n, art.nq)

@@ -10,20 +10,20 @@ from __future__ import annotations
 import numpy as np
 
 from mime_gui.multibody import _world
-from mime_gui.multibody._model import model
+from mime_gui.multibody._model import dynamic_model
 from mime_gui.multibody.articulation import Articulation
 from mime_gui.multibody.kinematics import axis_frames, check_vector
 
 
 def mass(art: Articulation) -> float:
     """Total mass of the moving bodies (the root body excluded)."""
-    return float(model(art).mass.sum())
+    return float(dynamic_model(art).mass.sum())
 
 
 def subtree_mass(art: Articulation, body) -> float:
     """Mass of the subtree rooted at ``body`` (a body index, or any link or frame name), that body included.
     The root body's own mass is never counted, so ``subtree_mass(art, root) == mass(art)``."""
-    m = model(art)
+    m = dynamic_model(art)
     if isinstance(body, (int, np.integer)) and not isinstance(body, bool):
         if not 0 <= body < art.nbodies:
             raise KeyError(f"body index {body} out of range for {art.name!r} ({art.nbodies} bodies)")
@@ -38,7 +38,7 @@ def subtree_mass(art: Articulation, body) -> float:
 def center_of_mass(art: Articulation, q) -> np.ndarray:
     """World position ``(..., 3)`` of the centre of mass of the moving bodies (root body excluded).
     An articulation whose moving bodies have no mass raises ValueError."""
-    m = model(art)
+    m = dynamic_model(art)
     q = check_vector(art, q)
     total = m.mass.sum()
     if total <= 0:
@@ -51,7 +51,7 @@ def center_of_mass(art: Articulation, q) -> np.ndarray:
 def momentum_matrix(art: Articulation, q) -> np.ndarray:
     """``A (..., 6, nv)`` with ``h = A @ v``: the spatial momentum ``[angular about the world origin;
     linear]`` of all moving bodies, world axes."""
-    m = model(art)
+    m = dynamic_model(art)
     q = check_vector(art, q)
     ws = _world.WorldState(m, q)
     return np.swapaxes(ws.composite_columns(), -1, -2)
@@ -59,7 +59,7 @@ def momentum_matrix(art: Articulation, q) -> np.ndarray:
 
 def momentum(art: Articulation, q, v) -> np.ndarray:
     """Spatial momentum ``(..., 6)`` ``[angular about the world origin; linear]``, summed body by body."""
-    m = model(art)
+    m = dynamic_model(art)
     q = check_vector(art, q)
     v = check_vector(art, v, "v")
     ws = _world.WorldState(m, q)
@@ -70,7 +70,7 @@ def momentum(art: Articulation, q, v) -> np.ndarray:
 def kinetic_energy(art: Articulation, q, v) -> np.ndarray:
     """Kinetic energy ``(...)`` summed body by body, ``1/2 m |v_com|^2 + 1/2 w . I_com w``, from the bodies'
     mass, COM and rotational inertia in body axes (root body excluded: it does not move)."""
-    m = model(art)
+    m = dynamic_model(art)
     q = check_vector(art, q)
     v = check_vector(art, v, "v")
     ws = _world.WorldState(m, q)

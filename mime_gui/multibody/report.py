@@ -3,6 +3,11 @@
 Each kind (``link/inertial/mass``, ``joint@type``, ``gazebo`` …) lands in one group: *used*, *recognised and
 not used*, or *refused*. Kinds are counted, with the first lines they occur on, so a report of a large robot
 stays short; a kind not used gets one warning, not one per element.
+
+A defect confined to one element (a non-physical inertia, a reduction that is not a number, a shape that
+cannot be drawn, a mimic naming no joint) does not refuse the file: it is an *error* among the warnings (a
+:class:`Defect`, ``severity == "error"``), saying which use of the description it blocks (:data:`BLOCKS`).
+Reading with ``strict=True`` refuses such a file instead.
 """
 
 from __future__ import annotations
@@ -13,6 +18,16 @@ from dataclasses import dataclass, field
 from mime_gui.multibody.errors import Diagnostic
 
 _log = logging.getLogger(__name__)
+
+#: What a defect blocks: the dynamics of its articulation, the armature reflected through its transmission,
+#: the drawing of its shape, or a joint following another (it moves on its own instead).
+BLOCKS = {
+    "dynamics": "mass, momentum and dynamics of the articulation (an Arm.Dynamic build); kinematics and "
+                "viewing are not affected",
+    "armature": "the armature reflected through this transmission",
+    "drawing": "drawing this shape; a marked placeholder stands in",
+    "mimic": "following: the joint moves on its own",
+}
 
 USED = "used"
 IGNORED = "recognised-not-used"
@@ -31,6 +46,14 @@ class KindEntry:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "count": self.count, "lines": list(self.lines), "note": self.note}
+
+
+@dataclass(frozen=True)
+class Defect(Diagnostic):
+    """An error the description loads with: ``blocks`` (a key of :data:`BLOCKS`) names the use it breaks."""
+
+    blocks: str = ""
+    severity = "error"
 
 
 @dataclass
@@ -60,6 +83,24 @@ class ReadReport:
         self.warnings.append(Diagnostic(code, message, self.file, line))
         _log.warning("%s:%s: warning[%s] %s", self.file, line, code, message)
 
+    def error(self, code: str, message: str, line: int = 0, blocks: str = "") -> Defect:
+        """Record a defect the description loads with (listed among the warnings, as an error)."""
+        if blocks and blocks not in BLOCKS:
+            raise ValueError(f"unknown use {blocks!r}; one of {', '.join(BLOCKS)}")
+        defect = Defect(code, message, self.file, line, blocks)
+        self.warnings.append(defect)
+        _log.warning("%s:%s: error[%s] %s", self.file, line, code, message)
+        return defect
+
+    @property
+    def errors(self) -> list[Defect]:
+        """The defects the description loaded with, in the order they were found."""
+        return [w for w in self.warnings if isinstance(w, Defect)]
+
+    def blocked(self, use: str) -> list[Defect]:
+        """The defects that block ``use`` (a key of :data:`BLOCKS`)."""
+        return [w for w in self.errors if w.blocks == use]
+
     def group(self, group: str) -> list[KindEntry]:
         return sorted((e for e in self.entries.values() if e.group == group), key=lambda e: e.kind)
 
@@ -79,7 +120,13 @@ class ReadReport:
         return {
             "file": self.file,
             **{g: [e.to_dict() for e in self.group(g)] for g in GROUPS},
-            "warnings": [
-                {"code": w.code, "line": w.line, "message": w.message} for w in self.warnings
-            ],
+            "warnings": [_diagnostic_dict(w) for w in self.warnings],
         }
+
+
+def _diagnostic_dict(w: Diagnostic) -> dict:
+    out = {"code": w.code, "line": w.line, "message": w.message,
+           "severity": "error" if isinstance(w, Defect) else "warning"}
+    if isinstance(w, Defect):
+        out["blocks"] = w.blocks
+    return out

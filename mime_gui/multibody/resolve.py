@@ -1,7 +1,8 @@
 """Resolve mesh URIs of a description to files on disk.
 
-``package://NAME/rest`` is looked up under: the description's folder, the given package folders (each either
-a folder *of* packages or the package folder itself), ``ROS_PACKAGE_PATH``, and every parent folder of the
+``package://NAME/rest`` is looked up under: the given package folders (each either a folder *of* packages or
+the package folder itself), then the process's package folders (:func:`set_package_dirs`: every entry point's
+``--package-dir``), ``ROS_PACKAGE_PATH``, and every parent folder of the
 description that is named NAME or holds a folder named NAME. ``package:///rest`` (no package name) is looked
 up under the package folders, ``ROS_PACKAGE_PATH``, the description's folder and each of its parents, then
 as an absolute path. ``model://NAME/rest`` (Gazebo) is treated as ``package://``. ``file://`` and relative
@@ -19,6 +20,22 @@ from urllib.parse import unquote
 _join = os.path.join
 _isfile = os.path.isfile
 
+#: The package folders of this process (the command line's ``--package-dir``), after a reader's own.
+_process_dirs: list[str] = []
+
+
+def set_package_dirs(dirs) -> None:
+    """Make ``dirs`` the package folders of this process: every description read afterwards looks for
+    ``package://`` meshes under them, after the folders its reader is given and before ``ROS_PACKAGE_PATH``.
+    Each entry point (the app, ``play``, ``validate``/``report``/``export``, ``inspect``) sets them from its
+    ``--package-dir`` options."""
+    _process_dirs[:] = [os.path.abspath(os.fspath(d)) for d in dirs]
+
+
+def package_dirs() -> tuple[str, ...]:
+    """The package folders of this process (see :func:`set_package_dirs`)."""
+    return tuple(_process_dirs)
+
 
 def _unique(paths) -> list[str]:
     seen: set[str] = set()
@@ -35,7 +52,7 @@ class Resolver:
 
     def __init__(self, base: Path | str | None, package_dirs=()):
         self.base = None if base is None else os.path.abspath(str(base))
-        self.package_dirs = [os.path.abspath(str(d)) for d in package_dirs]
+        self.package_dirs = _unique([os.path.abspath(str(d)) for d in (*package_dirs, *_process_dirs)])
         self.ros = [os.path.abspath(d) for d in os.environ.get("ROS_PACKAGE_PATH", "").split(os.pathsep) if d]
         parents: list[str] = []
         if self.base is not None:
@@ -127,6 +144,29 @@ class Resolver:
             return first([rest]), tuple(tried)
         return first([_join(self.base or os.getcwd(), rest)]), tuple(tried)
 
+
+    def advice(self, uri: str, tried) -> str:
+        """Where an unresolved ``uri`` was looked for and what to do, for its kind of path: a package URI
+        needs its package folder, a relative path is read from the description's folder, an absolute one
+        is taken as it is, and a web address is not fetched."""
+        scheme, sep, rest = uri.partition("://")
+        scheme = scheme.lower() if sep else ""
+        looked = ("tried: " + ", ".join(tried) + ". ") if tried else ""
+        if scheme in ("package", "model"):
+            name = unquote(rest).lstrip("/").partition("/")[0] if not rest.startswith("/") else ""
+            which = f"the folder that holds package {name!r} (or that folder's parent)" if name else \
+                "the folder the path is under"
+            return (f"{looked}Pass {which} with --package-dir, a rig file's package_dirs, or "
+                    "ROS_PACKAGE_PATH")
+        if scheme and scheme != "file":
+            return f"its URI scheme {scheme}:// is not read (meshes are read from files); save the file " \
+                   "beside the URDF and refer to it by a relative path"
+        path = unquote(rest) if scheme == "file" else uri
+        if os.path.isabs(path):
+            return f"{looked}The path is absolute and no file is there; fix the path, or keep the mesh " \
+                   "beside the URDF and refer to it by a relative path"
+        where = f"the URDF's folder {self.base}" if self.base is not None else "the working folder"
+        return f"{looked}A relative path is read from {where}; put the file there or fix the path"
 
     def _under(self, roots: list[str], rel: str) -> tuple[str | None, tuple[str, ...]]:
         """The first ``root/rel`` that is a file (``rel`` relative), each candidate's folder asked once per

@@ -24,6 +24,9 @@ class Inertial:
     link_X_com: np.ndarray  # (4, 4)
     inertia: np.ndarray  # (3, 3) about the COM, in the COM frame's axes
     line: int = 0
+    #: why these mass properties are not physical ("" when they are); such a link blocks the dynamics of the
+    #: articulation it belongs to (see ``Articulation.dynamics_errors``), not its kinematics
+    error: str = ""
 
 
 @dataclass
@@ -43,6 +46,24 @@ class Sphere:
 
 
 @dataclass
+class Capsule:
+    """A cylinder of ``length`` between the centres of two hemispherical caps of ``radius``, along z and
+    centred on the origin (the convention of SDF, Drake and PyBullet): ``length + 2 radius`` end to end."""
+
+    radius: float
+    length: float
+
+
+@dataclass
+class UnknownGeometry:
+    """A shape that cannot be drawn (a kind the reader does not know, or a defective shape): the view shows
+    a marked placeholder, and the read report holds an error saying why."""
+
+    kind: str
+    reason: str = ""
+
+
+@dataclass
 class Mesh:
     uri: str
     scale: tuple[float, float, float] = (1.0, 1.0, 1.0)
@@ -50,7 +71,7 @@ class Mesh:
     tried: tuple[str, ...] = ()  # every path tried while resolving
 
 
-Geometry = Box | Cylinder | Sphere | Mesh
+Geometry = Box | Cylinder | Sphere | Capsule | Mesh | UnknownGeometry
 
 
 @dataclass
@@ -116,13 +137,17 @@ class Joint:
 
 @dataclass
 class Transmission:
-    """A simple transmission: one joint driven by one actuator through a reduction."""
+    """A simple transmission: one joint driven by one actuator through a reduction.
+
+    ``reduction`` is None when the file's ``<mechanicalReduction>`` is not a usable number; ``error`` then
+    says why, and no armature can be reflected through this transmission."""
 
     name: str
     joint: str
     actuator: str | None
-    reduction: float = 1.0
+    reduction: float | None = 1.0
     line: int = 0
+    error: str = ""
 
 
 @dataclass
@@ -175,8 +200,10 @@ class MultibodyTree:
     # -- editing (the rig model grafts parts) ------------------------------------------------------
     def copy(self) -> MultibodyTree:
         """A copy whose tables can grow (grafting adds links and joints) without touching this tree. The
-        links, joints and the read report are shared: they are never changed in place once read, so an edit
-        of a rig copies a 100-link tree in microseconds instead of deep-copying every shape."""
+        links, joints and the read report are shared: they are never changed in place once read (but for the
+        report's mesh warnings, which the view sets when the description's meshes load, the same for every
+        copy), so an edit of a rig copies a 100-link tree in microseconds instead of deep-copying every
+        shape."""
         return replace(self, links=dict(self.links), joints=dict(self.joints),
                        transmissions=dict(self.transmissions), part_links=set(self.part_links))
 

@@ -8,6 +8,13 @@ entity and is parsed by the C expat tree builder, its element lines recovered by
 start tags. Every element and attribute kind lands in the report as *used*, *recognised and not used*, or
 *refused*; a refusal raises :class:`UrdfError` with a stable code, the line, and what to do.
 
+A file is refused only when no tree can be built from it (bad XML, an unexpanded xacro file, a loop, a
+missing link, a duplicate name, an unsupported joint type, ...). A defect confined to one element loads as a
+coded *error* in the report that blocks only the use it breaks (see :mod:`mime_gui.multibody.report`): a
+non-physical inertia blocks the articulation's dynamics, a reduction that is not a number blocks the armature
+reflected through that transmission, a shape that cannot be drawn becomes a marked placeholder, a mimic that
+names no movable joint leaves its joint independent. ``strict=True`` refuses those files as well.
+
 One pass sorts the elements into the report and gathers the top-level ones; the reading pass builds the tree
 from them, keeping numbers as tuples, and turns origins, inertias and axes into numpy arrays once per file.
 
@@ -25,17 +32,21 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import NoReturn
+from xml.parsers import expat
 
 import numpy as np
 from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
+from mime_gui import inputs
 from mime_gui.multibody.errors import UrdfError
+from mime_gui.multibody.magnitudes import MAX_FACTOR, MAX_INERTIA, MAX_LENGTH, MAX_MASS, parse_float
 from mime_gui.multibody.report import IGNORED, REFUSED, USED, ReadReport
 from mime_gui.multibody.resolve import Resolver
 from mime_gui.multibody.tree import (
     JOINT_TYPES,
     Box,
+    Capsule,
     Cylinder,
     Inertial,
     Joint,
@@ -47,11 +58,13 @@ from mime_gui.multibody.tree import (
     Shape,
     Sphere,
     Transmission,
+    UnknownGeometry,
 )
 
 # Attributes each used element kind reads; any other attribute is recorded as recognised and not used.
 _GEOMETRY = {"geometry": set(), "geometry/box": {"size"}, "geometry/cylinder": {"radius", "length"},
-             "geometry/sphere": {"radius"}, "geometry/mesh": {"filename", "scale"}}
+             "geometry/sphere": {"radius"}, "geometry/capsule": {"radius", "length"},
+             "geometry/mesh": {"filename", "scale"}}
 _SHAPE = {"origin": {"xyz", "rpy"}, **_GEOMETRY}
 _USED: dict[str, set[str]] = {
     "robot": {"name"},
@@ -252,6 +265,13 @@ def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dic
     builder = _LineBuilder(offset)
     parser = DefusedXMLParser(target=builder, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     builder.parser = parser
+    external_dtd: list[str] = []
+
+    def doctype(name, system_id, public_id, has_internal_subset):
+        if system_id or public_id:
+            external_dtd.append(system_id or public_id)
+
+    parser.parser.StartDoctypeDeclHandler = doctype
     try:
         parser.feed(data)
         root = parser.close()
@@ -273,7 +293,46 @@ def _defused_parse(data: bytes, offset: int, file: str) -> tuple[ET.Element, dic
                         file, line) from None
     if root is None:
         raise UrdfError("urdf.xml", "the file is empty; expected a <robot> element", file, 0)
+    if external_dtd:
+        _refuse_external_entities(data, offset, file, external_dtd[0])
     return root, builder.lines, _wide(data) or b"$" in data or b"&#" in data
+
+
+# A named entity reference other than the five XML predefines (a character reference starts with '&#').
+_ENTITY_REFERENCE = re.compile(r"&(?!(?:amp|lt|gt|quot|apos);|#)([^\s;&<>\"']+);")
+
+
+def _refuse_external_entities(data: bytes, offset: int, file: str, dtd: str) -> None:
+    """Refuse a reference to an entity that only the external DTD ``dtd`` could declare.
+
+    The DTD is never read (and the file declares no entity: the defused parse refuses declarations), so
+    expat skips such a reference, and in an attribute value it cannot even report it: ``name="&robot;"``
+    would read as an empty name. A second pass hands expat's raw markup, as the file writes it, to a default
+    handler that looks for named references outside comments, CDATA and instructions.
+    """
+    parser = expat.ParserCreate()
+    found: list[tuple[str, int]] = []
+    in_cdata = [False]
+
+    def markup(text: str) -> None:
+        if found or in_cdata[0] or "&" not in text or text.startswith(("<!--", "<?")):
+            return
+        m = _ENTITY_REFERENCE.search(text)
+        if m:
+            found.append((m.group(1), parser.CurrentLineNumber))
+
+    parser.DefaultHandler = markup  # not ...Expand: no markup is interpreted, every piece is reported
+    parser.StartCdataSectionHandler = lambda: in_cdata.__setitem__(0, True)
+    parser.EndCdataSectionHandler = lambda: in_cdata.__setitem__(0, False)
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError:
+        return  # the first parse read this file; nothing more to learn here
+    if found:
+        name, line = found[0]
+        raise UrdfError("urdf.entity", f"&{name}; names an entity declared only in the external DTD {dtd!r}, "
+                        f"which is not read, so its text would be lost; write the text in place of &{name}; "
+                        "and remove the DOCTYPE", file, line + offset)
 
 
 def _parse_xml(data: bytes, file: str) -> tuple[ET.Element, dict, bool]:
@@ -335,8 +394,10 @@ _ONE3 = (1.0, 1.0, 1.0)
 # -- the reader ------------------------------------------------------------------------------------------
 
 class _Reader:
-    def __init__(self, file: str, base: Path | None, package_dirs, lines: dict, may_hold_xacro: bool = True):
+    def __init__(self, file: str, base: Path | None, package_dirs, lines: dict, may_hold_xacro: bool = True,
+                 strict: bool = False):
         self.file = file
+        self.strict = strict
         self.may_hold_xacro = may_hold_xacro
         self.lines = lines
         self.resolve = Resolver(base, package_dirs)
@@ -349,7 +410,8 @@ class _Reader:
         # The top-level elements by kind, gathered while accounting (the reading pass starts from them).
         self._top: dict[str, list[ET.Element]] = {"material": [], "link": [], "joint": [], "transmission": []}
         # Numbers gathered while reading, turned into numpy arrays once for the whole file (see _arrays):
-        self._placed: list[tuple[object, str]] = []  # (object, attribute) that receives a (4, 4) transform
+        # (object, attribute, <origin> element or None): the attribute receives a (4, 4) transform
+        self._placed: list[tuple[object, str, ET.Element | None]] = []
         self._origins: list[tuple] = []  # its origin: x y z roll pitch yaw
         self._inertials: list[Inertial] = []
         self._inertias: list[tuple] = []  # ixx ixy ixz iyy iyz izz of each
@@ -368,6 +430,13 @@ class _Reader:
         if kind:
             self.report.add(kind, REFUSED, line, message)
         raise UrdfError(code, message, self.file, line, report=self.report)
+
+    def defect(self, code: str, message: str, where, blocks: str) -> None:
+        """A defect confined to one element: an error in the report that blocks ``blocks`` (a key of
+        :data:`~mime_gui.multibody.report.BLOCKS`), or a refusal when reading strictly."""
+        if self.strict:
+            self.fail(code, message, where)
+        self.report.error(code, message, self.line(where), blocks)
 
     def ignore(self, kind: str, line: int, why: str = "") -> None:
         self.report.add(kind, IGNORED, line, why)
@@ -448,6 +517,10 @@ class _Reader:
             return [0, [], kind, [], IGNORED, "namespaced extension element"]
         used = _USED.get(kind)
         if used is None:
+            if path.endswith("/geometry"):  # a shape of an unknown kind: its error (see geometry) says so
+                self._warned_kinds.add(kind)
+                return [0, [], kind, [], IGNORED, "a geometry kind that is not drawn: a marked placeholder "
+                                                  "stands in"]
             return [0, [], kind, [], IGNORED, _KNOWN_UNUSED.get(tag, "unknown element")]
         attrs = []
         for attr in attrib:
@@ -488,11 +561,14 @@ class _Reader:
                           f"\"{' '.join(['0'] * n)}\"{what}", node)
             return default
         try:
-            values = tuple(map(float, raw.replace(",", " ").split() if "," in raw else raw.split()))
+            values = tuple(map(parse_float, raw.replace(",", " ").split() if "," in raw else raw.split()))
         except ValueError:
             if _XACRO_SUBST.search(raw):
                 self.fail("urdf.xacro", f"{attr}={raw!r} of <{_local(node.tag)}> holds an unexpanded xacro "
                           "substitution; run xacro first", node)
+            if "_" in raw:
+                self.fail("urdf.value", f"{attr}={raw!r} of <{_local(node.tag)}> groups digits with '_'; "
+                          "write each number plainly (1000, not 1_000)", node)
             self.fail("urdf.value", f"{attr}={raw!r} of <{_local(node.tag)}> is not a list of {n} number"
                       f"{'s' if n > 1 else ''}", node)
         if len(values) != n:
@@ -512,6 +588,8 @@ class _Reader:
             value = float(raw)
         except (TypeError, ValueError):  # absent, or not one plain number: the full path says why
             return self.floats(node, attr, 1, None if default is None else (default,))[0]
+        if "_" in raw:  # float() takes 1_000; the full path refuses it
+            return self.floats(node, attr, 1)[0]
         if value - value != 0.0:  # inf or nan
             self.fail("urdf.non-finite", f"{attr}={raw!r} of <{_local(node.tag)}> is not finite; give a "
                       "finite number", node)
@@ -525,7 +603,8 @@ class _Reader:
         else:
             xyz, rpy = o.get("xyz"), o.get("rpy")
             values = None
-            if xyz is not None and rpy is not None:  # the common case: two plain triples of finite numbers
+            if xyz is not None and rpy is not None and "_" not in xyz and "_" not in rpy:
+                # the common case: two plain triples of finite numbers
                 words = xyz.split()
                 if len(words) == 3:
                     more = rpy.split()
@@ -541,14 +620,21 @@ class _Reader:
             if values is None:  # anything else: the general path, with its messages
                 values = self.floats(o, "xyz", 3, _ZERO3) + self.floats(o, "rpy", 3, _ZERO3)
             self._origins.append(values)
-        self._placed.append((obj, attr))
+        self._placed.append((obj, attr, o))
 
     def _arrays(self, joints: dict[str, Joint]) -> None:
         """Turn the numbers gathered while reading into numpy arrays, one vectorised pass per quantity; each
         object receives its own row (a view of the file's array)."""
         if self._placed:
-            X = _transforms(np.array(self._origins, dtype=float))
-            for (obj, attr), x in zip(self._placed, X, strict=True):
+            origins = np.array(self._origins, dtype=float)
+            far = np.flatnonzero(np.abs(origins[:, :3]).max(axis=1) > MAX_LENGTH)
+            if far.size:
+                node = self._placed[int(far[0])][2]
+                self.fail("urdf.magnitude", f"<origin xyz={node.get('xyz')!r}> places a frame "
+                          f"{np.abs(origins[far[0], :3]).max():g} m from its parent; positions are within "
+                          f"±{MAX_LENGTH:g} m: check the units", node)
+            X = _transforms(origins)
+            for (obj, attr, _), x in zip(self._placed, X, strict=True):
                 setattr(obj, attr, x)
         if self._inertials:
             I = np.array(self._inertias, dtype=float)[:, (0, 1, 2, 1, 3, 4, 2, 4, 5)].reshape(-1, 3, 3)
@@ -586,59 +672,102 @@ class _Reader:
                              self.line(mat))
         return self.materials.get(name), name
 
+    def visual_materials(self, links: list[ET.Element]) -> None:
+        """Named colours declared inside visuals, so that any visual can name them (as RViz and urdfdom
+        resolve them): a name declared at the robot level keeps that colour; otherwise the first visual that
+        gives the name a colour, in document order. A colour that does not read is skipped here; the visual
+        that holds it reports it."""
+        for link in links:
+            for visual in link.iterfind("visual"):
+                mat = visual.find("material")
+                if mat is None:
+                    continue
+                name, color = mat.get("name"), mat.find("color")
+                if not name or color is None or self.materials.get(name) is not None:
+                    continue
+                try:
+                    values = tuple(float(v) for v in (color.get("rgba") or "").split())
+                except ValueError:
+                    continue
+                if len(values) == 4 and all(math.isfinite(v) for v in values):
+                    self.materials[name] = tuple(min(max(v, 0.0), 1.0) for v in values)
+
     def geometry(self, node: ET.Element, owner: str):
         what = _local(node.tag)
         g = node.find("geometry")
         if g is None:
-            self.fail("urdf.geometry", f"a <{what}> of link {owner!r} has no <geometry>; add a box, "
-                      "cylinder, sphere or mesh", node)
+            return self.undrawable("none", f"a <{what}> of link {owner!r} has no <geometry>; add a box, "
+                                   "cylinder, sphere, capsule or mesh", node)
         shapes = [c for c in g if isinstance(c.tag, str) and c.tag[:1] != "{"]
         if not shapes:
-            self.fail("urdf.geometry", f"the <geometry> of a <{what}> of link {owner!r} has no shape; add a "
-                      "box, cylinder, sphere or mesh", g)
+            return self.undrawable("none", f"the <geometry> of a <{what}> of link {owner!r} has no shape; "
+                                   "add a box, cylinder, sphere, capsule or mesh", g)
         if len(shapes) > 1:
             self.report.warn("urdf.geometry-extra", f"the <geometry> of a <{what}> of link {owner!r} holds "
                              f"{len(shapes)} shapes; only the first, <{shapes[0].tag}>, is kept",
                              self.line(g))
         shape = shapes[0]
         tag = shape.tag
+        if tag in ("box", "cylinder", "sphere"):
+            self.check_sizes(shape, owner)
         if tag == "box":
             size = self.floats(shape, "size", 3)
             if min(size) < 0:
-                self.fail("urdf.geometry", f"<box> size {size} of link {owner!r} is negative; sizes are >= 0",
-                          shape)
+                return self.undrawable(tag, f"<box> size {size} of link {owner!r} is negative; sizes are "
+                                       ">= 0", shape)
             return Box(size)
-        if tag == "cylinder":
+        if tag in ("cylinder", "capsule"):
             r, length = self.scalar(shape, "radius"), self.scalar(shape, "length")
             if r < 0 or length < 0:
-                self.fail("urdf.geometry", f"<cylinder> of link {owner!r} has a negative radius or "
-                          "length; sizes are >= 0", shape)
-            return Cylinder(r, length)
+                return self.undrawable(tag, f"<{tag}> of link {owner!r} has a negative radius or length; "
+                                       "sizes are >= 0", shape)
+            return Cylinder(r, length) if tag == "cylinder" else Capsule(r, length)
         if tag == "sphere":
             r = self.scalar(shape, "radius")
             if r < 0:
-                self.fail("urdf.geometry", f"<sphere> of link {owner!r} has a negative radius", shape)
+                return self.undrawable(tag, f"<sphere> of link {owner!r} has a negative radius", shape)
             return Sphere(r)
         if tag == "mesh":
-            uri = (shape.get("filename") or "").strip()
-            if not uri:
-                self.fail("urdf.missing-attribute", f"a <mesh> of link {owner!r} has no filename=; give the "
-                          "mesh file (package://, file:// or a path relative to the URDF)", shape)
-            raw_scale = shape.get("scale")
-            if raw_scale is not None and len(raw_scale.split()) == 1:  # a uniform scale written once
-                scale = self.floats(shape, "scale", 1) * 3
-            else:
-                scale = self.floats(shape, "scale", 3, _ONE3)
-            found, tried = self.resolve(uri)
-            if found is None and uri not in self._warned_meshes:
-                self._warned_meshes.add(uri)
-                where = ("tried: " + ", ".join(tried)) if tried else "its URI scheme is not read"
-                self.report.warn("urdf.mesh-unresolved", f"mesh {uri!r} of link {owner!r} was not found; "
-                                 f"{where}. Pass the package folder (package_dirs or ROS_PACKAGE_PATH) to "
-                                 "resolve it; the robot loads without it", self.line(shape))
-            return Mesh(uri, scale, found, tried)
-        self.fail("urdf.geometry", f"unknown geometry <{tag}> in a <{what}> of link {owner!r}; use box, "
-                  "cylinder, sphere or mesh", shape)
+            return self.mesh(shape, owner)
+        return self.undrawable(tag, f"<{tag}> in a <{what}> of link {owner!r} is a geometry this reader does "
+                               "not know; use box, cylinder, sphere, capsule or mesh", shape)
+
+    def undrawable(self, kind: str, message: str, where) -> UnknownGeometry:
+        """A shape that cannot be drawn: an error that blocks its drawing (a marked placeholder stands in)."""
+        self.defect("urdf.geometry", message + "; it is drawn as a marked placeholder", where, "drawing")
+        return UnknownGeometry(kind, message)
+
+    def mesh(self, shape: ET.Element, owner: str):
+        uri = (shape.get("filename") or "").strip()
+        if not uri:
+            return self.undrawable("mesh", f"a <mesh> of link {owner!r} has no filename=; give the mesh file "
+                                   "(package://, file:// or a path relative to the URDF)", shape)
+        raw_scale = shape.get("scale")
+        if raw_scale is not None and len(raw_scale.split()) == 1:  # a uniform scale written once
+            scale = self.floats(shape, "scale", 1) * 3
+        else:
+            scale = self.floats(shape, "scale", 3, _ONE3)
+        if max(map(abs, scale)) > MAX_FACTOR:
+            self.fail("urdf.magnitude", f"<mesh> scale {raw_scale!r} of link {owner!r} is beyond "
+                      f"±{MAX_FACTOR:g}; check the units", shape)
+        found, tried = self.resolve(uri)
+        if found is None and uri not in self._warned_meshes:
+            self._warned_meshes.add(uri)
+            self.report.warn("urdf.mesh-unresolved", f"mesh {uri!r} of link {owner!r} was not found; "
+                             f"{self.resolve.advice(uri, tried)}; the robot loads without it",
+                             self.line(shape))
+        return Mesh(uri, scale, found, tried)
+
+    def check_sizes(self, shape: ET.Element, owner: str) -> None:
+        """Refuse a primitive size beyond :data:`MAX_LENGTH` (its volume and inertia would overflow)."""
+        for attr in ("size", "radius", "length"):
+            raw = shape.get(attr)
+            if raw is None:
+                continue
+            values = self.floats(shape, attr, 3 if attr == "size" else 1)
+            if max(map(abs, values)) > MAX_LENGTH:
+                self.fail("urdf.magnitude", f"<{shape.tag}> {attr}={raw!r} of link {owner!r} is beyond "
+                          f"{MAX_LENGTH:g} m; check the units", shape)
 
     def shape(self, node: ET.Element, owner: str, with_material: bool) -> Shape:
         rgba, material = self.rgba(node.find("material"), owner) if with_material else (None, None)
@@ -648,14 +777,20 @@ class _Reader:
         return shape
 
     def inertial(self, node: ET.Element, owner: str) -> Inertial:
+        errors: list[str] = []
         mass_node = node.find("mass")
         if mass_node is None:
-            self.fail("urdf.inertial", f"the <inertial> of link {owner!r} has no <mass value=...>; give the "
-                      "mass in kg", node)
-        mass = self.scalar(mass_node, "value")
-        if mass < 0:
-            self.fail("urdf.inertial", f"link {owner!r} has a negative mass {mass}; a mass is >= 0",
-                      mass_node)
+            mass = 0.0
+            errors.append(self.nonphysical(f"the <inertial> of link {owner!r} has no <mass value=...>; give "
+                                           "the mass in kg", node))
+        else:
+            mass = self.scalar(mass_node, "value")
+            if mass < 0:
+                errors.append(self.nonphysical(f"link {owner!r} has a negative mass {mass}; a mass is >= 0",
+                                               mass_node))
+        if mass > MAX_MASS:
+            self.fail("urdf.magnitude", f"link {owner!r} has a mass of {mass:g} kg; a link's mass is at most "
+                      f"{MAX_MASS:g} kg: check the units", mass_node)
         inertia_node = node.find("inertia")
         if inertia_node is None:
             six = _ZERO6
@@ -666,14 +801,18 @@ class _Reader:
             yy, yz, zz = scalar(inertia_node, "iyy", 0.0), scalar(inertia_node, "iyz", 0.0), \
                 scalar(inertia_node, "izz", 0.0)
             six = (xx, xy, xz, yy, yz, zz)
+            if max(abs(xx), abs(xy), abs(xz), abs(yy), abs(yz), abs(zz)) > MAX_INERTIA:
+                self.fail("urdf.magnitude", f"the <inertia> of link {owner!r} has a component of "
+                          f"{max(map(abs, six)):g} kg m2; components are at most {MAX_INERTIA:g} kg m2: "
+                          "check the units", inertia_node)
             a, b, c = principal = principal_moments(xx, yy, zz, xy, xz, yz)
             tol = 1e-6 * max(abs(a), abs(c)) + 1e-12
             if a < -tol:
                 moments = ", ".join(f"{m:.4g}" for m in principal)
-                self.fail("urdf.inertial", f"the <inertia> of link {owner!r} is not positive semi-definite "
-                          f"(principal moments {moments}); check the signs and values of ixx..izz",
-                          inertia_node)
-            if a + b < c - tol:
+                errors.append(self.nonphysical(
+                    f"the <inertia> of link {owner!r} is not positive semi-definite (principal moments "
+                    f"{moments}); check the signs and values of ixx..izz", inertia_node))
+            elif a + b < c - tol:
                 # No rigid body has such an inertia, yet widely used descriptions (PR2 among them) carry
                 # one; the algorithms stay well-defined, so it is a coded warning rather than a refusal.
                 moments = ", ".join(f"{m:.4g}" for m in principal)
@@ -681,11 +820,18 @@ class _Reader:
                                  f"triangle inequality (principal moments {moments}: the two smaller must "
                                  "add up to at least the largest); no rigid body has it, check the values",
                                  self.lines.get(inertia_node, 0))
-        inertial = Inertial(mass, None, None, self.lines.get(node, 0))
+        inertial = Inertial(mass, None, None, self.lines.get(node, 0), "; ".join(errors))
         self.place(inertial, "link_X_com", node)
         self._inertials.append(inertial)
         self._inertias.append(six)
         return inertial
+
+    def nonphysical(self, message: str, where) -> str:
+        """A link's mass properties that no body has: an error that blocks the dynamics; the message."""
+        self.defect("urdf.inertial", message + "; the robot loads for viewing and kinematics, its dynamics "
+                    "are blocked", where, "dynamics")
+        line = self.line(where)
+        return f"{message} ({self.file}:{line})" if line else message
 
     def link(self, node: ET.Element) -> Link:
         name = self.name_of(node, "link")
@@ -722,6 +868,10 @@ class _Reader:
             axis_node = node.find("axis")
             axis = (1.0, 0.0, 0.0) if axis_node is None else self.floats(axis_node, "xyz", 3, (1.0, 0.0, 0.0))
             norm = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
+            if norm == math.inf:  # a component beyond 1e154 overflows its square: scale it down first
+                big = max(abs(axis[0]), abs(axis[1]), abs(axis[2]))
+                axis = (axis[0] / big, axis[1] / big, axis[2] / big)
+                norm = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
             if norm < 1e-12:
                 self.fail("urdf.axis", f"joint {name!r} has a zero <axis>; give a direction such as "
                           "xyz=\"0 0 1\"", axis_node)
@@ -739,8 +889,9 @@ class _Reader:
         if mimic is not None:
             master = mimic.get("joint")
             if not master:
-                self.fail("urdf.mimic", f"the <mimic> of joint {name!r} names no joint=; name the joint it "
-                          "follows", mimic)
+                self.defect("urdf.mimic", f"the <mimic> of joint {name!r} names no joint=; name the joint it "
+                            "follows. The joint moves on its own", mimic, "mimic")
+                return joint
             if jtype == "fixed":
                 # Reduced models fix followers and keep their <mimic> (Talos); a fixed joint follows nothing.
                 self.ignore("robot/joint/mimic (on a fixed joint)", self.line(mimic),
@@ -791,22 +942,31 @@ class _Reader:
         reduction_node = actuator.find("mechanicalReduction") if actuator is not None else None
         if reduction_node is None:
             reduction_node = node.find("mechanicalReduction")
-        reduction = 1.0
-        if reduction_node is not None:
-            text = (reduction_node.text or "").strip()
-            try:
-                reduction = float(text)
-            except ValueError:
-                if _XACRO_SUBST.search(text):
-                    self.fail("urdf.xacro", f"mechanicalReduction {text!r} of transmission {name!r} holds an "
-                              "unexpanded xacro substitution; run xacro first", reduction_node)
-                self.fail("urdf.value", f"<mechanicalReduction> {text!r} of transmission {name!r} is not a "
-                          "number", reduction_node)
-            if not math.isfinite(reduction) or reduction == 0:
-                self.fail("urdf.non-finite", f"<mechanicalReduction> of transmission {name!r} must be a "
-                          "finite, non-zero number", reduction_node)
+        reduction, error = self.reduction(reduction_node, name) if reduction_node is not None else (1.0, "")
         return Transmission(name, joint.get("name"), actuator.get("name") if actuator is not None else None,
-                            reduction, self.line(node))
+                            reduction, self.line(node), error)
+
+    def reduction(self, node: ET.Element, name: str) -> tuple[float | None, str]:
+        """The ``<mechanicalReduction>`` of transmission ``name``; ``(None, why)`` when it is not a finite,
+        non-zero number (an error that blocks only the armature reflected through it)."""
+        text = (node.text or "").strip()
+        try:
+            reduction = float(text)
+        except ValueError:
+            if _XACRO_SUBST.search(text):
+                self.fail("urdf.xacro", f"mechanicalReduction {text!r} of transmission {name!r} holds an "
+                          "unexpanded xacro substitution; run xacro first", node)
+            code = "urdf.value"
+            why = f"<mechanicalReduction> {text!r} of transmission {name!r} is not a number"
+        else:
+            if math.isfinite(reduction) and reduction != 0:
+                return reduction, ""
+            code = "urdf.non-finite"
+            why = f"<mechanicalReduction> {text!r} of transmission {name!r} is not a finite, non-zero number"
+        self.defect(code, why + "; no armature can be reflected through it (declare the joint's armature "
+                    "instead, or write the reduction)", node, "armature")
+        line = self.line(node)
+        return None, f"{why} ({self.file}:{line})" if line else why
 
     # -- the whole robot ---------------------------------------------------------------------------
     def read(self, root: ET.Element) -> MultibodyTree:
@@ -822,6 +982,7 @@ class _Reader:
                                  "colours; the last one is used", self.line(m))
             if rgba is not None or name not in self.materials:
                 self.materials[name or ""] = rgba
+        self.visual_materials(top["link"])
         links: dict[str, Link] = {}
         joints: dict[str, Joint] = {}
         for node in top["link"]:
@@ -837,8 +998,9 @@ class _Reader:
                           f"{joints[joint.name].line}); rename one", node)
             joints[joint.name] = joint
         if not links:
-            self.fail("urdf.missing-link", "the <robot> has no <link>; a description needs at least one",
-                      root)
+            self.fail("urdf.missing-link", "the <robot> has no <link>, so it describes nothing to load "
+                      "(xacro writes such a file from a file of macros alone); open the description that "
+                      "declares the links", root)
         self.check_structure(links, joints)
         roots = [name for name in links if name not in self._child_of]
         tree = MultibodyTree(name=root.get("name", ""), links=links, joints=joints, root=roots[0],
@@ -893,32 +1055,62 @@ class _Reader:
         self._child_of = child_of
 
     def check_mimic(self, joints: dict[str, Joint]) -> None:
+        """A mimic that names no movable joint, or whose chain of mimics loops, is an error: the joint keeps
+        its own degree of freedom (its <mimic> is dropped). Every other chain ends at an independent movable
+        joint, and its folded multiplier and offset (``a = m1 b + o1``, ``b = m2 c + o2`` gives
+        ``a = m1 m2 c + m1 o2 + o1``) stay within :data:`MAX_FACTOR`. Each joint is walked once, so n mimics
+        cost O(n) however they are chained."""
+        folded: dict[str, tuple[float, float]] = {}  # joint -> (multiplier, offset) onto its root
         for joint in joints.values():
-            if joint.mimic is None:
+            if joint.mimic is None or joint.name in folded:
                 continue
-            master = joints.get(joint.mimic.joint)
-            if master is None or not master.movable:
-                what = "not a joint" if master is None else "a fixed joint"
-                self.fail("urdf.mimic", f"joint {joint.name!r} mimics {joint.mimic.joint!r}, which is {what} "
-                          "of this robot; name a movable joint in <mimic joint=...>",
-                          joint.mimic.line or joint.line)
-            seen = [joint.name]
-            while master.mimic is not None:  # a chain of mimics must end at an independent joint
-                if master.name in seen:
-                    self.fail("urdf.mimic", f"the <mimic> joints {seen} follow each other in a loop; one of "
-                              "them must be independent", joint.mimic.line or joint.line)
-                seen.append(master.name)
-                master = joints.get(master.mimic.joint)
-                if master is None:
+            path: list[Joint] = []  # the joints walked up from `joint`, not folded yet
+            on_path: set[str] = set()
+            k = joint
+            while k.mimic is not None and k.name not in folded:
+                if k.name in on_path:
+                    names = [j.name for j in path]
+                    self.drop_mimic(k, f"the <mimic> joints {names[names.index(k.name):]} follow each other "
+                                    "in a loop; one of them must be independent")
                     break
+                on_path.add(k.name)
+                path.append(k)
+                master = joints.get(k.mimic.joint)
+                if master is None or not master.movable:
+                    what = "not a joint" if master is None else "a fixed joint"
+                    self.drop_mimic(k, f"joint {k.name!r} mimics {k.mimic.joint!r}, which is {what} of this "
+                                    "robot; name a movable joint in <mimic joint=...>")
+                    break
+                k = master
+            multiplier, offset = folded.get(k.name, (1.0, 0.0))
+            for j in reversed(path):  # each joint's master is the one folded just before it
+                m = j.mimic
+                if m is None:  # dropped above: it is a root now
+                    multiplier, offset = 1.0, 0.0
+                    folded[j.name] = (multiplier, offset)
+                    continue
+                multiplier, offset = m.multiplier * multiplier, m.multiplier * offset + m.offset
+                if not (abs(multiplier) <= MAX_FACTOR and abs(offset) <= MAX_FACTOR):
+                    self.fail("urdf.magnitude", f"joint {j.name!r} follows its independent joint with a "
+                              f"multiplier of {multiplier:g} and an offset of {offset:g} (its <mimic> chain "
+                              f"multiplied out); both must be within ±{MAX_FACTOR:g}", m.line or j.line)
+                folded[j.name] = (multiplier, offset)
+
+    def drop_mimic(self, joint: Joint, message: str) -> None:
+        self.defect("urdf.mimic", message + f". Joint {joint.name!r} moves on its own", joint.mimic.line
+                    or joint.line, "mimic")
+        joint.mimic = None
 
 
-def read_urdf(source, package_dirs=()) -> MultibodyTree:
+def read_urdf(source, package_dirs=(), strict: bool = False) -> MultibodyTree:
     """Read a URDF into a :class:`MultibodyTree`.
 
     ``source`` is a path (``str`` or path-like) or the URDF text (``str`` starting with ``<`` or holding
     ``<robot``, or ``bytes``). ``package_dirs`` are folders used to resolve ``package://`` mesh URIs (each a
-    folder of packages or a package folder). Raises :class:`UrdfError` with a stable code on a refused file.
+    folder of packages or a package folder), searched before the process's own (``resolve.set_package_dirs``).
+    Raises :class:`UrdfError` with a stable code on a refused file. A defect confined to one element loads as
+    an error in ``tree.report`` (``report.errors``) that blocks only the use it breaks; ``strict=True``
+    refuses the file at the first such defect instead.
     """
     base: Path | None
     if isinstance(source, bytes | bytearray):
@@ -929,7 +1121,9 @@ def read_urdf(source, package_dirs=()) -> MultibodyTree:
         path = Path(os.fspath(source))
         file = str(path)
         try:
-            data = path.read_bytes()
+            data = inputs.read_bytes(path, "urdf")  # a regular file within the size limit, or refused
+        except inputs.FileError as exc:
+            raise UrdfError(exc.code, exc.message, file) from None
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             raise UrdfError("urdf.io", f"cannot read the file ({getattr(exc, 'strerror', None) or exc}); "
                             "check the path", file) from None
@@ -938,7 +1132,7 @@ def read_urdf(source, package_dirs=()) -> MultibodyTree:
     gc.disable()  # the reader allocates many small objects and no cycles: collecting them is wasted time
     try:
         root, lines, may_hold_xacro = _parse_xml(data, file)
-        return _Reader(file, base, package_dirs, lines, may_hold_xacro).read(root)
+        return _Reader(file, base, package_dirs, lines, may_hold_xacro, strict).read(root)
     finally:
         if enabled:
             gc.enable()

@@ -23,6 +23,7 @@ the array row in the message):
 from __future__ import annotations
 
 import csv
+import io
 import math
 import re
 import zipfile
@@ -33,8 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
+from mime_gui import inputs
 from mime_gui.multibody import PRISMATIC
 from mime_gui.multibody.errors import CodedError
+from mime_gui.multibody.magnitudes import parse_float
 
 #: the most steps :meth:`RecordedCommands.schedule` makes unless told otherwise
 MAX_STEPS = 5_000_000
@@ -107,6 +110,13 @@ class RecordedCommands:
                  max_steps: int = MAX_STEPS) -> tuple[np.ndarray, np.ndarray, float]:
         """Zero-order hold at ``dt`` (default :meth:`sample_spacing`) over ``[t0, t_last]``:
         (step start times ``(N,)``, commands ``(N, k)``, dt)."""
+        n, dt = self.step_count(dt, max_steps)
+        grid = self.time[0] + dt * np.arange(n)
+        index = np.searchsorted(self.time, grid + 1e-9 * dt, side="right") - 1
+        return grid, self.joint_positions[index], dt
+
+    def step_count(self, dt: float | None = None, max_steps: int = MAX_STEPS) -> tuple[int, float]:
+        """(the number of steps, the step) of :meth:`resample` at ``dt``, known before any is made."""
         dt = self.sample_spacing() if dt is None else float(dt)
         if not (math.isfinite(dt) and dt > 0.0):
             raise self.fail("commands.dt", f"the step must be a positive number of seconds, got {dt}")
@@ -118,10 +128,7 @@ class RecordedCommands:
         if not math.isfinite(steps) or steps >= max_steps:
             raise self.fail("commands.dt", f"a step of {dt:g} s over {span:g} s makes more than {max_steps} "
                             "steps; choose a larger step")
-        n = int(math.floor(steps)) + 1
-        grid = self.time[0] + dt * np.arange(n)
-        index = np.searchsorted(self.time, grid + 1e-9 * dt, side="right") - 1
-        return grid, self.joint_positions[index], dt
+        return int(math.floor(steps)) + 1, dt
 
     def schedule(self, command_names, dt: float | None = None, initial_positions=None, *,
                  not_commandable: Mapping[str, str] | None = None, linear: Collection[str] = (),
@@ -185,13 +192,13 @@ def read_commands(path) -> RecordedCommands:
         raise CommandFileError("commands.format", "expected a .csv or .npz command file, got "
                                f"{suffix or 'no'} extension", file)
     try:
-        regular = path.is_file()
-        why = "" if regular else "no such file" if not path.exists() else "not a regular file"
-    except (OSError, ValueError) as exc:  # a name too long, a NUL byte, a folder that cannot be searched
-        regular, why = False, getattr(exc, "strerror", None) or str(exc)
-    if not regular:
-        raise CommandFileError("commands.io", f"cannot read the file ({why}); check the path", file)
-    return _read_csv(path, file) if suffix == ".csv" else _read_npz(path, file)
+        data = inputs.read_bytes(path, "commands")  # a regular file within the size limit, or refused
+    except inputs.FileError as exc:
+        raise CommandFileError(exc.code, exc.message, file) from None
+    except (OSError, ValueError) as exc:  # no such file, a name too long, a NUL byte, no permission
+        why = "no such file" if isinstance(exc, FileNotFoundError) else getattr(exc, "strerror", None) or exc
+        raise CommandFileError("commands.io", f"cannot read the file ({why}); check the path", file) from None
+    return _read_csv(data, file) if suffix == ".csv" else _read_npz(data, file)
 
 
 def _column(cell: str, file: str, line: int, c: int) -> tuple[str, str]:
@@ -227,11 +234,9 @@ def _scale(units: tuple[str, ...]) -> np.ndarray:
     return np.array([_ANGLE_UNITS.get(u, 1.0) for u in units])
 
 
-def _read_csv(path: Path, file: str) -> RecordedCommands:
+def _read_csv(data: bytes, file: str) -> RecordedCommands:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise CommandFileError("commands.io", f"cannot read the file ({exc.strerror or exc})", file) from None
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise CommandFileError("commands.format", f"not UTF-8 text (byte {exc.start}); a command file is CSV "
                                "text", file) from None
@@ -259,11 +264,12 @@ def _read_csv(path: Path, file: str) -> RecordedCommands:
         row = []
         for c, cell in enumerate(cells):
             try:
-                value = float(cell)
+                value = parse_float(cell)
             except ValueError:
                 what = "time" if c == 0 else f"joint {header[0][c - 1]!r}"
+                grouped = " (digits may not be grouped with '_')" if "_" in cell else ""
                 raise CommandFileError("commands.format", f"column {c + 1} ({what}): {cell!r} is not a "
-                                       "number", file, number) from None
+                                       f"number{grouped}", file, number) from None
             if not math.isfinite(value):
                 what = "time" if c == 0 else f"joint {header[0][c - 1]!r}"
                 raise CommandFileError("commands.non-finite", f"column {c + 1} ({what}) is {cell}",
@@ -291,9 +297,27 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _read_npz(path: Path, file: str) -> RecordedCommands:
+def _unpacked_size(data: bytes, file: str) -> None:
+    """Refuse an NPZ archive whose members unpack to more than the command-file limit (a few kilobytes of
+    zeros can unpack to gigabytes). The sizes are the archive's own; :mod:`zipfile` reads no member past its
+    stated size, so they bound what unpacking takes."""
     try:
-        archive = np.load(path, allow_pickle=False)
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            total = sum(info.file_size for info in z.infolist())
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return  # not a zip: np.load says what it is
+    limit = inputs.LIMITS["commands"]
+    cap = limit.bytes()
+    if total > cap:
+        raise CommandFileError("file.too-large", f"the archive unpacks to {total / inputs.MB:.1f} MB, more "
+                               f"than the {cap / inputs.MB:.1f} MB {limit.what} may hold; set "
+                               f"{limit.variable} (megabytes) to raise the limit", file)
+
+
+def _read_npz(data: bytes, file: str) -> RecordedCommands:
+    _unpacked_size(data, file)
+    try:
+        archive = np.load(io.BytesIO(data), allow_pickle=False)
         if not isinstance(archive, np.lib.npyio.NpzFile):  # a bare .npy file: np.load returned an array
             raise CommandFileError("commands.format", "a single NumPy array (.npy data), not an NPZ archive; "
                                    "save time, joint_positions and joint_names with numpy.savez", file)

@@ -3,7 +3,8 @@
 This is the document the GUI edits, the CLI validates and the rig file stores. ``base`` is the folder that
 relative paths (URDF descriptions, meshes) are read against: the rig file's folder when loaded from a file,
 the working folder otherwise. It is where the rig lives, not part of what the rig is: equality compares the
-files that paths name, not how they are spelled.
+files that paths name, not how they are spelled. ``package_dirs`` are folders (relative to ``base``) where the
+descriptions' ``package://`` meshes are looked for.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ class Apparatus:
 
     def __init__(self, name: str, chain: dict[str, Segment] | None = None,
                  parts: dict[str, Part] | None = None, magnets: dict[str, PermanentMagnet] | None = None,
-                 base: str | Path | None = None):
+                 base: str | Path | None = None, package_dirs=()):
         for what, value in (("chain", chain), ("parts", parts), ("magnets", magnets)):
             if value is not None and not isinstance(value, dict):
                 raise TypeError(f"{what} maps names to {what}, got {type(value).__name__}")
@@ -31,6 +32,14 @@ class Apparatus:
         self.parts: dict[str, Part] = dict(parts or {})
         self.magnets: dict[str, PermanentMagnet] = dict(magnets or {})
         self.base: Path | None = Path(base) if base is not None else None
+        if isinstance(package_dirs, str | os.PathLike):
+            raise TypeError(f"package_dirs is a list of folders, got {package_dirs!r}")
+        self.package_dirs: list[str] = [os.fspath(d) for d in package_dirs]
+
+    def package_folders(self) -> list[Path]:
+        """``package_dirs`` as folders, relative ones read against ``base``."""
+        base = Path(self.base) if self.base is not None else Path.cwd()
+        return [p if p.is_absolute() else base / p for p in map(Path, self.package_dirs)]
 
     # -- rules and build ---------------------------------------------------------------------------
     def validate(self) -> list[Finding]:
@@ -67,7 +76,8 @@ class Apparatus:
             return replace(p, geometry=replace(p.geometry, path=where(p.geometry.path))) \
                 if isinstance(p.geometry, Mesh) else p
 
-        return (self.name, [(n, segment(s)) for n, s in self.chain.items()],
+        return (self.name, [where(d) for d in self.package_dirs],
+                [(n, segment(s)) for n, s in self.chain.items()],
                 {n: part(p) for n, p in self.parts.items()}, {n: part(p) for n, p in self.magnets.items()})
 
     def __eq__(self, other) -> bool:

@@ -102,6 +102,12 @@ def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource]
                 continue
             rotor, reason = q.value, q.reason
         for t in drives:
+            if t.reduction is None:
+                problems.append(("chain.armature", where, f"transmission {t.name!r} of actuator {name!r} has "
+                                                          f"no reduction to reflect through ({t.error}); "
+                                                          f"declare the armature of {t.joint!r} instead: "
+                                                          "armature={...: kg_m2(value, reason=...)}"))
+                continue
             joint = tree.joints.get(t.joint)
             if joint is None or not joint.movable:
                 problems.append(("chain.armature", where, f"transmission {t.name!r} of actuator "

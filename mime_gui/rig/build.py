@@ -13,7 +13,6 @@ velocity from the earlier segment's trajectory (a dynamic segment plays kinemati
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -207,10 +206,9 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
         if mount is None or mount[0] != name:
             continue
         mass = a.masses.get((collection, pname))
-        if mass is None:
-            if not lenient or isinstance(part.geometry, Mesh) or not _finite(part.at):
-                continue
-            mass = None
+        if mass is None and (not lenient or isinstance(part.geometry, Mesh)
+                             or _has_finding(a, f"{collection}.{pname}", ("geometry", "at"))):
+            continue  # lenient: drawn while its material or mass is being fixed, not a shape or place
         X = np.eye(4)
         X[:3, 3] = part.at
         inertial = None
@@ -229,18 +227,14 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
                            "inertia_about_centroid": mass.inertia.tolist()})
     armature = {} if lenient else {s.joint: s.value for s in a.armature.get(name, [])}
     art = tree.compile(armature=armature or None)
-    placement = seg.placement() if not lenient or _placeable(seg) else np.eye(4)
+    placeable = not lenient or not _has_finding(a, f"chain.{name}", ("at", "orientation"))
+    placement = seg.placement() if placeable else np.eye(4)
     return BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement), grafts
 
 
-def _finite(values) -> bool:
-    return all(math.isfinite(v) for v in values)
-
-
-def _placeable(seg) -> bool:
-    if not (_finite(seg.at) and _finite(seg.orientation)):
-        return False
-    return abs(math.sqrt(sum(v * v for v in seg.orientation)) - 1.0) <= 1e-6
+def _has_finding(a: Analysis, item: str, fields) -> bool:
+    prefixes = tuple(f"{item}.{f}" for f in fields)
+    return any(f.where == p or f.where.startswith(p + ".") for f in a.findings for p in prefixes)
 
 
 def display_segments(apparatus, analysis: Analysis | None = None) -> dict[str, BuiltSegment]:

@@ -127,11 +127,13 @@ def to_python(rig, folder, source: str = "") -> str:
         return "".join(f"{indent}{_text(n)}: {render(v, rig, folder, indent)},\n" for n, v in items.items())
 
     chain, parts, mags = entries(rig.chain, _segment), entries(rig.parts, _part), entries(rig.magnets, _part)
+    dirs = ", ".join(_text(_relative(d, rig.base, folder)) for d in rig.package_dirs)
     lines += ["rig = Apparatus(",
               f"    {_text(rig.name)},",
               "    chain={\n" + chain + "    },",
               "    parts={\n" + parts + "    },",
               "    magnets={\n" + mags + "    },",
+              *([f"    package_dirs=[{dirs}],"] if rig.package_dirs else []),
               "    base=HERE,",
               ")", ""]
     return "\n".join(lines)

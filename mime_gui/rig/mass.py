@@ -13,12 +13,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mime_gui.multibody.magnitudes import MAX_MASS
 from mime_gui.rig.materials import material, material_names
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import direction
 from mime_gui.rig.units import KG, KG_PER_M3, TESLA, Quantity, check_declaration
 
 MU0 = 4e-7 * math.pi * 1.00000000055  # vacuum permeability, T·m/A (CODATA 2018)
+#: the largest remanence a magnet may declare, T (the strongest permanent magnets hold about 1.5 T)
+MAX_REMANENCE = 100.0
 
 DECLARED_MASS = "declared mass"
 DECLARED_DENSITY = "declared density"
@@ -98,6 +101,10 @@ def part_mass(part, base=None) -> tuple[PartMass | None, list[tuple[str, str, st
         return None, [("part.mass", _DECLARED_WHERE.get(source, "material"),
                        f"the mass {mass:g} kg and density {density:g} kg/m³ of a {v:g} m³ part give a mass "
                        "or an inertia beyond the largest number; check the declared value and the sizes")]
+    if mass > MAX_MASS:  # a sum of parts, or of a part and its arm, could overflow further on
+        return None, [("part.mass", _DECLARED_WHERE.get(source, "material"),
+                       f"the part's mass is {mass:g} kg ({detail.split(':')[0]} over {v:g} m³); a part's "
+                       f"mass is at most {MAX_MASS:g} kg: check the declared value and the sizes")]
     return PartMass(v, mass, density, source, detail, props.centroid, inertia), problems
 
 
@@ -117,6 +124,9 @@ def magnet_moment(magnet: PermanentMagnet, volume: float | None) -> tuple[Magnet
         problems += [(c, "remanence", m) for c, m in found]
         br = magnet.remanence.value if isinstance(magnet.remanence, Quantity) else None
         source = f"declared {magnet.remanence}: {getattr(magnet.remanence, 'reason', '')}"
+        if br is not None and math.isfinite(br) and br > MAX_REMANENCE:
+            problems.append(("magnet.remanence", "remanence", f"the declared remanence {br:g} T is "
+                             f"beyond {MAX_REMANENCE:g} T (the strongest magnets hold 1.5 T); check it"))
     elif mat is not None and mat.magnetic:
         br, source = mat.remanence, f"{mat.name} {mat.remanence:g} T: {mat.remanence_source}"
     else:

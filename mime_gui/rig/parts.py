@@ -21,6 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
+from mime_gui import mesh_files
+from mime_gui.multibody.errors import CodedError
+from mime_gui.multibody.magnitudes import MAX_FACTOR, MAX_LENGTH
 from mime_gui.rig.segments import _vector
 from mime_gui.rig.units import Quantity
 
@@ -33,6 +36,11 @@ class MassProperties:
     volume: float
     centroid: np.ndarray
     inertia: np.ndarray
+
+
+def _size(v: float) -> bool:
+    """A usable size: finite, positive and at most :data:`MAX_LENGTH` (so a volume cannot overflow)."""
+    return math.isfinite(v) and 0 < v <= MAX_LENGTH
 
 
 def _positive(value, what: str) -> float:
@@ -52,8 +60,8 @@ class Box:
         object.__setattr__(self, "size", _vector(self.size, 3, "box size"))
 
     def problems(self, base=None) -> list[str]:
-        return [] if all(math.isfinite(v) and v > 0 for v in self.size) else \
-            [f"a box needs three finite, positive edge lengths, got {self.size}"]
+        return [] if all(map(_size, self.size)) else \
+            [f"a box needs three finite, positive edge lengths of at most {MAX_LENGTH:g} m, got {self.size}"]
 
     def mass_properties(self, base=None) -> MassProperties:
         x, y, z = self.size
@@ -75,9 +83,9 @@ class Cylinder:
         object.__setattr__(self, "length", _positive(self.length, "length"))
 
     def problems(self, base=None) -> list[str]:
-        ok = all(math.isfinite(v) and v > 0 for v in (self.radius, self.length))
-        return [] if ok else [f"a cylinder needs a finite, positive radius and length, got "
-                              f"radius={self.radius}, length={self.length}"]
+        ok = _size(self.radius) and _size(self.length)
+        return [] if ok else [f"a cylinder needs a finite, positive radius and length of at most "
+                              f"{MAX_LENGTH:g} m, got radius={self.radius}, length={self.length}"]
 
     def mass_properties(self, base=None) -> MassProperties:
         r, h = self.radius, self.length
@@ -95,12 +103,12 @@ class Sphere:
         object.__setattr__(self, "radius", _positive(self.radius, "radius"))
 
     def problems(self, base=None) -> list[str]:
-        return [] if math.isfinite(self.radius) and self.radius > 0 else \
-            [f"a sphere needs a finite, positive radius, got {self.radius}"]
+        return [] if _size(self.radius) else \
+            [f"a sphere needs a finite, positive radius of at most {MAX_LENGTH:g} m, got {self.radius}"]
 
     def mass_properties(self, base=None) -> MassProperties:
         r = self.radius
-        v = 4.0 / 3.0 * math.pi * r ** 3
+        v = 4.0 / 3.0 * math.pi * (r * r * r)  # not r ** 3: a float power raises OverflowError
         return MassProperties(v, np.zeros(3), np.eye(3) * 0.4 * v * r * r)
 
 
@@ -130,10 +138,12 @@ class Mesh:
         return p if p.is_absolute() or base is None else Path(base) / p
 
     def problems(self, base=None) -> list[str]:
-        if not all(math.isfinite(v) and v > 0 for v in self.scale):
-            return [f"a mesh scale must be finite and positive, got {self.scale}"]
+        if not all(math.isfinite(v) and 0 < v <= MAX_FACTOR for v in self.scale):
+            return [f"a mesh scale must be finite, positive and at most {MAX_FACTOR:g}, got {self.scale}"]
         try:
             mesh = _load_mesh(str(self.resolve(base).resolve()))
+        except CodedError as exc:  # not a regular file, too large, an archive, XML with entities
+            return [f"cannot read mesh {self.path!r}: [{exc.code}] {exc.message}"]
         except Exception as exc:  # trimesh raises many kinds for unreadable files
             return [f"cannot read mesh {self.path!r} ({exc}); check the path (relative to the rig file)"]
         if not mesh.is_watertight:
@@ -156,7 +166,7 @@ class Mesh:
 def _load_mesh(path: str):
     import trimesh
 
-    mesh = trimesh.load(path, force="mesh", process=True)
+    mesh = mesh_files.load(path, force="mesh")  # checked and defused before trimesh sees it
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise ValueError("no triangles in the file")
     return mesh

@@ -129,7 +129,7 @@ def with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
     """A new rig like ``rig`` with ``collection`` (``chain``, ``parts`` or ``magnets``) replaced."""
     tables = {c: getattr(rig, c) for c in COLLECTIONS}
     tables[collection] = items
-    return Apparatus(rig.name, base=rig.base, **tables)
+    return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, **tables)
 
 
 def replace(rig: Apparatus, path: str, value) -> Apparatus:
@@ -137,7 +137,8 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
     an item: ``replace(rig, "parts.holder", DELETE)``)."""
     parts = split(rig, path)
     if parts == ("name",):
-        return Apparatus(value, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base)
+        return Apparatus(value, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
+                         package_dirs=rig.package_dirs)
     collection, name, keys = parts[0], parts[1], parts[2:]
     items = dict(getattr(rig, collection))
     if not keys:

@@ -18,6 +18,7 @@ import os
 import re
 from pathlib import Path
 
+from mime_gui import inputs
 from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig.apparatus import Apparatus
@@ -131,7 +132,7 @@ class _Reader:
 
     # -- the document ------------------------------------------------------------------------------
     def document(self, data, base: Path) -> Apparatus:
-        d = self.obj(data, "", ("format", "version", "name"), ("chain", "parts", "magnets"))
+        d = self.obj(data, "", ("format", "version", "name"), ("package_dirs", "chain", "parts", "magnets"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -157,7 +158,21 @@ class _Reader:
                  for k, v in self.names(d.get("parts", {}), "/parts").items()}
         magnets = {k: self.part(v, f"/magnets/{_escape(k)}", magnet=True)
                    for k, v in self.names(d.get("magnets", {}), "/magnets").items()}
-        return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base)
+        return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base,
+                         package_dirs=self.package_dirs(d.get("package_dirs", []), "/package_dirs"))
+
+    def package_dirs(self, value, pointer: str) -> list[str]:
+        """Folders (relative to the rig file) where the descriptions' ``package://`` meshes are looked for."""
+        if not isinstance(value, list):
+            self.fail("rigfile.type", pointer, f"expected a list of folders, got {_kind(value)}")
+        out = []
+        for i, item in enumerate(value):
+            folder = self.string(item, f"{pointer}/{i}")
+            if not folder.strip() or "\x00" in folder:
+                self.fail("rigfile.value", f"{pointer}/{i}", f"{folder!r} is not a folder; give a folder's "
+                                                             "path, relative to the rig file")
+            out.append(folder)
+        return out
 
     def segment(self, value, p: str):
         kind = value.get("kind") if isinstance(value, dict) else None
@@ -363,11 +378,16 @@ def load(path) -> Apparatus:
     """Read a rig file; raises :class:`RigFileError` (code, file, JSON pointer) when it is refused."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark some editors write is skipped
+        # a regular file within its size limit; a byte-order mark some editors write is skipped
+        text = inputs.read_bytes(path, "rig").decode("utf-8-sig")
+    except inputs.FileError as exc:
+        raise RigFileError(exc.code, exc.message, str(path)) from None
     except OSError as exc:
         raise RigFileError("rigfile.io", f"cannot read the file ({exc.strerror or exc})", str(path)) from None
     except UnicodeDecodeError:
         raise RigFileError("rigfile.json", "the file is not UTF-8 text", str(path)) from None
+    except ValueError as exc:  # a NUL byte in the path
+        raise RigFileError("rigfile.io", f"cannot read the file ({exc})", str(path)) from None
     return parse(text, str(path), base=path.resolve().parent)
 
 
@@ -438,7 +458,9 @@ def to_data(rig: Apparatus, folder) -> dict:
             d["remanence"] = _quantity(p.remanence)
         return d
 
-    return {"format": FORMAT, "version": VERSION, "name": rig.name, "chain": chain,
+    dirs = {"package_dirs": [_relative(d, rig.base, folder) for d in rig.package_dirs]} \
+        if rig.package_dirs else {}
+    return {"format": FORMAT, "version": VERSION, "name": rig.name, **dirs, "chain": chain,
             "parts": {k: part(v) for k, v in rig.parts.items()},
             "magnets": {k: part(v) for k, v in rig.magnets.items()}}
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from itertools import islice
 
 from mime_gui.multibody import MultibodyTree, UrdfError
+from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH, MAX_MASS
 from mime_gui.rig.armature import ArmatureSource, armature_sources
 from mime_gui.rig.findings import Finding
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
@@ -25,20 +27,28 @@ RULES = {
     "chain.mount": "a later segment mounts on a frame of the segment before it, or <segment>.<frame> of an "
                    "earlier one",
     "chain.description": "an arm's URDF description must be readable",
-    "chain.placement": "at must be finite and orientation a finite unit quaternion (w, x, y, z)",
+    "chain.inertia": "a dynamic arm's links have physical mass properties (a positive semi-definite inertia, "
+                     "a mass >= 0); a kinematic arm needs none",
+    "chain.placement": "at must be finite (each coordinate within ±1e6 m) and orientation a finite unit "
+                       "quaternion (w, x, y, z)",
     "chain.initial-positions": "initial positions name movable joints, finite and within their limits",
     "chain.servo": "the servo time constant is finite and not negative",
-    "chain.motor": "a motor has an axis with a direction, and a dynamic one its rotor inertia",
+    "chain.motor": "a motor has an axis with a direction, and a dynamic one its rotor inertia (at most "
+                   "1e21 kg m2)",
     "chain.armature": "each joint's armature comes from one place: declared, or reflected through an "
-                      "existing transmission from a known actuator, on a movable joint, finite and not "
-                      "negative",
+                      "existing transmission from a known actuator, on a movable joint, finite, not "
+                      "negative and at most 1e21 kg m2 (1e9 kg on a sliding joint)",
     "part.mount": "a part mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
-    "part.placement": "a part's at is finite",
-    "part.geometry": "a part's geometry has finite positive sizes; a mesh is readable and watertight",
+    "part.placement": "a part's at is finite, each coordinate within ±1e6 m",
+    "part.geometry": "a part's geometry has finite positive sizes of at most 1e6 m (a mesh scale at most "
+                     "1e6); a mesh is a regular file within the mesh size limit, not an archive, XML without "
+                     "entities, readable and watertight",
     "part.material": "a part's material is one of the materials table",
-    "part.mass": "a part declares a mass or a density, not both, finite and not negative",
+    "part.mass": "a part declares a mass or a density, not both, finite and not negative; its mass is at "
+                 "most 1e9 kg",
     "magnet.magnetisation": "a magnet's magnetisation direction is a non-zero vector",
-    "magnet.remanence": "a magnet has a remanence, from its material or declared, finite and not negative",
+    "magnet.remanence": "a magnet has a remanence, from its material or declared, finite, not negative and "
+                        "at most 100 T",
     "declaration.reason": "every declared value says where it comes from",
     "unit": "a declared value carries its unit (kg, kg_m2, kg_per_m3, tesla), not a bare number",
     "name.duplicate": "segments, parts and magnets have distinct names",
@@ -53,6 +63,7 @@ class Analysis:
     findings: list[Finding] = field(default_factory=list)
     trees: dict[str, MultibodyTree | None] = field(default_factory=dict)
     frames: dict[str, list[str]] = field(default_factory=dict)
+    frame_sets: dict[str, frozenset[str]] = field(default_factory=dict)  # the same, for membership tests
     segment_mounts: dict[str, tuple[str, str] | None] = field(default_factory=dict)
     part_mounts: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
     masses: dict[tuple[str, str], PartMass] = field(default_factory=dict)
@@ -72,6 +83,11 @@ def _listing(names, limit: int = 16) -> str:
 
 def _finite(values) -> bool:
     return all(math.isfinite(v) for v in values)
+
+
+def _placed(values) -> bool:
+    """A position every later sum can take: finite, each coordinate within ±:data:`MAX_LENGTH`."""
+    return all(math.isfinite(v) and abs(v) <= MAX_LENGTH for v in values)
 
 
 def _is_text(name: str) -> bool:
@@ -110,7 +126,7 @@ def _segment_tree(name: str, seg, rig, a: Analysis) -> MultibodyTree | None:
                                                                "the rig file")
             return None
         try:
-            return seg.tree(rig.base)
+            return seg.tree(rig.base, rig.package_folders())
         except UrdfError as exc:
             a.add("chain.description", f"{where}.description", f"cannot read {seg.description!r}: "
                                                                f"[{exc.code}] {exc.diagnostic.message}")
@@ -132,8 +148,9 @@ def _segment_tree(name: str, seg, rig, a: Analysis) -> MultibodyTree | None:
 def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
     where = f"chain.{name}"
     names = list(rig.chain)
-    if not _finite(seg.at):
-        a.add("chain.placement", f"{where}.at", f"at {seg.at} must be finite (m)")
+    if not _placed(seg.at):
+        a.add("chain.placement", f"{where}.at", f"at {seg.at} must be finite (m), each coordinate within "
+                                                f"±{MAX_LENGTH:g} m")
     norm = math.sqrt(sum(v * v for v in seg.orientation)) if _finite(seg.orientation) else float("nan")
     if not math.isfinite(norm) or abs(norm - 1.0) > 1e-6:
         a.add("chain.placement", f"{where}.orientation", f"orientation {seg.orientation} must be a unit "
@@ -180,12 +197,35 @@ def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
             for code, message in check_declaration(q, KG_M2, "the rotor inertia", "kg_m2(value, reason=...)",
                                                    "chain.motor"):
                 a.add(code, f"{where}.inertia", message)
+            value = getattr(q, "value", 0.0)
+            if isinstance(value, int | float) and math.isfinite(value) and value > MAX_INERTIA:
+                a.add("chain.motor", f"{where}.inertia", f"the rotor inertia {value:g} kg m2 is beyond "
+                                                         f"{MAX_INERTIA:g} kg m2; check the value")
+    if seg.dynamic and isinstance(seg, _ArmSegment):
+        _check_inertias(where, tree, a)
     # armature
     if seg.dynamic and isinstance(seg, _ArmSegment):
         sources, problems = armature_sources(seg, tree)
         for code, w, message in problems:
             a.add(code, f"{where}.{w}", message)
+        for src in sources:  # an armature adds to the diagonal of the mass matrix: keep the sum finite
+            bound = MAX_MASS if src.unit == "kg" else MAX_INERTIA
+            if math.isfinite(src.value) and src.value > bound:
+                a.add("chain.armature", f"{where}.armature.{src.joint}", f"the armature {src.value:g} "
+                                                                          f"{src.unit} ({src.source}) is "
+                                                                          f"beyond {bound:g} {src.unit}; "
+                                                                          "check the value")
         a.armature[name] = sources
+
+
+def _check_inertias(where: str, tree: MultibodyTree, a: Analysis) -> None:
+    """A dynamic arm needs physical mass properties: one finding per link whose description has none."""
+    for name, link in tree.links.items():
+        if link.inertial is not None and link.inertial.error:
+            a.add("chain.inertia", f"{where}.description", f"link {name!r} of {tree.name!r}: "
+                                                           f"{link.inertial.error}. A dynamic arm needs its "
+                                                           "mass properties: fix them in the description, or "
+                                                           "make the segment Arm.Kinematic")
 
 
 def _resolve_segment_mount(name: str, mount, earlier: list[str], a: Analysis) -> tuple[str, str] | None:
@@ -196,10 +236,10 @@ def _resolve_segment_mount(name: str, mount, earlier: list[str], a: Analysis) ->
         a.add("chain.mount", where, f"segment {name!r} must mount on a frame of {prev!r}: "
                                     f"{_listing(prev_frames or [])}")
         return None
-    if prev_frames is not None and mount in prev_frames:
+    if prev_frames is not None and mount in a.frame_sets[prev]:
         return prev, mount
     for seg in earlier:
-        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in (a.frames.get(seg) or []):
+        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in a.frame_sets.get(seg, ()):
             return seg, mount[len(seg) + 1:]
     if any(a.frames.get(seg) is None for seg in earlier):
         return None  # an earlier description failed; that finding says why
@@ -216,14 +256,17 @@ def _resolve_part_mount(where: str, mount, rig, a: Analysis) -> tuple[str, str] 
     if mount is None:
         return None
     for seg in rig.chain:
-        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in (a.frames.get(seg) or []):
+        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in a.frame_sets.get(seg, ()):
             return seg, mount[len(seg) + 1:]
     if any(mount.startswith(seg + ".") and a.frames.get(seg) is None for seg in rig.chain):
         return None  # the segment's description failed; that finding says why
-    existing = [f"{seg}.{f}" for seg in rig.chain for f in (a.frames.get(seg) or [])]
+    # the first frames and how many there are, not a list of every frame for every refused part
+    total = sum(len(a.frames.get(seg) or ()) for seg in rig.chain)
+    first = list(islice((f"{seg}.{f}" for seg in rig.chain for f in (a.frames.get(seg) or ())), 24))
+    listing = ", ".join(first) + (f" … ({total - 24} more)" if total > 24 else "")
     hint = ("mount is '<segment>.<frame>'; " if "." not in mount else "") + \
-        ("frames: " + _listing(existing, 24) if existing else "the chain is empty, so leave mount out to fix "
-                                                               "the part in the world")
+        ("frames: " + listing if total else "the chain is empty, so leave mount out to fix the part in the "
+                                            "world")
     a.add("part.mount", where, f"{mount!r} is not a frame of the chain; {hint}")
     return None
 
@@ -237,14 +280,16 @@ def analyse(rig) -> Analysis:
         a.trees[name] = tree
         if tree is not None:
             a.frames[name] = tree.link_order()
+            a.frame_sets[name] = frozenset(a.frames[name])
     for index, (name, seg) in enumerate(rig.chain.items()):
         _check_segment(index, name, seg, rig, a)
     for collection in ("parts", "magnets"):
         for name, part in getattr(rig, collection).items():
             where = f"{collection}.{name}"
             a.part_mounts[(collection, name)] = _resolve_part_mount(f"{where}.mount", part.mount, rig, a)
-            if not _finite(part.at):
-                a.add("part.placement", f"{where}.at", f"at {part.at} must be finite (m)")
+            if not _placed(part.at):
+                a.add("part.placement", f"{where}.at", f"at {part.at} must be finite (m), each coordinate "
+                                                       f"within ±{MAX_LENGTH:g} m")
             mass, problems = part_mass(part, rig.base)
             for code, w, message in problems:
                 a.add(code, f"{where}.{w}", message)

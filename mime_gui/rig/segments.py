@@ -110,9 +110,10 @@ class _ArmSegment(_Segment):
         p = Path(self.description)
         return p if p.is_absolute() or base is None else Path(base) / p
 
-    def tree(self, base: Path | None = None) -> MultibodyTree:
-        """The description read (cached per file and modification time); raises UrdfError."""
-        return _read_cached(self.path(base))
+    def tree(self, base: Path | None = None, package_dirs=()) -> MultibodyTree:
+        """The description read (cached per file, modification time and package folders), its ``package://``
+        meshes looked for under ``package_dirs`` too; raises UrdfError."""
+        return _read_cached(self.path(base), package_dirs)
 
 
 class Arm:
@@ -211,18 +212,21 @@ class Motor:
 Segment = Arm.Kinematic | Arm.Dynamic | Motor.Kinematic | Motor.Dynamic
 SEGMENT_KINDS = {c.kind: c for c in (Arm.Kinematic, Arm.Dynamic, Motor.Kinematic, Motor.Dynamic)}
 
-_cache: dict[str, tuple[float, MultibodyTree]] = {}
+_cache: dict[tuple, tuple[float, MultibodyTree]] = {}
 
 
-def _read_cached(path: Path) -> MultibodyTree:
-    key = str(Path(path).resolve())
+def _read_cached(path: Path, package_dirs=()) -> MultibodyTree:
+    from mime_gui.multibody.resolve import package_dirs as process_dirs
+
+    file = str(Path(path).resolve())
+    key = (file, tuple(os.path.abspath(d) for d in package_dirs), process_dirs())
     try:
-        stamp = os.stat(key).st_mtime_ns
+        stamp = os.stat(file).st_mtime_ns
     except OSError:
         stamp = -1
     hit = _cache.get(key)
     if hit is None or hit[0] != stamp:
-        tree = read_urdf(key)
+        tree = read_urdf(file, package_dirs=key[1])
         _cache[key] = (stamp, tree)
         hit = _cache[key]
     return hit[1]

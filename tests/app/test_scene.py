@@ -167,9 +167,9 @@ def test_loader_runs_off_the_gui_thread_with_progress(qtbot):
     seen, threads = [], set()
     orig = meshes._build
 
-    def spy(path, scale):
+    def spy(path, scale, *rest):
         threads.add(threading.get_ident())
-        return orig(path, scale)
+        return orig(path, scale, *rest)
 
     meshes._build = spy
     try:
@@ -253,14 +253,20 @@ def test_pose_updates_only_assign_user_matrices(make_view, qtbot):
     assert view.plotter.renderer.GetViewProps().GetNumberOfItems() == n_props
     assert all(a.GetMapper().GetInput() is p for a, p in zip(before["visual"], polydata, strict=True))
 
-    # each visual is placed at world_X_link @ link_X_shape
+    # each visual is placed at world_X_link @ link_X_shape (a box, cylinder or sphere sized by its matrix)
+    from mime_gui.app.scene.geometry import unit_primitive
+
+    def local(s):
+        unit = unit_primitive(s.geometry)
+        return s.link_X_shape if unit is None else s.link_X_shape @ unit[1]
+
     visuals = [(name, s) for name, link in tree.links.items() for s in link.visuals]
     expected = {id(a): poses[art.frame_index(view.item_of(a).name)] for a in before["visual"]}
     for actor in before["visual"]:
         ref = view.item_of(actor)
         shapes = [s for name, s in visuals if name == ref.name]
         world = expected[id(actor)]
-        assert any(np.allclose(actor.user_matrix, world @ s.link_X_shape) for s in shapes), ref
+        assert any(np.allclose(actor.user_matrix, world @ local(s)) for s in shapes), ref
     # a frame triad sits at its frame's pose
     for actor in before["frames"]:
         ref = view.item_of(actor)

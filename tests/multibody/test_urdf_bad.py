@@ -1,4 +1,7 @@
-"""Every refusal of the reader, one small hand-written file each: the code, the line and the element named."""
+"""Every refusal of the reader, one small hand-written file each: the code, the line and the element named.
+
+A file whose defect is confined to one element (DEFECTS) loads with a coded error saying what it blocks, and
+is refused with the same code and line when read strictly."""
 
 from __future__ import annotations
 
@@ -7,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from mime_gui.multibody import UrdfError, read_urdf
-from mime_gui.multibody.report import REFUSED
+from mime_gui.multibody.report import BLOCKS, REFUSED
+from mime_gui.multibody.tree import UnknownGeometry
 
 BAD = Path(__file__).resolve().parents[1] / "data" / "bad_urdf"
 
@@ -37,22 +41,28 @@ CASES = {
     "multiple_roots.urdf": ("urdf.multiple-roots", 5, "'floating_tool'"),
     "non_finite_origin.urdf": ("urdf.non-finite", 6, "<origin>"),
     "non_finite_mass.urdf": ("urdf.non-finite", 5, "<mass>"),
-    "inertial_negative_mass.urdf": ("urdf.inertial", 7, "link 'arm'"),
-    "inertial_not_psd.urdf": ("urdf.inertial", 7, "<inertia> of link 'arm'"),
-    "inertial_no_mass.urdf": ("urdf.inertial", 4, "<inertial> of link 'base'"),
     "axis_zero.urdf": ("urdf.axis", 7, "<axis>"),
     "value_not_a_number.urdf": ("urdf.value", 5, "<origin>"),
     "value_wrong_count.urdf": ("urdf.value", 5, "<box>"),
     "value_negative_damping.urdf": ("urdf.value", 8, "<dynamics>"),
-    "geometry_missing.urdf": ("urdf.geometry", 4, "<visual> of link 'base'"),
-    "geometry_unknown.urdf": ("urdf.geometry", 6, "<capsule>"),
-    "geometry_negative_radius.urdf": ("urdf.geometry", 5, "<cylinder>"),
     "limit_lower_above_upper.urdf": ("urdf.limit", 8, "joint 'rail'"),
     "limit_negative_velocity.urdf": ("urdf.limit", 8, "<limit> of joint 'shoulder'"),
-    "mimic_unknown_joint.urdf": ("urdf.mimic", 13, "'finger_joint'"),
-    "mimic_loop.urdf": ("urdf.mimic", 9, "finger_b_joint"),
     "missing_attribute_link_name.urdf": ("urdf.missing-attribute", 4, "<link>"),
-    "missing_attribute_mesh_filename.urdf": ("urdf.missing-attribute", 5, "<mesh>"),
+}
+
+# file → (code, line, text naming the element, what the defect blocks): loaded with that error; refused
+# with the same code and line when read strictly
+DEFECTS = {
+    "inertial_negative_mass.urdf": ("urdf.inertial", 7, "link 'arm'", "dynamics"),
+    "inertial_not_psd.urdf": ("urdf.inertial", 7, "<inertia> of link 'arm'", "dynamics"),
+    "inertial_no_mass.urdf": ("urdf.inertial", 4, "<inertial> of link 'base'", "dynamics"),
+    "geometry_missing.urdf": ("urdf.geometry", 4, "<visual> of link 'base'", "drawing"),
+    "geometry_unknown.urdf": ("urdf.geometry", 6, "<heightmap>", "drawing"),
+    "geometry_negative_radius.urdf": ("urdf.geometry", 5, "<cylinder>", "drawing"),
+    "missing_attribute_mesh_filename.urdf": ("urdf.geometry", 5, "<mesh>", "drawing"),
+    "mimic_unknown_joint.urdf": ("urdf.mimic", 13, "'finger_joint'", "mimic"),
+    "mimic_loop.urdf": ("urdf.mimic", 9, "finger_b_joint", "mimic"),
+    "transmission_reduction_word.urdf": ("urdf.value", 13, "'reduction'", "armature"),
 }
 
 
@@ -62,8 +72,59 @@ def _text(data: bytes) -> str:
 
 def test_every_bad_file_has_a_case():
     on_disk = {p.name for p in BAD.glob("*.urdf")}
-    assert on_disk == set(CASES)
+    assert on_disk == set(CASES) | set(DEFECTS)
+    assert not set(CASES) & set(DEFECTS)
     assert len(CASES) >= 20
+
+
+@pytest.mark.parametrize("name", sorted(DEFECTS))
+def test_defect_loads_with_its_error(name):
+    code, line, named, blocks = DEFECTS[name]
+    path = BAD / name
+    tree = read_urdf(path)
+    (error,) = tree.report.errors
+    assert (error.code, error.line, error.file, error.blocks) == (code, line, str(path), blocks)
+    assert named in error.message
+    assert error in tree.report.warnings  # listed with the warnings, as an error
+    assert tree.report.blocked(blocks) == [error]
+    assert not tree.report.refused
+    entry = tree.report.to_dict()["warnings"][tree.report.warnings.index(error)]
+    assert (entry["severity"], entry["blocks"], entry["line"]) == ("error", blocks, line)
+    assert blocks in BLOCKS
+
+
+@pytest.mark.parametrize("name", sorted(DEFECTS))
+def test_defect_is_refused_when_strict(name):
+    code, line, named, _ = DEFECTS[name]
+    with pytest.raises(UrdfError) as info:
+        read_urdf(BAD / name, strict=True)
+    assert (info.value.code, info.value.line) == (code, line)
+    assert named in info.value.diagnostic.message
+
+
+def test_what_each_defect_leaves_of_the_element():
+    """The element at fault stays in the tree, marked: an undrawable shape, an independent joint, a
+    transmission without a reduction, an inertial with its error."""
+    tree = read_urdf(BAD / "geometry_unknown.urdf")
+    (shape,) = tree.links["base"].collisions
+    assert isinstance(shape.geometry, UnknownGeometry) and shape.geometry.kind == "heightmap"
+    tree = read_urdf(BAD / "geometry_missing.urdf")
+    assert tree.links["base"].visuals[0].geometry.kind == "none"
+    tree = read_urdf(BAD / "mimic_unknown_joint.urdf")
+    assert tree.joints["finger_b_joint"].mimic is None
+    art = tree.compile()
+    assert list(art.mimic_master) == [-1, -1]
+    tree = read_urdf(BAD / "mimic_loop.urdf")  # the first of the loop moves on its own, the other follows it
+    assert tree.joints["finger_a_joint"].mimic is None
+    assert tree.joints["finger_b_joint"].mimic.joint == "finger_a_joint"
+    tree = read_urdf(BAD / "transmission_reduction_word.urdf")
+    t = tree.transmissions["shoulder_trans"]
+    assert t.reduction is None and "'reduction'" in t.error
+    assert t.error.endswith(f"({BAD / 'transmission_reduction_word.urdf'}:13)")
+    tree = read_urdf(BAD / "inertial_not_psd.urdf")
+    inertial = tree.links["arm"].inertial
+    assert "not positive semi-definite" in inertial.error and inertial.error.endswith(":7)")
+    assert inertial.mass == 1.0 and inertial.inertia[0, 1] == 0.05  # kept as the file says
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -178,26 +239,19 @@ def test_unreadable_path(tmp_path):
         read_urdf(missing)
     assert info.value.code == "urdf.io"
     assert info.value.file == str(missing)
-    with pytest.raises(UrdfError) as info:
+    with pytest.raises(UrdfError) as info:  # a folder is refused from its stat, before it is opened
         read_urdf(tmp_path)
-    assert info.value.code == "urdf.io"
+    assert info.value.code == "file.not-regular" and "a folder" in info.value.message
 
 
 @pytest.mark.parametrize("snippet, code", [
-    ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
-     '<limit lower="-1" upper="1" effort="1" velocity="1"/><mimic multiplier="2"/></joint>', "urdf.mimic"),
     ('<joint name="j" type="fixed"><parent link="a"/></joint>', "urdf.missing-link"),
     ('<joint name="j"><parent link="a"/><child link="b"/></joint>', "urdf.joint-type"),
     ('<joint type="fixed"><parent link="a"/><child link="b"/></joint>', "urdf.missing-attribute"),
     ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 inf"/></joint>',
      "urdf.non-finite"),
-    ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
-     '<limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="k"/></joint>'
-     '<joint name="k" type="fixed"><parent link="b"/><child link="c"/></joint>', "urdf.mimic"),
     ('<transmission name="t"><joint name="j"/><actuator name="m"><mechanicalReduction>${r}'
      '</mechanicalReduction></actuator></transmission>', "urdf.xacro"),
-    ('<transmission name="t"><joint name="j"/><actuator name="m"><mechanicalReduction>0'
-     '</mechanicalReduction></actuator></transmission>', "urdf.non-finite"),
 ])
 def test_small_refusals(snippet, code):
     links = '<link name="a"/><link name="b"/><link name="c"/>'
@@ -213,6 +267,32 @@ def test_small_refusals(snippet, code):
         read_urdf(text)
     assert info.value.code == code
     assert info.value.line == 4
+
+
+@pytest.mark.parametrize("snippet, code, blocks", [
+    ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+     '<limit lower="-1" upper="1" effort="1" velocity="1"/><mimic multiplier="2"/></joint>', "urdf.mimic",
+     "mimic"),
+    ('<joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>'
+     '<limit lower="-1" upper="1" effort="1" velocity="1"/><mimic joint="k"/></joint>'
+     '<joint name="k" type="fixed"><parent link="b"/><child link="c"/></joint>', "urdf.mimic", "mimic"),
+    ('<transmission name="t"><joint name="j"/><actuator name="m"><mechanicalReduction>0'
+     '</mechanicalReduction></actuator></transmission>', "urdf.non-finite", "armature"),
+    ('<transmission name="t"><joint name="j"/><actuator name="m"><mechanicalReduction>inf'
+     '</mechanicalReduction></actuator></transmission>', "urdf.non-finite", "armature"),
+])
+def test_small_defects(snippet, code, blocks):
+    links = '<link name="a"/><link name="b"/><link name="c"/>'
+    base = "" if 'name="k"' in snippet else \
+        '<joint name="bc" type="fixed"><parent link="b"/><child link="c"/></joint>'
+    if "transmission" in snippet:
+        base += '<joint name="ab" type="fixed"><parent link="a"/><child link="b"/></joint>'
+    text = f'<robot name="r">\n{links}\n{base}\n{snippet}\n</robot>'
+    (error,) = read_urdf(text).report.errors
+    assert (error.code, error.line, error.blocks) == (code, 4, blocks)
+    with pytest.raises(UrdfError) as info:
+        read_urdf(text, strict=True)
+    assert (info.value.code, info.value.line) == (code, 4)
 
 
 def test_xacro_substitution_written_as_a_character_reference_is_refused():

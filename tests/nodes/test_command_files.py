@@ -131,7 +131,7 @@ def test_step_refusals(tmp_path):
 def test_io_and_format_refusals(tmp_path):
     assert refused(tmp_path / "missing.csv").code == "commands.io"
     (tmp_path / "dir.csv").mkdir()
-    assert refused(tmp_path / "dir.csv").code == "commands.io"
+    assert refused(tmp_path / "dir.csv").code == "file.not-regular"
     assert refused(write(tmp_path, "x", "cmd.txt")).code == "commands.format"
     bad = tmp_path / "bin.csv"
     bad.write_bytes(b"time,joint_1\n0,\xff\n")

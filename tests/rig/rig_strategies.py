@@ -37,8 +37,11 @@ part_fields = {"material": st.none() | text, "at": vec3, "mount": st.none() | te
                "density": declaration}
 parts = st.builds(Part, geometry, **part_fields)
 magnets = st.builds(PermanentMagnet, geometry, magnetisation=vec3, remanence=declaration, **part_fields)
-rigs = st.builds(lambda name, chain, parts, magnets: Apparatus(name, chain, parts, magnets),
+package_dirs = st.lists(st.sampled_from(["packages", "../ros_ws/src", "a b/ü"]), max_size=2)
+rigs = st.builds(lambda name, chain, parts, magnets, dirs: Apparatus(name, chain, parts, magnets,
+                                                                     package_dirs=dirs),
                  text, st.dictionaries(text, arms | motors, max_size=3),
-                 st.dictionaries(text, parts, max_size=3), st.dictionaries(text, magnets, max_size=2))
+                 st.dictionaries(text, parts, max_size=3), st.dictionaries(text, magnets, max_size=2),
+                 package_dirs)
 
 

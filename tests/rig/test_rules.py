@@ -52,6 +52,22 @@ def _missing_transmission_joint(rig, tmp_path):
     _set(_arm(rig), description=str(path), actuators={"motor_x": kg_m2(1e-5, reason="datasheet")})
 
 
+ANTENNA = """<link name="antenna"><inertial><mass value="1e-9"/>
+  <inertia ixx="1e-8" ixy="5e-8" ixz="0" iyy="1e-8" iyz="0" izz="1e-8"/></inertial></link>
+<joint name="antenna_joint" type="fixed"><parent link="link_6"/><child link="antenna"/></joint>"""
+
+
+def _nonphysical_inertia(rig, tmp_path):
+    _set(_arm(rig), description=str(demo_urdf_with(tmp_path, ANTENNA)))
+
+
+def _reduction_word(rig, tmp_path):
+    path = demo_urdf_with(tmp_path, """<transmission name="transmission_w"><joint name="joint_5"/>
+        <actuator name="motor_w"><mechanicalReduction>reduction</mechanicalReduction></actuator>
+        </transmission>""")
+    _set(_arm(rig), description=str(path), actuators={"motor_w": kg_m2(1e-5, reason="datasheet")})
+
+
 def _open_mesh(rig, tmp_path):
     mesh = trimesh.creation.box((0.01, 0.01, 0.01))
     mesh.update_faces(np.arange(len(mesh.faces)) > 1)  # drop two triangles: a hole
@@ -122,6 +138,10 @@ CASES = [
      lambda r, t: _set(_arm(r), actuators={"motor_1": "no-such-motor"}), ["register_actuator"]),
     ("a transmission to a joint that does not exist", "chain.armature", "chain.arm.actuators.motor_x",
      _missing_transmission_joint, ["joint_x", "transmission_x"]),
+    ("a reduction that is not a number", "chain.armature", "chain.arm.actuators.motor_w",
+     _reduction_word, ["transmission_w", "'reduction'", "declare the armature of 'joint_5'"]),
+    ("a link with a non-physical inertia", "chain.inertia", "chain.arm.description",
+     _nonphysical_inertia, ["link 'antenna'", "positive semi-definite", "Arm.Kinematic", "arm.urdf:"]),
     ("negative armature", "chain.armature", "chain.arm.armature.joint_6",
      lambda r, t: _set(_arm(r), armature={"joint_6": kg_m2(-1e-4, reason="x")}), ["not negative"]),
     ("part on an unknown frame", "part.mount", "parts.holder.mount",
@@ -228,6 +248,22 @@ def test_kg_on_a_prismatic_joint_is_accepted(tmp_path):
     assert rig.validate() == []
     art = rig.build().articulation("slider")
     assert art.armature.tolist() == [0.3]
+
+
+def test_a_kinematic_arm_takes_a_description_whose_dynamics_are_blocked(tmp_path):
+    rig = snippet_rig()
+    _nonphysical_inertia(rig, tmp_path)
+    arm = _arm(rig)
+    rig.chain["arm"] = Arm.Kinematic(description=arm.description, initial_positions=arm.initial_positions)
+    assert rig.validate() == []
+    assert "antenna" in rig.build().articulation("arm").frame_names
+
+
+def test_only_the_armature_through_the_broken_transmission_is_blocked(tmp_path):
+    rig = snippet_rig()
+    _reduction_word(rig, tmp_path)
+    _set(_arm(rig), actuators={"motor_1": kg_m2(1e-5, reason="datasheet")})  # through a sound transmission
+    assert rig.validate() == []
 
 
 def test_continuous_joint_has_no_limit_on_its_initial_position():

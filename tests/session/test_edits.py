@@ -344,3 +344,16 @@ def test_events_hold_bound_methods_weakly_and_isolate_a_failing_listener():
     with event.blocked():
         event.emit(3)
     assert calls[-1] == ("after", 2)
+
+
+def test_a_rig_being_fixed_draws_no_shape_or_place_that_breaks_a_rule(session):
+    """The lenient drawing leaves out a part whose shape is broken and stands a misplaced segment at the
+    origin, so a huge value cannot reach the view's bounds (NaN grid) while the user fixes it."""
+    session.apply(SetValue("parts.holder.geometry", Cylinder(radius=1e300, length=0.02)))
+    assert [f.code for f in session.findings] == ["part.geometry"]
+    assert "part:holder" not in session.segment("motor").tree.links
+    session.apply(SetValue("parts.holder.geometry", Cylinder(radius=0.01, length=0.02)))
+    session.apply(SetValue("chain.arm.at", (1e300, 0.0, 0.0)))
+    assert [f.code for f in session.findings] == ["chain.placement"]
+    assert np.all(np.isfinite(session.segment("arm").world_X_frame))
+    np.testing.assert_allclose(session.segment("arm").placement, np.eye(4))

@@ -1,13 +1,20 @@
 """Geometry for the 3D view: mesh files loaded once per ``(file, scale)``, and primitives.
 
 Every result is a :class:`pyvista.PolyData` in the frame of the shape (the view places it with
-``link_X_shape``), triangulated, with split normals for smooth shading that keeps hard CAD edges. A mesh file
-whose parts carry their own colours (DAE materials, OBJ/GLB materials, vertex colours) keeps them as a
-``RGBA`` point array; otherwise the URDF material colours the actor.
+``link_X_shape``), triangulated, with split normals for smooth shading that keeps hard CAD edges.
 
-:func:`load_mesh` is thread-safe and cached. :class:`MeshLoader` runs a batch of loads off the GUI thread
-and delivers progress and results on the GUI thread through Qt signals. A missing or unreadable file gives
-a placeholder (a small wire box) and a warning, never an exception.
+Colours follow the file, as RViz does (:func:`piece_rgba`): a URDF material colour wins over a mesh file's
+default material (one material colour for the whole file, such as an exporter's light grey); a file's own
+colours (several materials, per-face or per-vertex colours, a texture) are kept; geometry without colour
+takes the URDF's colour, else :data:`DEFAULT_RGBA`.
+
+:func:`load_mesh` is thread-safe and cached: decoded files and display meshes are kept in bounded LRU caches
+keyed by path, size and modification time (a file changed on disk is read again), emptied by
+:func:`clear_caches` (the app's Reload). :class:`MeshLoader` runs a batch of loads off the GUI thread and
+delivers progress and results on the GUI thread through Qt signals. A missing or unreadable file gives a
+placeholder (a small wire box) and a warning naming the path and the cause, never an exception; a file with a
+non-geometric defect (a broken texture reference …) loads its geometry, with a warning
+(:mod:`~mime_gui.app.scene.mesh_defects`). :func:`record_problems` puts them in the read report.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import os
 import sys
 import threading
 import warnings
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -35,6 +43,12 @@ FEATURE_ANGLE = 40.0
 FLAT_DEGREES = 2.5
 #: A file with more distinct face colours than this is drawn as one actor with per-point colours.
 MAX_COLOUR_PIECES = 16
+#: Decoded mesh files kept in memory (least recently used dropped first).
+MAX_CACHED_FILES = 256
+#: Display meshes (a file at one scale) kept in memory (least recently used dropped first).
+MAX_CACHED_ASSETS = 512
+#: Colour of the marked placeholder that stands in for geometry that cannot be drawn.
+PLACEHOLDER_RGBA = (1.0, 0.35, 0.3, 1.0)
 
 
 class MeshLoadWarning(UserWarning):
@@ -72,9 +86,25 @@ class MeshAsset:
     parts: list = field(default_factory=list)  # [(PolyData, rgba uint8 (4,) | (nfaces, 4) | None)]
     has_colors: bool = False
     placeholder: bool = False
-    message: str = ""
+    message: str = ""  # why a placeholder stands in: "<path or URI>: <cause>"
     pieces: list = field(default_factory=list)  # [MeshPiece]
+    #: the file's colours are one material for the whole file, which a URDF colour replaces
+    default_material: bool = False
+    #: non-geometric defects the file loaded with (its geometry is drawn), each naming its cause
+    notes: tuple = ()
     _decimated: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def source(self) -> str:
+        """The file (or, when unresolved, the URI) the asset was asked for."""
+        return self.key[0] or (self.key[2] if len(self.key) > 2 else "") or "<unnamed mesh>"
+
+    def problems(self) -> list[str]:
+        """One sentence per problem, naming the file and the cause (a placeholder, or defects it loaded
+        with)."""
+        if self.placeholder:
+            return [f"placeholder shown for mesh {self.message}"]
+        return [f"mesh {self.source}: {note}" for note in self.notes]
 
     @property
     def n_faces(self) -> int:
@@ -141,6 +171,16 @@ def sphere_polydata(radius: float) -> pv.PolyData:
     return pd.compute_normals(auto_orient_normals=False, split_vertices=False)
 
 
+def capsule_polydata(radius: float, length: float, resolution: int = 32) -> pv.PolyData:
+    """A capsule along z centred on the origin: a cylinder of ``length`` between the centres of two
+    hemispherical caps of ``radius`` (SDF, Drake and PyBullet convention)."""
+    if length <= 0:
+        return sphere_polydata(radius)
+    pd = pv.Capsule(center=(0, 0, 0), direction=(0, 0, 1), radius=float(radius),
+                    cylinder_length=float(length), resolution=resolution)
+    return _normals(pd.triangulate().clean())
+
+
 def placeholder_polydata(size: float = PLACEHOLDER_SIZE) -> pv.PolyData:
     """A small wire box (lines only) standing in for a mesh that could not be loaded."""
     h = size / 2
@@ -156,27 +196,88 @@ def _normals(pd: pv.PolyData) -> pv.PolyData:
 
 # -- mesh files -------------------------------------------------------------------------------------
 
-_cache: dict[tuple, MeshAsset] = {}
-_raw_cache: dict[str, list] = {}
+class _LRU:
+    """A bounded mapping that drops its least recently used entry (callers hold ``_lock``)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.data: OrderedDict = OrderedDict()
+
+    def get(self, key):
+        value = self.data.get(key)
+        if value is not None:
+            self.data.move_to_end(key)
+        return value
+
+    def put(self, key, value) -> None:
+        self.data[key] = value
+        self.data.move_to_end(key)
+        while len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
+@dataclass
+class RawMesh:
+    """A decoded file: ``parts`` ``[(vertices, faces, colours, colour source)]`` and the non-geometric
+    defects it loaded with (``notes``)."""
+
+    parts: list
+    notes: list = field(default_factory=list)
+
+
+_assets = _LRU(MAX_CACHED_ASSETS)  # (path, size, mtime, scale) -> MeshAsset
+_raws = _LRU(MAX_CACHED_FILES)  # (path, size, mtime) -> RawMesh
 _log = logging.getLogger(__name__)
 _lock = threading.RLock()
-_file_locks: dict[str, threading.Lock] = {}
+_file_locks: dict[tuple, threading.Lock] = {}
 
 
-def clear_cache() -> None:
+def clear_caches() -> None:
+    """Forget every decoded file and display mesh (the app's Reload calls it)."""
     with _lock:
-        _cache.clear()
-        _raw_cache.clear()
+        _assets.data.clear()
+        _raws.data.clear()
+        _file_locks.clear()
 
 
-def cache_key(filename: str | None, scale=(1.0, 1.0, 1.0)) -> tuple:
+clear_cache = clear_caches  # the earlier name
+
+
+def cache_sizes() -> tuple[int, int]:
+    """``(decoded files, display meshes)`` held now."""
+    with _lock:
+        return len(_raws), len(_assets)
+
+
+def cache_key(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> tuple:
+    """What a request asks for: the file and the scale; an unresolved mesh (no file) is told apart by its
+    URI, so each one is its own request and its own problem."""
     s = tuple(round(float(v), 9) for v in np.broadcast_to(np.asarray(scale, dtype=float), (3,)))
-    return (os.path.abspath(filename) if filename else None, s)
+    if filename:
+        return (os.path.abspath(filename), s)
+    return (None, s, uri)
+
+
+def _stamp(path: str) -> tuple[int, int] | None:
+    """``(size, modification time)`` of a file, None when it is not there."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_size, st.st_mtime_ns
 
 
 def cached(filename: str | None, scale=(1.0, 1.0, 1.0)) -> MeshAsset | None:
+    """The cached display mesh of ``filename`` at ``scale`` as the file is now, or None."""
+    key = cache_key(filename, scale)
+    stamp = _stamp(key[0]) if key[0] else None
+    if stamp is None:
+        return None
     with _lock:
-        return _cache.get(cache_key(filename, scale))
+        return _assets.get((key[0], *stamp, key[1]))
 
 
 def _rgba_u8(c) -> np.ndarray | None:
@@ -190,11 +291,13 @@ def _rgba_u8(c) -> np.ndarray | None:
     return np.clip(np.round(a), 0, 255).astype(np.uint8)
 
 
-def _part_colors(geom) -> np.ndarray | None:
-    """Colour a geometry carries in its file: (4,) uint8, (nfaces, 4) uint8, or None."""
+def _part_colors(geom) -> tuple[np.ndarray | None, str | None]:
+    """Colour a geometry carries in its file: (4,) uint8, (nfaces, 4) uint8, or None, and where it comes from:
+    ``"material"`` (a material's one colour), ``"texture"``, ``"vertex"``, ``"face"`` (the file's own
+    colours), or None."""
     visual = getattr(geom, "visual", None)
     if visual is None:
-        return None
+        return None, None
     kind = getattr(visual, "kind", None)
     try:
         if kind == "texture":
@@ -202,22 +305,40 @@ def _part_colors(geom) -> np.ndarray | None:
             image = getattr(material, "image", None) or getattr(material, "baseColorTexture", None)
             if image is not None and getattr(visual, "uv", None) is not None:
                 vc = np.asarray(visual.to_color().vertex_colors, dtype=np.uint8)
-                return vc[geom.faces].mean(axis=1).astype(np.uint8)
+                return vc[geom.faces].mean(axis=1).astype(np.uint8), "texture"
             if material is not None and getattr(material, "main_color", None) is not None:
-                return _rgba_u8(material.main_color)
-            return None
+                return _rgba_u8(material.main_color), "material"
+            return None, None
         if kind == "vertex":
             vc = np.asarray(visual.vertex_colors, dtype=np.uint8)
             fc = vc[geom.faces].mean(axis=1).astype(np.uint8)
         elif kind == "face":
             fc = np.asarray(visual.face_colors, dtype=np.uint8)
         else:
-            return None
+            return None, None
     except Exception:  # noqa: BLE001 - colours are a nicety; geometry still shows
-        return None
+        return None, None
     if len(fc) and np.all(fc == fc[0]):
-        return fc[0].copy()
-    return fc
+        return fc[0].copy(), kind
+    return fc, kind
+
+
+def default_material(parts) -> bool:
+    """Whether the colours of a file's ``parts`` ``[(…, colours, source)]`` are one material for the whole
+    file (an exporter's default, or one colour the URDF may override): every coloured part takes its colour
+    from a material, and all of them the same one."""
+    coloured = [(c, src) for *_, c, src in parts if c is not None]
+    return bool(coloured) and all(src == "material" for _, src in coloured) \
+        and len({np.asarray(c, dtype=np.uint8).tobytes() for c, _ in coloured}) == 1
+
+
+def piece_rgba(asset: MeshAsset, piece: MeshPiece, urdf_rgba, fallback) -> tuple:
+    """The colour of an actor drawing ``piece`` of ``asset`` for a shape whose URDF material colour is
+    ``urdf_rgba`` (None: none given): the URDF's colour wins over the file's default material; the file's own
+    colours are kept; a piece without colour takes ``fallback`` (the URDF's colour, else the default)."""
+    if piece.rgba is None or (urdf_rgba is not None and asset.default_material):
+        return tuple(fallback)
+    return tuple(piece.rgba / 255.0)
 
 
 def _merge_vertices(v: np.ndarray, faces: np.ndarray):
@@ -235,12 +356,43 @@ def _merge_vertices(v: np.ndarray, faces: np.ndarray):
     return v[first], inverse.reshape(-1)[faces]
 
 
-def _read_file(path: str) -> list:
-    """[(vertices (n,3), faces (m,3), colours)] of every triangle geometry in the file, node transforms
-    applied (scenes are flattened), coincident vertices welded."""
+def _read_file(path: str) -> RawMesh:
+    """[(vertices (n,3), faces (m,3), colours, colour source)] of every triangle geometry in the file, node
+    transforms applied (scenes are flattened), coincident vertices welded; with the non-geometric defects the
+    file loaded with. A COLLADA file that loses geometry to a broken material reference is read again
+    without the bindings to that material."""
     import trimesh  # local: heavy import, only when a mesh file is met
 
-    loaded = trimesh.load(path, force="scene", process=True)
+    from mime_gui import mesh_files
+
+    # checked first: a regular file within the size limit, no archive, XML parsed once with entities refused
+    data = mesh_files.read(path)
+    notes = []
+    if path.lower().endswith((".dae", ".obj")):  # formats that name other files: textures, material libraries
+        from mime_gui.app.scene.mesh_defects import missing_textures
+
+        notes += missing_textures(path, data)
+    out = _scene_parts(trimesh.load(trimesh.util.wrap_as_stream(data), file_type=mesh_files.file_type(path),
+                                    force="scene", process=True, resolver=mesh_files.checked_resolver(path)))
+    if path.lower().endswith(".dae") and len(out) < data.count(b"<instance_geometry"):
+        from mime_gui.app.scene.mesh_defects import repaired_dae
+
+        fixed, why = repaired_dae(data)
+        if fixed is not None:
+            again = _scene_parts(trimesh.load(trimesh.util.wrap_as_stream(fixed), file_type="dae",
+                                              force="scene", process=True,
+                                              resolver=mesh_files.checked_resolver(path)))
+            if len(again) > len(out):
+                out, notes = again, notes + why
+        elif not out:
+            raise ValueError("the file holds no triangle geometry" + (f" ({'; '.join(why)})" if why else ""))
+    if not out:
+        raise ValueError("the file holds no triangle geometry")
+    return RawMesh(out, notes)
+
+
+def _scene_parts(loaded) -> list:
+    """The triangle geometries of a trimesh scene, flattened: [(vertices, faces, colours, source)]."""
     out = []
     graph = loaded.graph
     for node in graph.nodes_geometry:
@@ -254,25 +406,27 @@ def _read_file(path: str) -> list:
             v = v @ T[:3, :3].T + T[:3, 3]
             if np.linalg.det(T[:3, :3]) < 0:  # a mirroring node: keep faces outward
                 f = f[:, ::-1]
-        out.append((v, np.ascontiguousarray(f), _part_colors(geom)))
-    if not out:
-        raise ValueError("the file holds no triangle geometry")
+        out.append((v, np.ascontiguousarray(f), *_part_colors(geom)))
     return out
 
 
-def _raw(path: str) -> list:
+def _raw(path: str, stamp: tuple | None = None) -> RawMesh:
+    """The decoded file (cached by path, size and modification time)."""
+    stamp = stamp or _stamp(path) or (-1, -1)
+    key = (path, *stamp)
     with _lock:
-        hit = _raw_cache.get(path)
+        hit = _raws.get(key)
         if hit is not None:
             return hit
-        flock = _file_locks.setdefault(path, threading.Lock())
+        flock = _file_locks.setdefault(key, threading.Lock())
     with flock:  # two threads asking for the same file read it once
         with _lock:
-            hit = _raw_cache.get(path)
+            hit = _raws.get(key)
         if hit is None:
             hit = _read_file(path)
             with _lock:
-                _raw_cache[path] = hit
+                _raws.put(key, hit)
+                _file_locks.pop(key, None)
     return hit
 
 
@@ -374,46 +528,50 @@ def _pieces(parts: list) -> list:
     return out
 
 
-def _build(path: str, scale: np.ndarray) -> MeshAsset:
-    raw = _raw(path)
+def _build(path: str, scale: np.ndarray, stamp: tuple | None = None) -> MeshAsset:
+    raw = _raw(path, stamp)
     mirror = float(np.prod(scale)) < 0
     parts = []
-    for v, faces, colors in raw:
+    for v, faces, colors, _ in raw.parts:
         verts = v * scale
         f = faces[:, ::-1] if mirror else faces  # a negative determinant flips the winding back outward
         pd = pv.PolyData(verts, _faces_vtk(f))
         parts.append((_normals(pd), colors))
     has_colors = any(c is not None for _, c in parts)
     return MeshAsset(key=cache_key(path, scale), polydata=_finish(parts, has_colors), parts=parts,
-                     has_colors=has_colors, pieces=_pieces(parts))
+                     has_colors=has_colors, pieces=_pieces(parts),
+                     default_material=default_material(raw.parts), notes=tuple(raw.notes))
 
 
 def load_mesh(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAsset:
     """The mesh of ``filename`` scaled by ``scale`` (cached); a placeholder asset (and a
     :class:`MeshLoadWarning`) when it cannot be loaded."""
     asset = _load(filename, scale, uri)
-    if asset.placeholder:
-        warnings.warn(f"placeholder shown for mesh {asset.message}", MeshLoadWarning, stacklevel=2)
+    for problem in asset.problems():
+        warnings.warn(problem, MeshLoadWarning, stacklevel=2)
     return asset
 
 
 def _load(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAsset:
     """Thread-safe loader behind :func:`load_mesh`: reports a failure in the asset, never warns or raises."""
-    key = cache_key(filename, scale)
-    with _lock:
-        hit = _cache.get(key)
-    if hit is not None:
-        return hit
+    key = cache_key(filename, scale, uri)
+    stamp = _stamp(key[0]) if key[0] else None
+    stamped = (key[0], *stamp, key[1]) if stamp is not None else None
+    if stamped is not None:
+        with _lock:
+            hit = _assets.get(stamped)
+        if hit is not None:
+            return hit
     scale_arr = np.asarray(key[1], dtype=float)
     what = filename or uri or "<unnamed mesh>"
     try:
         if filename is None:
             raise FileNotFoundError(f"mesh {uri!r} was not found")
-        if not os.path.isfile(filename):
+        if stamp is None or not os.path.exists(filename):  # not a regular file: the coded refusal below
             raise FileNotFoundError(f"mesh file {filename!r} does not exist")
         if np.any(scale_arr == 0):
             raise ValueError(f"mesh scale {tuple(scale_arr)} has a zero component")
-        asset = _build(key[0], scale_arr)
+        asset = _build(key[0], scale_arr, stamp)
     except Exception as exc:  # noqa: BLE001 - never crash the view on a bad mesh
         message = f"{what}: {exc}"
         _log.warning("placeholder shown for mesh %s", message)
@@ -423,7 +581,7 @@ def _load(filename: str | None, scale=(1.0, 1.0, 1.0), uri: str = "") -> MeshAss
         # placeholders are not cached: the file may appear (Reload)
         return asset
     with _lock:
-        _cache[key] = asset
+        _assets.put(stamped, asset)
     return asset
 
 
@@ -437,7 +595,7 @@ class MeshRequest:
 
     @property
     def key(self) -> tuple:
-        return cache_key(self.filename, self.scale)
+        return cache_key(self.filename, self.scale, self.uri)
 
 
 def _hand_to_excepthook(future) -> None:
@@ -451,8 +609,8 @@ class MeshLoader(QObject):
     """Loads batches of meshes on worker threads; signals arrive on the thread that owns the loader.
 
     ``progress(done, total, name)`` after each mesh, ``finished(batch_id, {key: MeshAsset}, warnings)`` once
-    per batch. A newer batch does not cancel an older one (results are cached either way); the receiver
-    ignores batch ids it no longer wants.
+    per batch, ``warnings`` holding each file's problems once (:func:`problems`). A newer batch does not
+    cancel an older one (results are cached either way); the receiver ignores batch ids it no longer wants.
     """
 
     progress = Signal(int, int, str)
@@ -488,9 +646,8 @@ class MeshLoader(QObject):
             asset = MeshAsset(key=req.key, polydata=placeholder_polydata(), placeholder=True,
                               message=str(exc))
             asset.pieces = [MeshPiece(asset.polydata)]
-        message = f"placeholder shown for mesh {asset.message}" if asset.placeholder else ""
         try:
-            self._done.emit(batch, req.key, asset, message, None)
+            self._done.emit(batch, req.key, asset, "", None)
         except RuntimeError:  # the loader was deleted while this mesh loaded
             pass
 
@@ -499,14 +656,12 @@ class MeshLoader(QObject):
         if state is None:
             return
         state["results"][key] = asset
-        if message:
-            state["warnings"].append(message)
         done = len(state["results"])
         name = os.path.basename(key[0]) if key[0] else "<missing>"
         self.progress.emit(done, state["total"], name)
         if done == state["total"]:
             self._batches.pop(batch, None)
-            self.finished.emit(batch, state["results"], state["warnings"])
+            self.finished.emit(batch, state["results"], problems(state["results"].values()))
 
     def shutdown(self) -> None:
         self._batches.clear()
@@ -516,15 +671,56 @@ class MeshLoader(QObject):
 def load_all(requests, progress=None) -> tuple[dict, list]:
     """Synchronous batch load (when everything is cached, and for scripts): ``({key: asset}, warnings)``."""
     unique = {r.key: r for r in requests}
-    results, problems = {}, []
+    results = {}
     for i, req in enumerate(unique.values()):
-        asset = _load(req.filename, req.scale, req.uri)
-        results[req.key] = asset
-        if asset.placeholder:
-            problems.append(f"placeholder shown for mesh {asset.message}")
+        results[req.key] = _load(req.filename, req.scale, req.uri)
         if progress is not None:
             progress(i + 1, len(unique), os.path.basename(req.filename or req.uri or ""))
-    return results, problems
+    return results, problems(results.values())
+
+
+def problems(assets) -> list[str]:
+    """The problems of ``assets``, each file's once (a file drawn at two scales, or by many links, is one
+    file): what a status line counts."""
+    out: dict[str, list[str]] = {}
+    for asset in assets:
+        if asset.source not in out:
+            out[asset.source] = asset.problems()
+    return [p for found in out.values() for p in found]
+
+
+def record_problems(trees, assets: dict) -> None:
+    """Put the problems of the loaded ``assets`` (``{request key: MeshAsset}``) in the read report of each
+    tree that uses them: one warning per file and tree, at the line of the first shape that uses it, naming
+    the file and the cause (``mesh.placeholder``: the file could not be drawn; ``mesh.defect``: it loaded
+    with a defect). A mesh the reader could not find is already there (``urdf.mesh-unresolved``). The mesh
+    warnings a report held from an earlier load are replaced. Links that stand for rig parts are skipped (a
+    part's mesh is a rig finding, ``part.geometry``), so the report stays the description's own, the same for
+    every copy of its tree."""
+    from mime_gui.multibody.tree import Mesh
+
+    for tree in trees:
+        report = tree.report
+        report.warnings[:] = [w for w in report.warnings if not w.code.startswith("mesh.")]
+        seen: set[str] = set()
+        for link in tree.links.values():
+            if link.name in tree.part_links:
+                continue
+            for shape in (*link.visuals, *link.collisions):
+                g = shape.geometry
+                if not isinstance(g, Mesh) or g.filename is None:
+                    continue
+                asset = assets.get(cache_key(g.filename, g.scale))
+                if asset is None or asset.source in seen or not (asset.placeholder or asset.notes):
+                    continue
+                seen.add(asset.source)
+                if asset.placeholder:
+                    cause = asset.message.removeprefix(f"{g.filename}: ")
+                    report.warn("mesh.placeholder", f"mesh {g.uri!r} of link {link.name!r} ({g.filename}) "
+                                f"cannot be drawn: {cause}; a marked placeholder stands in", shape.line)
+                for note in asset.notes:
+                    report.warn("mesh.defect", f"mesh {g.uri!r} of link {link.name!r} ({g.filename}): "
+                                f"{note}", shape.line)
 
 
 __all__ = [
@@ -534,13 +730,20 @@ __all__ = [
     "MeshLoadWarning",
     "MeshLoader",
     "MeshRequest",
+    "PLACEHOLDER_RGBA",
     "box_polydata",
+    "cache_key",
     "cached",
+    "capsule_polydata",
     "clear_cache",
+    "clear_caches",
     "cylinder_polydata",
     "load_all",
     "load_mesh",
+    "piece_rgba",
     "placeholder_polydata",
+    "problems",
+    "record_problems",
     "shades_flat",
     "sphere_polydata",
 ]
