@@ -15,8 +15,9 @@ A frame is timed the same way for both: ``render()``, then the event-loop turn t
 - sustained playback at 1×: frames rendered per second over 8 s of looped playback (PR2 at full detail;
   Panda with the display-detail setting on Auto), against the bare re-render's frames per second;
 - 10× playback: the largest distance between the row shown and the wall clock's row, rows shown and skipped;
-- memory: RSS at the start and the end of ``--minutes`` of looped playback (PR2) and of live slider driving
-  with the plots open (PR2, three sliders moved 60 times a second through the servo).
+- memory: RSS after 10 s and at the end of every minute of ``--minutes`` of looped playback (PR2) and of live
+  slider driving with the plots open (PR2, three sliders moved 60 times a second through the servo), each in
+  a fresh process.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import argparse
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -221,29 +223,35 @@ class Bench:
                  f"shown, {player.dropped} skipped | on the wall clock |")
         w.close()
 
-    def memory_rows(self, minutes: float) -> None:
+    def _watch(self, minutes: float) -> tuple[float, list[float]]:
+        """RSS after 10 s of warm-up, then at the end of every minute."""
+        self.pump(10.0)
+        start, marks = rss_mb(), []
+        for _ in range(int(round(minutes))):
+            self.pump(60.0)
+            marks.append(rss_mb())
+        return start, marks
+
+    @staticmethod
+    def _rss(start: float, marks: list[float]) -> str:
+        return (f"RSS {start:.0f} MB after 10 s; each minute {', '.join(f'{m:.0f}' for m in marks)} MB "
+                f"({marks[-1] - start:+.1f} MB)")
+
+    def memory_row(self, kind: str, minutes: float) -> None:
+        """One memory run in this (fresh) process: ``playback`` or ``live``."""
         from PySide6.QtCore import QTimer
 
-        # looped playback
         w = self.open_window(FILES["PR2"], detail=None)
         driving = w.driving
-        assert driving.player.open_file(str(self.commands(w, 30.0, "pr2-loop")))
-        driving.transport.player.loop = True
-        driving.transport.play()
-        self.pump(10.0)
-        start = rss_mb()
-        self.pump(minutes * 60)
-        end = rss_mb()
-        player = driving.transport.player
-        self.row(f"| memory, {minutes:g} min of looped playback, PR2 (30 s file) | RSS {start:.0f} MB after "
-                 f"10 s → {end:.0f} MB at the end ({end - start:+.1f} MB) | {player.shown} rows shown, "
-                 f"{player.dropped} skipped | |")
-        driving.transport.pause()
-        w.close()
-        self.pump(0.5)
-        # live driving with the plots open
-        w = self.open_window(FILES["PR2"], detail=None)
-        driving = w.driving
+        if kind == "playback":
+            assert driving.player.open_file(str(self.commands(w, 30.0, "pr2-loop")))
+            driving.transport.player.loop = True
+            driving.transport.play()
+            start, marks = self._watch(minutes)
+            player = driving.transport.player
+            self.row(f"| memory, {minutes:g} min of looped playback, PR2 (30 s file) | "
+                     f"{self._rss(start, marks)} | {player.shown} rows shown, {player.dropped} skipped | |")
+            return
         rows = [r for r in driving.sliders.rows if not r.wraps][:3]
         driving.sliders.servo[rows[0].segment].setValue(0.1)
         driving.plots.set_joints([(r.segment, r.joint) for r in rows])
@@ -257,17 +265,12 @@ class Bench:
         timer = QTimer()
         timer.timeout.connect(move)
         timer.start(16)
-        self.pump(10.0)
-        start = rss_mb()
         redraws = driving.plots.redraws
-        self.pump(minutes * 60)
-        end = rss_mb()
+        start, marks = self._watch(minutes)
         timer.stop()
-        self.row(f"| memory, {minutes:g} min of live slider driving with the plots open, PR2 | RSS "
-                 f"{start:.0f} MB after 10 s → {end:.0f} MB at the end ({end - start:+.1f} MB) | "
-                 f"{driving.plots.redraws - redraws} plot redraws, ring of {len(driving.plots._ring.t)} "
-                 "samples | |")
-        w.close()
+        self.row(f"| memory, {minutes:g} min of live slider driving with the plots open, PR2 | "
+                 f"{self._rss(start, marks)} | {driving.plots.redraws - redraws} plot redraws, ring of "
+                 f"{len(driving.plots._ring.t)} samples | |")
 
     def header(self) -> None:
         w = self.open_window(FILES["PR2"], detail=None)
@@ -286,7 +289,11 @@ def main(argv=None) -> int:
     parser.add_argument("--minutes", type=float, default=5.0, help="length of each memory run (default 5)")
     parser.add_argument("--skip-memory", action="store_true", help="leave out the memory rows")
     parser.add_argument("--write", type=Path, help="also write the rows to this Markdown file")
+    parser.add_argument("--memory-run", choices=("playback", "live"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.memory_run:  # one memory run in a fresh process (no earlier window's memory in it)
+        Bench().memory_row(args.memory_run, args.minutes)
+        return 0
     bench = Bench()
     bench.header()
     for name in ("PR2", "Panda"):
@@ -295,7 +302,11 @@ def main(argv=None) -> int:
     bench.playback_rows("Panda", "auto")
     bench.wallclock_row()
     if not args.skip_memory:
-        bench.memory_rows(args.minutes)
+        for kind in ("playback", "live"):
+            command = [sys.executable, __file__, "--memory-run", kind, "--minutes", str(args.minutes)]
+            proc = subprocess.run(command, capture_output=True, text=True)
+            rows = [line for line in proc.stdout.splitlines() if line.startswith("| memory")]
+            bench.row(rows[-1] if rows else f"| memory, {kind} | failed: {proc.stderr.strip()[-300:]} | | |")
     bench.row(f"(load average {os.getloadavg()[0]:.1f} at the end)")
     if args.write:
         args.write.write_text("\n".join(bench.rows) + "\n")

@@ -193,10 +193,17 @@ class PlotsDock(QDockWidget):
         self._channels_changed()
 
     def _rig_changed(self, _change) -> None:
-        known = {self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())}
-        now = {(n, j) for n in self.session.segments for j in self.session.command_names(n)}
-        if known != now:
+        """Rebuild the choices only when the joints or frames changed (a part added makes a frame)."""
+        s = self.session
+        joints = [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())]
+        if joints != [(n, j) for n in s.segments for j in s.command_names(n)] or \
+                self._frame_choices != [(n, f) for n, seg in s.segments.items()
+                                        for f in seg.articulation.frame_names]:
+            checked, frame = self.checked_joints(), self._frame
             self.rebuild()
+            self.set_joints(checked)
+            if frame is not None:
+                self.set_frame(*frame)
 
     def checked_joints(self) -> list[tuple[str, str]]:
         return [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())
