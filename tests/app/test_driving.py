@@ -356,3 +356,32 @@ def test_a_cancelled_video_leaves_nothing(window, qtbot, tmp_path):
     out.mkdir()
     files = driving.export_video(str(out / "take.mp4"))
     assert files == [] and list(out.iterdir()) == []
+
+
+def test_a_refused_command_file_shows_its_code_and_keeps_what_was_loaded(window, qtbot, tmp_path):
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    assert driving.player.open_file(str(DEMO / "chain.csv"))
+    loaded = driving.transport.player
+    bad = tmp_path / "bad.csv"
+    bad.write_text("time,arm.joint_1,arm.no_such_joint\n0,0,0\n")
+    assert not driving.player.open_file(str(bad))
+    assert driving.transport.player is loaded
+    text = driving.player.error_box.text()
+    assert text.startswith("error[commands.unknown-joint]") and "bad.csv:1" in text
+    driving.player.error_box.close()
+
+
+def test_a_part_added_joins_the_frames_to_plot_and_the_choices_stay(window, qtbot):
+    from mime_gui.rig import Box, Part
+    from mime_gui.session import AddItem
+
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    plots = driving.plots
+    plots.set_joints([("arm", "joint_3")])
+    plots.set_frame("arm", "link_2")
+    window.session.apply(AddItem("parts", "bracket", Part(Box((0.02, 0.02, 0.01)), material="aluminium",
+                                                          mount="arm.link_3")))
+    frames = [plots.frame_box.itemText(i) for i in range(plots.frame_box.count())]
+    assert "arm.part:bracket" in frames
+    assert plots.checked_joints() == [("arm", "joint_3")]
+    assert plots.frame_box.currentText() == "arm.link_2"
