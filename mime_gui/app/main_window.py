@@ -70,6 +70,7 @@ class _NoScene(QLabel):
 
     def show_segments(self, segments): ...
     def update_segments(self, changed, removed=()): ...
+    def hold_camera(self, on=True): ...
     def set_frame_poses(self, segment, world_X_frame): ...
     def set_layer_visible(self, layer, visible): ...
     def set_item_visible(self, item, visible): ...
@@ -340,9 +341,14 @@ class MainWindow(QMainWindow):
     def reload(self) -> None:
         if self.session.document is None:
             return
+        from mime_gui.app.scene import meshes
+
+        meshes.clear_caches()  # a mesh edited on disk is read again
+        self.scene.hold_camera()  # the same robot read again: the camera stays where the user put it
         try:
             self.session.reload()
         except SessionError:
+            self.scene.hold_camera(False)
             return
         self.statusBar().showMessage(f"Reloaded {self.session.document.name}", 4000)
 
