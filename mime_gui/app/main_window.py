@@ -71,6 +71,7 @@ class _NoScene(QLabel):
 
     def show_segments(self, segments): ...
     def update_segments(self, changed, removed=()): ...
+    def hold_camera(self, on=True): ...
     def set_frame_poses(self, segment, world_X_frame): ...
     def set_layer_visible(self, layer, visible): ...
     def set_item_visible(self, item, visible): ...
@@ -114,6 +115,7 @@ class MainWindow(QMainWindow):
         self.setDockOptions(QMainWindow.AnimatedDocks | QMainWindow.AllowNestedDocks
                             | QMainWindow.AllowTabbedDocks)
         self.error_dialog: QMessageBox | None = None
+        self._opening = False
         self._restore = restore
 
         self.scene = make_scene(self)
@@ -290,10 +292,11 @@ class MainWindow(QMainWindow):
 
     def _meshes_loaded(self, problems) -> None:
         self.progress.hide()
+        opened, self._opening = self._opening, False
         if problems:
             self.report_dock.rebuild()  # the scene put each file's problem in the read report
             self.statusBar().showMessage(f"{len(problems)} mesh problem(s): {problems[0]}", 8000)
-        elif self.session.document is not None:
+        elif opened and self.session.document is not None:  # not after an edit's meshes
             self.statusBar().showMessage(f"Opened {self.session.document.path}", 5000)
 
     def _picked(self, ref) -> None:
@@ -314,6 +317,7 @@ class MainWindow(QMainWindow):
     # -- documents ---------------------------------------------------------------------------------
     def open_file(self, path: str) -> bool:
         """Open a file through the Session; a refusal shows its coded message and keeps the document."""
+        self._opening = True
         self.statusBar().showMessage(f"Opening {path}…")
         self.progress.setRange(0, 0)
         self.progress.setFormat("reading")
@@ -339,9 +343,14 @@ class MainWindow(QMainWindow):
     def reload(self) -> None:
         if self.session.document is None:
             return
+        from mime_gui.app.scene import meshes
+
+        meshes.clear_caches()  # a mesh edited on disk is read again
+        self.scene.hold_camera()  # the same robot read again: the camera stays where the user put it
         try:
             self.session.reload()
         except SessionError:
+            self.scene.hold_camera(False)
             return
         self.statusBar().showMessage(f"Reloaded {self.session.document.name}", 4000)
 

@@ -201,10 +201,10 @@ def read_commands(path) -> RecordedCommands:
     return _read_csv(data, file) if suffix == ".csv" else _read_npz(data, file)
 
 
-def _column(cell: str, file: str, line: int, c: int) -> tuple[str, str]:
+def _column(cell: str, file: str, line: int, c: int, units=_ALL_UNITS) -> tuple[str, str]:
     m = _UNIT.match(cell)
     name, unit = (m["name"].strip(), m["unit"].lower()) if m else (cell, "")
-    if unit and unit not in _ALL_UNITS:
+    if unit and unit not in units:
         raise CommandFileError("commands.units", f"column {c + 1}: unknown unit [{unit}] in {cell!r}; use "
                                "[rad], [deg] or [m]", file, line)
     if not name:
@@ -213,7 +213,7 @@ def _column(cell: str, file: str, line: int, c: int) -> tuple[str, str]:
 
 
 def _columns(cells: list[str], file: str, line: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    first, first_unit = _column(cells[0], file, line, 0)
+    first, first_unit = _column(cells[0], file, line, 0, _ALL_UNITS | {"s"})  # time[s] (the docs' form)
     if first.lower() != "time" or first_unit not in ("", "s"):
         raise CommandFileError("commands.columns", f"the first column must be 'time' (seconds), got "
                                f"{cells[0]!r}", file, line)

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 
 from mime_gui.multibody import MultibodyTree
+from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_MASS
 from mime_gui.rig.actuators import actuator, actuator_names
 from mime_gui.rig.units import KG, KG_M2, Quantity, check_declaration
 
@@ -38,6 +39,16 @@ class ArmatureSource:
     def to_dict(self) -> dict:
         return {"joint": self.joint, "type": self.joint_type, "value": self.value, "unit": self.unit,
                 "source": self.source, "detail": self.detail, "reason": self.reason}
+
+
+def _beyond_bound(value: float, unit: str, where: str, what: str) -> list[tuple[str, str, str]]:
+    """An armature adds to the diagonal of the mass matrix: keep the sums finite (at most MAX_INERTIA kg m2,
+    MAX_MASS kg on a sliding joint). The problem is reported at ``where``, the entry that gives the value."""
+    bound = MAX_MASS if unit == KG else MAX_INERTIA
+    if math.isfinite(value) and value > bound:
+        return [("chain.armature", where, f"the armature {value:g} {unit} ({what}) is beyond {bound:g} "
+                                          f"{unit}; check the value")]
+    return []
 
 
 def _listing(names, limit: int = 12) -> str:
@@ -72,6 +83,7 @@ def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource]
         problems += [(c, where, m) for c, m in found]
         if not isinstance(q, Quantity) or not q.finite or q.value < 0:
             continue
+        problems += _beyond_bound(q.value, unit, where, DECLARED)
         by_joint.setdefault(joint, []).append(
             (where, ArmatureSource(joint, tree.joints[joint].type, q.value, unit, DECLARED, q.reason or "",
                                    q.reason)))
@@ -123,6 +135,7 @@ def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource]
                                                           f"{t.name!r} reflects an armature beyond the "
                                                           "largest number; check both"))
                 continue
+            problems += _beyond_bound(value, unit_of(t.joint), where, f"{REFLECTED} through {t.name!r}")
             detail = (f"rotor of {name} {rotor:g} kg·m² × reduction² ({t.reduction:g}² through {t.name})"
                       + (f"; {reason}" if reason else ""))
             by_joint.setdefault(t.joint, []).append(

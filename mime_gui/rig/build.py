@@ -194,12 +194,14 @@ class BuiltRig:
         return u, T
 
 
-def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False) \
+def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False, reuse=None) \
         -> tuple[BuiltSegment, list[dict]]:
     """One segment with its parts grafted (and its armature, unless ``lenient``). ``lenient`` builds what
     can be drawn of a rig that breaks rules: parts whose mount, place or shape is not known are left out,
-    and a placement that is not a finite unit quaternion stands at the identity."""
-    tree = a.trees[name].copy()
+    and a placement that breaks a rule stands at the identity. ``reuse``: the ``(tree, articulation)`` of an
+    earlier build of the same description, armature and mounted parts (only the placement may differ): they
+    are taken as they are instead of grafted and compiled again."""
+    tree = a.trees[name].copy() if reuse is None else None
     grafts = []
     for collection, pname, part in apparatus.solids():
         mount = a.part_mounts.get((collection, pname))
@@ -215,18 +217,22 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
         if seg.dynamic and mass is not None and (mass.mass > 0 or np.any(mass.inertia)):
             inertial = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
         link = GRAFT_PREFIX + pname
-        if link in tree.links:  # a duplicate name (a finding): the first one is drawn
-            continue
-        grafted = tree.add_fixed_link(link, mount[1], X, inertial)
-        grafted.visuals.append(part_shape(part, np.zeros(3) if mass is None else mass.centroid,
-                                          apparatus.base))
-        tree.part_links.add(link)
+        if tree is not None:
+            if link in tree.links:  # a duplicate name (a finding): the first one is drawn
+                continue
+            grafted = tree.add_fixed_link(link, mount[1], X, inertial)
+            grafted.visuals.append(part_shape(part, np.zeros(3) if mass is None else mass.centroid,
+                                              apparatus.base))
+            tree.part_links.add(link)
         if seg.dynamic and mass is not None:
             grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,
                            "mass": mass.mass, "at": list(part.at),
                            "inertia_about_centroid": mass.inertia.tolist()})
-    armature = {} if lenient else {s.joint: s.value for s in a.armature.get(name, [])}
-    art = tree.compile(armature=armature or None)
+    if reuse is None:
+        armature = {} if lenient else {s.joint: s.value for s in a.armature.get(name, [])}
+        art = tree.compile(armature=armature or None)
+    else:
+        tree, art = reuse
     placeable = not lenient or not _has_finding(a, f"chain.{name}", ("at", "orientation"))
     placement = seg.placement() if placeable else np.eye(4)
     return BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement), grafts
@@ -237,18 +243,20 @@ def _has_finding(a: Analysis, item: str, fields) -> bool:
     return any(f.where == p or f.where.startswith(p + ".") for f in a.findings for p in prefixes)
 
 
-def display_segments(apparatus, analysis: Analysis | None = None) -> dict[str, BuiltSegment]:
+def display_segments(apparatus, analysis: Analysis | None = None, reuse=None) -> dict[str, BuiltSegment]:
     """What can be drawn of any rig, valid or not: every segment whose description was read, with the parts
     whose mount and shape are known (see :func:`_build_segment`), each on its mount where it resolved, else
     in the world. For the app's view of a rig being fixed; never for export or dynamics."""
     a = analysis if analysis is not None else analyse(apparatus)
-    return {name: _build_segment(name, seg, apparatus, a, lenient=True)[0]
+    reuse = reuse or {}
+    return {name: _build_segment(name, seg, apparatus, a, lenient=True, reuse=reuse.get(name))[0]
             for name, seg in apparatus.chain.items() if a.trees.get(name) is not None}
 
 
-def build(apparatus, analysis: Analysis | None = None) -> BuiltRig:
+def build(apparatus, analysis: Analysis | None = None, reuse=None) -> BuiltRig:
     """Validate and build; raises :class:`RigError` carrying every finding when the rig is not valid.
-    ``analysis``: the rig's :func:`~mime_gui.rig.rules.analyse`, when the caller has it already."""
+    ``analysis``: the rig's :func:`~mime_gui.rig.rules.analyse`, when the caller has it already; ``reuse``:
+    segment name → ``(tree, articulation)`` still valid from an earlier build (see :func:`_build_segment`)."""
     a = analysis if analysis is not None else analyse(apparatus)
     if a.findings:
         raise RigError(a.findings)
@@ -283,7 +291,7 @@ def build(apparatus, analysis: Analysis | None = None) -> BuiltRig:
 
     seg_report = []
     for name, seg in apparatus.chain.items():
-        segments[name], seg_grafts = _build_segment(name, seg, apparatus, a)
+        segments[name], seg_grafts = _build_segment(name, seg, apparatus, a, reuse=(reuse or {}).get(name))
         grafts += seg_grafts
         seg_report.append(_segment_report(name, seg, a, segments[name].tree, mounted_mass[name]))
 

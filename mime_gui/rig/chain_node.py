@@ -60,15 +60,24 @@ class ChainNode:
     """Every segment of a rig in mount order. ``segments`` maps a name to a :class:`ChainSegment`; the state
     is a mapping name → :class:`~mime_gui.nodes.NodeState`."""
 
-    def __init__(self, segments: Mapping[str, ChainSegment], servo_time_constant: float | None = None):
+    def __init__(self, segments: Mapping[str, ChainSegment], servo_time_constant: float | None = None,
+                 reuse: ChainNode | None = None):
+        """``reuse``: an earlier chain node whose per-segment nodes are taken where the articulation is the
+        same object and the placement and servo time constant are equal (an edit rebuilds only what
+        changed)."""
         self.segments = dict(segments)
         self.mounts = {n: s.mount for n, s in self.segments.items()}
         self.order = mount_order(self.mounts)
-        self.nodes = {
-            n: KinematicArmNode(s.articulation, placement=s.placement,
-                                servo_time_constant=s.servo_time_constant if servo_time_constant is None
-                                else servo_time_constant)
-            for n, s in self.segments.items()}
+        self.nodes = {}
+        for n, s in self.segments.items():
+            tau = s.servo_time_constant if servo_time_constant is None else servo_time_constant
+            old = reuse.nodes.get(n) if reuse is not None else None
+            if (old is not None and old.art is s.articulation and old.servo_time_constant == float(tau)
+                    and np.array_equal(old.placement, s.placement)):
+                self.nodes[n] = old
+            else:
+                self.nodes[n] = KinematicArmNode(s.articulation, placement=s.placement,
+                                                 servo_time_constant=tau)
         self._mount_frame = {n: (s.mount[0], s.articulation_frame)
                              for n, s in ((n, _Resolved(self.segments, n)) for n in self.segments)
                              if s.mount is not None}
@@ -87,12 +96,18 @@ class ChainNode:
         return mount_state.frame_poses[frame], mount_state.frame_angular_velocities[frame]
 
     # -- stepping --------------------------------------------------------------------------------------
-    def initial_state(self, positions: Mapping[str, object] | None = None) -> dict[str, NodeState]:
+    def initial_state(self, positions: Mapping[str, object] | None = None,
+                      keep: Mapping[str, NodeState] | None = None) -> dict[str, NodeState]:
         """Every segment at rest at ``positions[segment]`` (commands or full positions; default: zeros held),
-        each on its mount."""
-        positions = positions or {}
+        each on its mount. ``keep``: states taken as they are, for segments whose mount's state is kept too
+        (or that stand in the world)."""
+        positions, keep = positions or {}, keep or {}
         state: dict[str, NodeState] = {}
         for name in self.order:
+            ref = self._mount_frame.get(name)
+            if name in keep and (ref is None or state.get(ref[0]) is keep.get(ref[0])):
+                state[name] = keep[name]
+                continue
             M, w = self._mount_of(name, state)
             state[name] = self.nodes[name].initial_state(positions.get(name), mount_pose=M, mount_rate=w)
         return state

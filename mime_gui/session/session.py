@@ -314,32 +314,33 @@ class Session:
         """Findings, the build (when valid) and the drawn segments of ``doc.rig``; segments whose drawing
         key is unchanged keep their tree, articulation and state. Returns (added, changed, removed)."""
         rig = doc.rig
+        previous = previous or {}
+        strict = not analysis.findings  # a valid rig is drawn from its build, another leniently
+        keys = {name: (strict, _drawing_key(name, rig)) for name in rig.chain}
+        reuse = {name: (old.tree, old.articulation) for name, old in previous.items()
+                 if name in keys and old.key == keys[name]}
         doc.findings = tuple(analysis.findings)
         drawn = None
-        if not doc.findings:
+        if strict:
             try:
-                doc.built = build(rig, analysis)
+                doc.built = build(rig, analysis, reuse)
                 drawn = doc.built.segments
             except (ValueError, TypeError, KeyError, OverflowError) as err:  # a build the rules missed
                 doc.findings = (_as_finding(err),)
         if drawn is None:
-            drawn = display_segments(rig, analysis)
-        previous = previous or {}
+            drawn = display_segments(rig, analysis, reuse if not strict else None)
+            keys = {name: (False, key) for name, (_, key) in keys.items()}
         segments: dict[str, Segment] = {}
         added, changed = set(), set()
         for name, built in drawn.items():
-            key = _drawing_key(name, rig)
             old = previous.get(name)
-            init = dict(getattr(built.segment, "initial_positions", {}) or {})
-            if old is not None and old.key == key:
-                tree, art = old.tree, old.articulation
-            else:
-                tree, art = built.tree, built.articulation
+            if old is None or old.key != keys[name] or old.articulation is not built.articulation:
                 (changed if old is not None else added).add(name)
-            segments[name] = Segment(name, tree, art, np.zeros(art.nq), np.zeros((art.nframes, 4, 4)),
+            art = built.articulation
+            segments[name] = Segment(name, built.tree, art, np.zeros(art.nq), np.zeros((art.nframes, 4, 4)),
                                      kind=built.segment.kind, mount=built.mount,
-                                     placement=np.asarray(built.placement, dtype=float), key=key)
-            segments[name].initial = init
+                                     placement=np.asarray(built.placement, dtype=float), key=keys[name])
+            segments[name].initial = dict(getattr(built.segment, "initial_positions", {}) or {})
         removed = set(previous) - set(segments)
         doc.segments = segments
         return added, changed, removed
@@ -348,9 +349,11 @@ class Session:
         """The chain node of the drawn segments and their state: positions and commands carried over by
         joint name from ``previous``, else the rig's initial positions, at rest on their mounts."""
         previous = previous or {}
+        old_node, old_state = (self._node, self._state) if previous else (None, {})
         self._node = ChainNode({n: ChainSegment(s.articulation, s.placement, s.mount,
-                                                _servo(doc.rig, n)) for n, s in doc.segments.items()})
-        positions, commands = {}, {}
+                                                _servo(doc.rig, n)) for n, s in doc.segments.items()},
+                               reuse=old_node)
+        positions, commands, keep = {}, {}, {}
         for name, seg in doc.segments.items():
             node = self._node.nodes[name]
             art = seg.articulation
@@ -364,7 +367,10 @@ class Session:
             if old is not None and old.command is not None:
                 command = _carry(_command_names(old.articulation), old.command, node.command_names, command)
             commands[name] = command
-        self._state = self._node.initial_state(positions)
+            if (old is not None and old_node is not None and old_node.nodes.get(name) is node
+                    and old.mount == seg.mount and np.array_equal(old.q, positions[name])):
+                keep[name] = old_state[name]  # nothing of it changed: its poses stand
+        self._state = self._node.initial_state(positions, keep)
         for name, seg in doc.segments.items():
             seg.command = _readonly(commands[name])
             self._sync(seg, self._state[name])
@@ -469,10 +475,8 @@ class Session:
                                for n in added | changed}, removed)
             for n, seg in doc.segments.items():
                 r.set_frame_poses(n, seg.world_X_frame)
-            if added or changed:
-                for item in self.hidden:
-                    r.set_item_visible(item, False)
-                r.highlight(self.selection)
+            if selection_lost:  # the view keeps hidden items and the highlight across an update
+                r.highlight(None)
             r.request_render()
         self.rig_changed.emit(change)
         if doc.findings != old_findings:

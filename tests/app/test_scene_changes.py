@@ -379,6 +379,25 @@ def test_hidden_items_layers_opacity_and_detail_carry_over_an_update(make_view, 
     assert blocker.args == [full, shown_faces]
 
 
+def test_a_hidden_part_that_is_removed_is_forgotten(make_view):
+    rig = load(DEMO_RIG)
+    view = make_view()
+    view.show_segments(scene_of(rig.build()))
+    extra = ItemRef("arm", "link", "part:extra")
+    link = ItemRef("arm", "link", "link_2")
+    view.update_segments(scene_of(with_parts(rig, extra=EXTRA).build(), "arm"))
+    view.set_item_visible(extra, False)
+    view.set_item_visible(link, False)
+    view.update_segments(scene_of(rig.build(), "arm"))  # removed: as the Session does, forget it
+    assert view.item_visible(extra) and not view.item_visible(link)
+    view.update_segments(scene_of(with_parts(rig, extra=EXTRA).build(), "arm"))  # added again: shown
+    (part,) = [a for a in view.actors("arm", "parts") if view.item_of(a) == extra]
+    assert part.GetVisibility()
+    view.set_item_visible(ItemRef("motor", "frame", "rotor"), False)
+    view.update_segments({}, removed=["motor"])
+    assert view.item_visible(ItemRef("motor", "frame", "rotor"))
+
+
 def test_a_highlighted_part_stays_highlighted_when_it_is_rebuilt(make_view):
     from mime_gui.app.scene.highlight import HIGHLIGHT_RGB
 
@@ -393,6 +412,28 @@ def test_a_highlighted_part_stays_highlighted_when_it_is_rebuilt(make_view):
     assert actor.GetProperty().GetColor() == pytest.approx(HIGHLIGHT_RGB)
     view.highlight(None)
     assert actor.GetProperty().GetColor() != pytest.approx(HIGHLIGHT_RGB)
+
+
+def test_a_scaled_unit_primitive_renders_as_the_sized_mesh():
+    """Normals go through the inverse transpose of the actor's matrix: a unit cylinder scaled (r, r, L) and
+    turned shades exactly as the cylinder meshed at that size."""
+    import pyvista as pv
+
+    from mime_gui.app.scene import meshes
+
+    images = []
+    turn = pv.transformations.axis_angle_rotation((1, 1, 0), 50)
+    for pd, size in ((meshes.cylinder_polydata(0.3, 1.2), (1.0, 1.0, 1.0)),
+                     (meshes.cylinder_polydata(1.0, 1.0), (0.3, 0.3, 1.2))):
+        plotter = pv.Plotter(off_screen=True, window_size=(300, 300))
+        actor = plotter.add_mesh(pd, color="lightgrey", smooth_shading=True)
+        actor.user_matrix = turn @ np.diag((*size, 1.0))
+        plotter.camera_position = [(3, 2, 1.5), (0, 0, 0), (0, 0, 1)]
+        images.append(np.asarray(plotter.screenshot(return_img=True), dtype=int))
+        plotter.close()
+    drawn = np.any(images[0] != images[0][0, 0], axis=2)
+    assert drawn.sum() > 5000  # the cylinder fills a good part of the image
+    assert np.abs(images[0] - images[1]).max() <= 2
 
 
 # -- poses -----------------------------------------------------------------------------------------------

@@ -180,7 +180,7 @@ CASES = [
      lambda r, t: _set(_arm(r), armature={"joint_6": 2e-4}), ["bare", "kg_m2(value, reason=...)"]),
     ("kg on a revolute joint", "unit", "chain.arm.armature.joint_6",
      lambda r, t: _set(_arm(r), armature={"joint_6": kg(2e-4, reason="x")}), ["expected kg·m²"]),
-    ("kg·m² on a prismatic joint", "unit", "chain.slider.armature.slide",
+    ("kg m2 on a prismatic joint", "unit", "chain.slider.armature.slide",
      _prismatic(kg_m2(1.0, reason="x")), ["expected kg"]),
     ("bare rotor inertia", "unit", "chain.arm.actuators.motor_1",
      lambda r, t: _set(_arm(r), actuators={"motor_1": 1e-5}), ["bare"]),

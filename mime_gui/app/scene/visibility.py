@@ -51,6 +51,23 @@ class Visibility:
     def item_visible(self, item: ItemRef) -> bool:
         return as_link(item) not in self.hidden
 
+    def forget_gone(self, segments) -> None:
+        """After an edit, hidden items of ``segments`` (names) that no longer exist are forgotten, as the
+        Session forgets them: a part removed and added again is shown."""
+        drawn = self.registry.segments
+
+        def exists(ref: ItemRef) -> bool:
+            seg = drawn.get(ref.segment)
+            if seg is None:
+                return False
+            if ref.kind == "joint":
+                return ref.name in seg.tree.joints
+            if ref.kind == "frame":
+                return ref.name in seg.art.frame_names
+            return ref.name in seg.tree.links
+
+        self.hidden = {ref for ref in self.hidden if ref.segment not in segments or exists(ref)}
+
     def frame_shown(self, seg: SegmentActors) -> np.ndarray:
         """Per frame: its own toggle and the name filter (a glob, else a case-insensitive substring)."""
         shown = seg.frame_visible.copy()

@@ -1,0 +1,73 @@
+"""Where a part is drawn: a mesh whose own origin is away from its centroid is shifted so its centroid
+sits at the part's ``at`` in the mount frame. Checked by moving the mesh's vertices into the world and asking
+trimesh for the centroid, against the mount frame's pose applied to ``at``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import trimesh
+from rig_helpers import snippet_rig
+
+from mime_gui.multibody import frame_poses
+from mime_gui.rig import Box, Mesh, Part
+
+
+def offset_box(tmp_path, centre, size=(0.02, 0.01, 0.04)):
+    """An STL box whose centroid is at ``centre`` in its own file coordinates."""
+    mesh = trimesh.creation.box(size)
+    mesh.apply_translation(centre)
+    path = tmp_path / "offset_box.stl"
+    mesh.export(path)
+    return path, trimesh.load(path)  # as stored: STL keeps single-precision vertices
+
+
+def drawn_vertices(shape, world_X_link, mesh) -> np.ndarray:
+    """The mesh's vertices where a view draws them: world_X_link · link_X_shape · v."""
+    v = np.c_[mesh.vertices, np.ones(len(mesh.vertices))]
+    return (world_X_link @ shape.link_X_shape @ v.T).T[:, :3]
+
+
+@pytest.mark.parametrize("centre", [(0.05, -0.02, 0.01), (-0.3, 0.0, 0.2), (0.0, 0.0, 0.0)])
+@pytest.mark.parametrize("q_shaft", [0.0, 1.1])
+def test_a_mesh_part_is_drawn_with_its_centroid_at_its_place(tmp_path, centre, q_shaft):
+    path, mesh = offset_box(tmp_path, centre)
+    rig = snippet_rig()
+    at = (0.03, -0.01, 0.02)
+    rig.parts["holder"] = Part(Mesh(str(path)), material="aluminium", at=at, mount="motor.rotor")
+    assert rig.validate() == []
+    motor = rig.build().segments["motor"]
+    art = motor.articulation
+    q = np.zeros(art.nq)
+    q[art.joint_index("shaft")] = q_shaft
+    poses = frame_poses(art, q)
+    (shape,) = motor.tree.links["part:holder"].visuals
+    world = drawn_vertices(shape, poses[art.frame_index("part:holder")], mesh)
+    drawn = trimesh.Trimesh(world, mesh.faces)
+    expected = (poses[art.frame_index("rotor")] @ np.r_[at, 1.0])[:3]
+    np.testing.assert_allclose(drawn.center_mass, expected, atol=1e-9)
+    # the drawn box keeps its size and orientation relative to the rotor: only shifted
+    rotor = poses[art.frame_index("rotor")]
+    local = (np.linalg.inv(rotor) @ np.c_[world, np.ones(len(world))].T).T[:, :3]
+    np.testing.assert_allclose(local, mesh.vertices - mesh.center_mass + np.asarray(at), atol=1e-12)
+
+
+def test_a_primitive_part_is_drawn_centred_on_its_link():
+    rig = snippet_rig()
+    rig.parts["holder"] = Part(Box((0.02, 0.01, 0.04)), material="aluminium", at=(0.03, 0, 0),
+                               mount="motor.rotor")
+    (shape,) = rig.build().segments["motor"].tree.links["part:holder"].visuals
+    np.testing.assert_array_equal(shape.link_X_shape, np.eye(4))
+    assert shape.geometry.size == (0.02, 0.01, 0.04)
+
+
+def test_a_scaled_mesh_keeps_its_file_and_scale_and_is_shifted_by_the_scaled_centroid(tmp_path):
+    path, mesh = offset_box(tmp_path, (0.01, 0.02, 0.03))
+    rig = snippet_rig()
+    rig.parts["holder"] = Part(Mesh(str(path), scale=(2.0, 1.0, 1.0)), material="aluminium",
+                               mount="motor.rotor")
+    built = rig.build()
+    (shape,) = built.segments["motor"].tree.links["part:holder"].visuals
+    assert shape.geometry.scale == (2.0, 1.0, 1.0)
+    assert shape.geometry.filename == str(path.resolve())
+    np.testing.assert_allclose(shape.link_X_shape[:3, 3], [-0.02, -0.02, -0.03], atol=1e-9)

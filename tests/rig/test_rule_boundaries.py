@@ -1,0 +1,676 @@
+"""Every rule at its boundaries: just inside and just outside each limit and tolerance, and each condition of
+the rule on both sides (movable and fixed joints, prefixed and bare mounts, names with and without dots or
+surrounding spaces). Each case states the exact findings, so a loosened or widened rule fails here."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from rig_helpers import DEMO_URDF, SLIDER_URDF, demo_urdf_with, snippet_rig
+
+from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH, MAX_MASS
+from mime_gui.rig import (
+    RULES,
+    Apparatus,
+    Arm,
+    Box,
+    Cylinder,
+    Motor,
+    Part,
+    PermanentMagnet,
+    Sphere,
+    kg,
+    kg_m2,
+    kg_per_m3,
+    tesla,
+)
+from mime_gui.rig.rules import analyse
+
+up = math.inf
+
+
+def found(rig) -> list[tuple[str, str]]:
+    return [(f.code, f.where) for f in rig.validate()]
+
+
+def message(rig, code: str) -> str:
+    hits = [f.message for f in rig.validate() if f.code == code]
+    assert len(hits) == 1, rig.validate()
+    return hits[0]
+
+
+def three_segments(mount: str | None) -> Apparatus:
+    """The snippet rig with a third segment, ``tool``, mounted on ``mount``."""
+    rig = snippet_rig()
+    rig.chain["tool"] = Arm.Kinematic(description=str(DEMO_URDF), mount=mount)
+    return rig
+
+
+# -- chain.placement: a unit quaternion within 1e-6, finite numbers ------------------------------------------
+@pytest.mark.parametrize("w, ok", [
+    (1.0, True), (1 + 5e-7, True), (1 - 5e-7, True), (1 + 2e-6, False), (1 - 2e-6, False), (0.5, False),
+    (-1.0, True),  # -q is the same rotation
+])
+def test_the_orientation_is_a_unit_quaternion_within_one_millionth(w, ok):
+    rig = snippet_rig()
+    rig.chain["arm"].orientation = (w, 0.0, 0.0, 0.0)
+    assert found(rig) == ([] if ok else [("chain.placement", "chain.arm.orientation")])
+
+
+@pytest.mark.parametrize("q", [(0.5, 0.5, 0.5, 0.5), (0.0, 0.6, 0.0, 0.8), (0.0, 0.0, 0.0, 1.0)])
+def test_every_unit_quaternion_is_accepted_whichever_components_carry_it(q):
+    rig = snippet_rig()
+    rig.chain["motor"].orientation = q
+    assert found(rig) == []
+
+
+@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_a_non_finite_orientation_component_is_refused_wherever_it_is(index, bad):
+    rig = snippet_rig()
+    q = [0.0, 0.0, 0.0, 0.0]
+    q[index] = bad
+    q[(index + 1) % 4] = 1.0
+    rig.chain["motor"].orientation = tuple(q)
+    assert found(rig) == [("chain.placement", "chain.motor.orientation")]
+
+
+@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("bad", [math.nan, math.inf])
+def test_a_non_finite_at_component_is_refused_wherever_it_is(index, bad):
+    rig = snippet_rig()
+    at = [0.0, 0.0, 0.0]
+    at[index] = bad
+    rig.chain["arm"].at = tuple(at)
+    rig.parts["holder"].at = tuple(at)
+    assert found(rig) == [("chain.placement", "chain.arm.at"), ("part.placement", "parts.holder.at")]
+
+
+PAST_LENGTH = math.nextafter(MAX_LENGTH, up)
+
+
+@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("value, ok", [(MAX_LENGTH, True), (-MAX_LENGTH, True), (PAST_LENGTH, False),
+                                       (-PAST_LENGTH, False), (1e300, False)])
+def test_a_placement_is_within_a_million_metres_on_each_axis(index, value, ok):
+    rig = snippet_rig()
+    at = [0.0, 0.0, 0.0]
+    at[index] = value
+    rig.chain["arm"].at = tuple(at)
+    rig.parts["holder"].at = tuple(at)
+    rig.magnets["m1"].at = tuple(at)
+    assert found(rig) == ([] if ok else [("chain.placement", "chain.arm.at"),
+                                         ("part.placement", "parts.holder.at"),
+                                         ("part.placement", "magnets.m1.at")])
+
+
+def test_a_far_placement_names_its_bound():
+    rig = snippet_rig()
+    rig.chain["arm"].at = (0.0, PAST_LENGTH, 0.0)
+    assert "each coordinate within ±1e+06 m" in message(rig, "chain.placement")
+
+
+# -- chain.servo: finite, not negative ---------------------------------------------------------------------
+@pytest.mark.parametrize("tau, ok", [(0.0, True), (5e-324, True), (1e300, True), (-5e-324, False),
+                                     (-0.1, False), (math.inf, False), (math.nan, False)])
+def test_the_servo_time_constant_is_finite_and_not_negative(tau, ok):
+    rig = snippet_rig()
+    rig.chain["motor"].servo_time_constant = tau
+    assert found(rig) == ([] if ok else [("chain.servo", "chain.motor.servo_time_constant")])
+
+
+# -- chain.mount-first and chain.mount ----------------------------------------------------------------------
+@pytest.mark.parametrize("mount, ok", [(None, True), ("", False), ("link_6", False), ("world", False)])
+def test_the_first_segment_takes_no_mount_not_even_an_empty_one(mount, ok):
+    rig = snippet_rig()
+    rig.chain["arm"].mount = mount
+    assert found(rig) == ([] if ok else [("chain.mount-first", "chain.arm.mount")])
+
+
+@pytest.mark.parametrize("mount, resolved", [
+    ("rotor", ("motor", "rotor")),      # a frame of the segment before, bare
+    ("stator", ("motor", "stator")),
+    ("motor.rotor", ("motor", "rotor")),  # the segment before, prefixed
+    ("arm.link_3", ("arm", "link_3")),    # an earlier segment, prefixed
+    ("arm.tool0", ("arm", "tool0")),
+])
+def test_a_later_segment_mounts_on_the_one_before_or_a_prefixed_earlier_frame(mount, resolved):
+    rig = three_segments(mount)
+    assert found(rig) == []
+    assert rig.build().segments["tool"].mount == resolved
+
+
+@pytest.mark.parametrize("mount", [
+    "link_3",        # bare: a frame of an earlier segment, but not of the one before
+    "arm_link_3",    # the segment's name without its dot
+    "armlink_3",
+    "arm.",
+    ".link_3",
+    "arm.link_3 ",   # a trailing space
+    "Arm.link_3",    # names are case-sensitive
+    "tool.link_3",   # its own frame
+    "motor.link_3",  # a frame the named segment does not have
+    "arm.rotor",
+    "",
+])
+def test_a_mount_that_is_not_exactly_such_a_frame_is_refused(mount):
+    rig = three_segments(mount)
+    assert found(rig) == [("chain.mount", "chain.tool.mount")]
+
+
+def test_a_missing_mount_of_a_later_segment_lists_the_frames_of_the_one_before():
+    rig = three_segments(None)
+    assert found(rig) == [("chain.mount", "chain.tool.mount")]
+    assert message(rig, "chain.mount") == "segment 'tool' must mount on a frame of 'motor': stator, rotor"
+
+
+def test_a_refused_mount_names_the_frames_of_the_one_before_and_the_prefixed_form_of_the_earlier_ones():
+    text = message(three_segments("link_3"), "chain.mount")
+    assert text == ("'link_3' is not a frame segment 'tool' can mount on; frames of 'motor': stator, rotor; "
+                    "or arm.<frame> of an earlier segment")
+    text = message(Apparatus("r", chain={
+        "arm": Arm.Kinematic(description=str(DEMO_URDF)),
+        "motor": Motor.Kinematic(mount="nowhere")}), "chain.mount")
+    assert text.startswith("'nowhere' is not a frame segment 'motor' can mount on; frames of 'arm': ")
+    assert "earlier segment" not in text  # only one segment before
+
+
+def test_a_mount_on_a_segment_whose_description_failed_adds_no_finding_of_its_own(tmp_path):
+    rig = three_segments("arm.link_3")
+    rig.chain["arm"].description = str(tmp_path / "missing.urdf")
+    rig.chain["motor"].mount = "link_6"
+    rig.parts["holder"].mount = "arm.link_2"
+    assert found(rig) == [("chain.description", "chain.arm.description")]
+
+
+def test_while_an_earlier_description_fails_later_segment_mounts_wait_for_it(tmp_path):
+    rig = three_segments("motor.no_such_frame")
+    assert found(rig) == [("chain.mount", "chain.tool.mount")]
+    rig.chain["arm"].description = str(tmp_path / "missing.urdf")
+    assert found(rig) == [("chain.description", "chain.arm.description")]
+
+
+# -- part.mount: '<segment>.<frame>' or nowhere --------------------------------------------------------------
+@pytest.mark.parametrize("mount", [None, "motor.rotor", "motor.stator", "arm.link_6", "arm.base_link"])
+def test_a_part_mounts_on_a_prefixed_frame_of_any_segment_or_in_the_world(mount):
+    rig = snippet_rig()
+    rig.parts["holder"].mount = mount
+    assert found(rig) == []
+
+
+@pytest.mark.parametrize("mount, hint", [
+    ("rotor", True), ("link_6", True), ("motor_rotor", True), ("arm_link_6", True), ("armlink_6", True),
+    ("motor.rotor ", False), ("motor.", False), (".rotor", False), ("Motor.rotor", False),
+    ("motor.rotor.x", False), ("nowhere.rotor", False), ("motor.link_6", False),
+])
+def test_a_part_mount_that_is_not_exactly_a_prefixed_frame_is_refused(mount, hint):
+    rig = snippet_rig()
+    rig.parts["holder"].mount = mount
+    assert found(rig) == [("part.mount", "parts.holder.mount")]
+    text = message(rig, "part.mount")
+    assert ("mount is '<segment>.<frame>'" in text) == hint
+    assert "motor.rotor" in text and "arm.link_6" in text
+
+
+def test_a_part_mount_with_an_empty_chain_says_to_leave_it_out():
+    rig = Apparatus("r", parts={"p": Part(Box((0.1, 0.1, 0.1)), material="steel", mount="arm.link_6")})
+    assert found(rig) == [("part.mount", "parts.p.mount")]
+    assert "the chain is empty, so leave mount out" in message(rig, "part.mount")
+    rig.parts["p"].mount = None
+    assert found(rig) == []
+
+
+# -- chain.initial-positions: movable joints, finite, inclusive limits ---------------------------------------
+@pytest.mark.parametrize("value, ok", [
+    (1.8, True), (-1.8, True), (0.0, True),
+    (math.nextafter(1.8, up), False), (math.nextafter(-1.8, -up), False),
+    (math.nextafter(1.8, -up), True),
+])
+def test_an_initial_position_may_sit_exactly_on_a_limit(value, ok):
+    rig = snippet_rig()
+    rig.chain["arm"].initial_positions = {"joint_2": value}
+    assert found(rig) == ([] if ok else [("chain.initial-positions", "chain.arm.initial_positions.joint_2")])
+
+
+@pytest.mark.parametrize("value, ok", [(0.1, True), (-0.1, True), (0.1000001, False), (-0.1000001, False)])
+def test_a_sliding_joint_has_the_same_inclusive_limits(tmp_path, value, ok):
+    path = tmp_path / "slider.urdf"
+    path.write_text(SLIDER_URDF)
+    arm = Arm.Kinematic(description=str(path), initial_positions={"slide": value})
+    rig = Apparatus("r", chain={"s": arm})
+    assert found(rig) == ([] if ok else [("chain.initial-positions", "chain.s.initial_positions.slide")])
+
+
+@pytest.mark.parametrize("value", [1e6, -1e6, 7.0])
+def test_a_continuous_joint_takes_any_finite_initial_position(value):
+    rig = snippet_rig()
+    rig.chain["arm"].initial_positions = {"joint_6": value}
+    rig.chain["motor"].initial_position = value
+    assert found(rig) == []
+
+
+@pytest.mark.parametrize("joint, value, words", [
+    ("tool0_joint", 0.0, "not a movable joint"),   # fixed: exists, and takes no position
+    ("joint_9", 0.0, "not a movable joint"),
+    ("joint_1", math.nan, "must be finite"),
+    ("joint_6", math.inf, "must be finite"),       # continuous: no limit, but still finite
+    ("joint_2", -math.inf, "must be finite"),
+])
+def test_an_initial_position_names_a_movable_joint_and_is_finite(joint, value, words):
+    rig = snippet_rig()
+    rig.chain["arm"].initial_positions = {joint: value}
+    assert found(rig) == [("chain.initial-positions", f"chain.arm.initial_positions.{joint}")]
+    assert words in message(rig, "chain.initial-positions")
+
+
+def test_an_initial_position_of_the_motor_shaft_is_checked_like_an_arms():
+    rig = snippet_rig()
+    rig.chain["motor"].initial_position = math.nan
+    assert found(rig) == [("chain.initial-positions", "chain.motor.initial_positions.shaft")]
+
+
+# -- chain.motor ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("axis, ok", [
+    ((0, 0, 1), True), ((0, 0, 1e-300), True), ((1e300, 1e300, 0), True), ((-2, 0, 0), True),
+    ((0, 0, 0), False), ((0, 0, math.nan), False), ((math.inf, 0, 0), False),
+])
+def test_a_motor_axis_has_a_direction(axis, ok):
+    rig = snippet_rig()
+    rig.chain["motor"].axis = axis
+    assert found(rig) == ([] if ok else [("chain.motor", "chain.motor.axis")])
+
+
+@pytest.mark.parametrize("inertia, expected", [
+    (kg_m2(0.0, reason="r"), []),
+    (kg_m2(5e-324, reason="r"), []),
+    (kg_m2(-5e-324, reason="r"), [("chain.motor", "chain.motor.inertia")]),
+    (kg_m2(math.inf, reason="r"), [("chain.motor", "chain.motor.inertia")]),
+    (None, [("chain.motor", "chain.motor.inertia")]),
+    (kg(1e-6, reason="r"), [("unit", "chain.motor.inertia")]),
+    (0, [("unit", "chain.motor.inertia")]),
+])
+def test_a_dynamic_motors_rotor_inertia(inertia, expected):
+    rig = snippet_rig()
+    rig.chain["motor"].inertia = inertia
+    assert found(rig) == expected
+
+
+def test_a_kinematic_motor_needs_no_rotor_inertia():
+    rig = snippet_rig()
+    rig.chain["motor"] = Motor.Kinematic(axis=(0, 0, 1), mount="link_6")
+    assert found(rig) == []
+
+
+# -- chain.armature ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value, ok", [(0.0, True), (5e-324, True), (MAX_INERTIA, True),
+                                       (math.nextafter(MAX_INERTIA, up), False), (1e300, False),
+                                       (-5e-324, False), (math.inf, False), (math.nan, False)])
+def test_a_declared_armature_is_finite_not_negative_and_at_most_1e21_kg_m2(value, ok):
+    rig = snippet_rig()
+    rig.chain["arm"].armature = {"joint_6": kg_m2(value, reason="r")}
+    assert found(rig) == ([] if ok else [("chain.armature", "chain.arm.armature.joint_6")])
+
+
+@pytest.mark.parametrize("value, ok", [(MAX_MASS, True), (math.nextafter(MAX_MASS, up), False),
+                                       (MAX_INERTIA, False)])
+def test_a_sliding_joints_armature_is_a_mass_of_at_most_1e9_kg(tmp_path, value, ok):
+    path = tmp_path / "slider.urdf"
+    path.write_text(SLIDER_URDF)
+    arm = Arm.Dynamic(description=str(path), armature={"slide": kg(value, reason="r")})
+    rig = Apparatus("r", chain={"s": arm})
+    assert found(rig) == ([] if ok else [("chain.armature", "chain.s.armature.slide")])
+    if not ok:
+        assert f"the armature {value:g} kg (declared) is beyond 1e+09 kg" in message(rig, "chain.armature")
+
+
+@pytest.mark.parametrize("joint, ok", [("joint_1", True), ("joint_6", True), ("tool0_joint", False),
+                                       ("joint_9", False), ("link_1", False)])
+def test_a_declared_armature_sits_on_a_movable_joint(joint, ok):
+    rig = snippet_rig()
+    rig.chain["arm"].armature = {joint: kg_m2(1e-4, reason="r")}
+    assert found(rig) == ([] if ok else [("chain.armature", f"chain.arm.armature.{joint}")])
+
+
+def test_a_transmission_to_a_fixed_joint_reflects_nothing_and_is_refused(tmp_path):
+    path = demo_urdf_with(tmp_path, """<transmission name="t_tool"><joint name="tool0_joint"/>
+        <actuator name="motor_t"><mechanicalReduction>3</mechanicalReduction></actuator></transmission>""")
+    rig = snippet_rig(description=str(path))
+    rig.chain["arm"].actuators = {"motor_t": kg_m2(1e-5, reason="r")}
+    assert found(rig) == [("chain.armature", "chain.arm.actuators.motor_t")]
+    text = message(rig, "chain.armature")
+    assert "'t_tool'" in text and "'tool0_joint', which is not a movable joint" in text
+
+
+def test_a_rotor_is_reflected_with_the_reduction_squared():
+    rig = snippet_rig()
+    rig.chain["arm"].actuators = {"motor_1": kg_m2(1e-5, reason="datasheet"),
+                                  "motor_4": kg_m2(2e-5, reason="datasheet")}
+    art = rig.build().articulation("arm")
+    armature = dict(zip(art.joint_names, art.armature.tolist(), strict=True))
+    assert armature["joint_1"] == pytest.approx(1e-5 * 100 * 100, rel=1e-15)
+    assert armature["joint_4"] == pytest.approx(2e-5 * 50 * 50, rel=1e-15)  # the transmission's own reduction
+    assert armature["joint_6"] == 2e-4  # declared
+    assert armature["joint_2"] == 0.0  # neither
+
+
+#: a rotor that reflects exactly MAX_INERTIA through a reduction of 2**34 (a power of two: exact products)
+AT_BOUND = MAX_INERTIA / 2.0 ** 68
+
+
+@pytest.mark.parametrize("reduction, rotor, expected", [
+    (str(2 ** 34), AT_BOUND, []),
+    (str(-2 ** 34), AT_BOUND, []),
+    (str(2 ** 34), math.nextafter(AT_BOUND, up), "beyond 1e+21 kg m2"),
+    (str(-2 ** 34), math.nextafter(AT_BOUND, up), "beyond 1e+21 kg m2"),
+    ("1e100", 1.0, "beyond 1e+21 kg m2"),
+    ("1e160", 1.0, "beyond the largest number"),  # the square itself overflows
+    ("-1e160", 1.0, "beyond the largest number"),
+])
+def test_a_reflected_armature_is_at_most_1e21_kg_m2_and_refused_at_its_actuator(tmp_path, reduction, rotor,
+                                                                                  expected):
+    path = demo_urdf_with(tmp_path, f"""<transmission name="t_5"><joint name="joint_5"/>
+        <actuator name="motor_5"><mechanicalReduction>{reduction}</mechanicalReduction></actuator>
+        </transmission>""")
+    rig = snippet_rig(description=str(path))
+    rig.chain["arm"].actuators = {"motor_5": kg_m2(rotor, reason="r")}
+    if not expected:
+        assert found(rig) == []
+        art = rig.build().articulation("arm")
+        assert art.armature[art.joint_names.index("joint_5")] == MAX_INERTIA
+    else:
+        assert found(rig) == [("chain.armature", "chain.arm.actuators.motor_5")]
+        assert expected in message(rig, "chain.armature")
+
+
+@pytest.mark.parametrize("reduction", ["four", "0", "nan"])
+def test_a_reduction_that_is_no_number_blocks_only_the_armature_reflected_through_it(tmp_path, reduction):
+    path = demo_urdf_with(tmp_path, f"""<transmission name="t_5"><joint name="joint_5"/>
+        <actuator name="motor_5"><mechanicalReduction>{reduction}</mechanicalReduction></actuator>
+        </transmission>""")
+    rig = snippet_rig(description=str(path))
+    assert found(rig) == []  # nothing asks for an armature through it
+    rig.chain["arm"].actuators = {"motor_1": kg_m2(1e-5, reason="r")}  # through another transmission
+    assert found(rig) == []
+    rig.chain["arm"].actuators["motor_5"] = kg_m2(1e-5, reason="r")
+    assert found(rig) == [("chain.armature", "chain.arm.actuators.motor_5")]
+    assert "'t_5' of actuator 'motor_5' has no reduction" in message(rig, "chain.armature")
+    rig.chain["arm"] = Arm.Kinematic(description=str(path))  # a kinematic arm reflects no armature
+    assert found(rig) == []
+
+
+@pytest.mark.parametrize("value, expected", [
+    (kg_m2(0.0, reason="r"), []),
+    (kg_m2(-1e-9, reason="r"), [("chain.armature", "chain.arm.actuators.motor_1")]),
+    (kg_m2(1e-5), [("declaration.reason", "chain.arm.actuators.motor_1")]),
+    (kg(1e-5, reason="r"), [("unit", "chain.arm.actuators.motor_1")]),
+    ("example-bldc-45mm-flat", []),
+    ("Example-BLDC-45mm-flat", [("chain.armature", "chain.arm.actuators.motor_1")]),
+])
+def test_an_actuators_rotor_is_a_checked_declaration_or_a_registered_name(value, expected):
+    rig = snippet_rig()
+    rig.chain["arm"].actuators = {"motor_1": value}
+    assert found(rig) == expected
+
+
+def test_a_kinematic_arm_reflects_no_armature_and_checks_none():
+    rig = Apparatus("r", chain={"arm": Arm.Kinematic(description=str(DEMO_URDF))})
+    assert found(rig) == []
+    assert rig.build().articulation("arm").armature.tolist() == [0.0] * 6
+
+
+# -- chain.inertia: a dynamic arm's links have physical mass properties -------------------------------------
+def link_with(inertial: str, name: str = "antenna", parent: str = "link_6") -> str:
+    return (f'<link name="{name}"><inertial>{inertial}</inertial></link>\n<joint name="{name}_joint" '
+            f'type="fixed"><parent link="{parent}"/><child link="{name}"/></joint>')
+
+
+def inertia(izz: str = "1", mass: str = "1") -> str:
+    return f'<mass value="{mass}"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="{izz}"/>'
+
+
+# The reader's tolerance on a principal moment: 1e-6 of the largest (1 here) plus 1e-12.
+@pytest.mark.parametrize("inertial, ok", [
+    (inertia(mass="0"), True),
+    (inertia(mass="-5e-324"), False),
+    (inertia(izz="0"), True),
+    (inertia(izz="-1.0000005e-6"), True),
+    (inertia(izz="-1.0000015e-6"), False),
+    ('<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>', False),  # no <mass>
+])
+def test_a_dynamic_arm_needs_physical_mass_properties_and_a_kinematic_one_none(tmp_path, inertial, ok):
+    path = demo_urdf_with(tmp_path, link_with(inertial))
+    rig = snippet_rig(description=str(path))
+    assert found(rig) == ([] if ok else [("chain.inertia", "chain.arm.description")])
+    if not ok:
+        lines = path.read_text().split("\n")
+        (line,) = [i for i, text in enumerate(lines, 1) if '<link name="antenna">' in text]
+        text = message(rig, "chain.inertia")
+        assert text.startswith("link 'antenna' of 'demo_arm': ")
+        assert f"{path}:{line})" in text and "make the segment Arm.Kinematic" in text
+    arm = rig.chain["arm"]
+    rig.chain["arm"] = Arm.Kinematic(description=arm.description, initial_positions=arm.initial_positions)
+    assert found(rig) == []
+
+
+def test_each_link_without_physical_mass_properties_is_one_finding(tmp_path):
+    path = demo_urdf_with(tmp_path, link_with(inertia(izz="-1")) + "\n"
+                          + link_with(inertia(mass="-1"), name="probe", parent="link_3"))
+    rig = snippet_rig(description=str(path))
+    assert found(rig) == [("chain.inertia", "chain.arm.description")] * 2
+    texts = [f.message for f in rig.validate()]
+    assert texts[0].startswith("link 'antenna' ") and texts[1].startswith("link 'probe' ")
+
+
+# -- part.geometry, part.mass, part.material ----------------------------------------------------------------
+@pytest.mark.parametrize("geometry, ok", [
+    (Box((1e-3, 1e-3, 1e-3)), True), (Box((1e-3, 1e-3, 0.0)), False), (Box((1e-3, -1e-3, 1e-3)), False),
+    (Box((math.inf, 1, 1)), False), (Cylinder(radius=1e-3, length=0.0), False),
+    (Cylinder(radius=0.0, length=1e-3), False), (Cylinder(radius=1e-3, length=1e-3), True),
+    (Sphere(radius=1e-3), True), (Sphere(radius=0.0), False), (Sphere(radius=math.nan), False),
+])
+def test_geometry_sizes_are_finite_and_positive(geometry, ok):
+    rig = snippet_rig()
+    rig.parts["holder"].geometry = geometry
+    assert found(rig) == ([] if ok else [("part.geometry", "parts.holder.geometry")])
+
+
+def test_a_volume_that_underflows_is_refused():
+    rig = snippet_rig()
+    rig.parts["holder"].geometry = Box((1e-200, 1e-200, 1e-200))
+    assert found(rig) == [("part.geometry", "parts.holder.geometry")]
+    assert "not a finite positive number" in message(rig, "part.geometry")
+
+
+@pytest.mark.parametrize("attr, q, expected", [
+    ("mass", kg(0.0, reason="r"), []),
+    ("mass", kg(-5e-324, reason="r"), [("part.mass", "parts.holder.mass")]),
+    ("mass", kg(math.inf, reason="r"), [("part.mass", "parts.holder.mass")]),
+    ("density", kg_per_m3(0.0, reason="r"), []),
+    ("density", kg_per_m3(-1.0, reason="r"), [("part.mass", "parts.holder.density")]),
+    ("density", kg_per_m3(1e308, reason="r"), [("part.mass", "parts.holder.density")]),
+    ("mass", kg(1.0, reason=""), [("declaration.reason", "parts.holder.mass")]),
+    ("mass", kg(1.0, reason=" \t"), [("declaration.reason", "parts.holder.mass")]),
+    ("mass", kg(1.0, reason="x"), []),
+    ("mass", 1, [("unit", "parts.holder.mass")]),
+    ("density", kg(1.0, reason="x"), [("unit", "parts.holder.density")]),
+])
+def test_a_declared_mass_or_density(attr, q, expected):
+    rig = snippet_rig()
+    setattr(rig.parts["holder"], attr, q)
+    assert found(rig) == expected
+
+
+def test_mass_and_density_together_are_refused_even_when_each_is_valid():
+    rig = snippet_rig()
+    rig.parts["holder"].mass = kg(0.1, reason="scale")
+    assert found(rig) == []
+    rig.parts["holder"].density = kg_per_m3(2700, reason="table")
+    assert found(rig) == [("part.mass", "parts.holder.mass")]
+
+
+#: a box of 1 m3 exactly (powers of two), so a density is its mass
+UNIT_BOX = Box((0.5, 2.0, 1.0))
+
+
+@pytest.mark.parametrize("attr, q, ok", [
+    ("mass", kg(MAX_MASS, reason="r"), True),
+    ("mass", kg(math.nextafter(MAX_MASS, up), reason="r"), False),
+    ("density", kg_per_m3(MAX_MASS, reason="r"), True),
+    ("density", kg_per_m3(math.nextafter(MAX_MASS, up), reason="r"), False),
+])
+def test_a_parts_mass_is_at_most_1e9_kg_declared_or_from_its_density(attr, q, ok):
+    rig = snippet_rig()
+    rig.parts["holder"].geometry = UNIT_BOX
+    setattr(rig.parts["holder"], attr, q)
+    assert found(rig) == ([] if ok else [("part.mass", f"parts.holder.{attr}")])
+    if not ok:
+        assert "a part's mass is at most 1e+09 kg" in message(rig, "part.mass")
+
+
+@pytest.mark.parametrize("size, ok", [(MAX_LENGTH, True), (PAST_LENGTH, False), (1e50, False)])
+def test_a_part_size_is_at_most_a_million_metres(size, ok):
+    rig = snippet_rig()
+    rig.parts["holder"].geometry = Box((size, 1e-3, 1e-3))
+    rig.parts["holder"].material = None  # massless: only the size is checked
+    rig.magnets["m1"].geometry = Cylinder(radius=1e-3, length=size)
+    assert found(rig) == ([] if ok else [("part.geometry", "parts.holder.geometry"),
+                                         ("part.geometry", "magnets.m1.geometry")])
+
+
+def test_a_density_times_a_volume_beyond_the_largest_number_is_refused():
+    """Sizes within bounds, a density whose product with the volume overflows: refused, not inf."""
+    rig = snippet_rig()
+    rig.parts["holder"].geometry = Box((MAX_LENGTH, MAX_LENGTH, MAX_LENGTH))
+    rig.parts["holder"].density = kg_per_m3(1e300, reason="r")
+    assert found(rig) == [("part.mass", "parts.holder.density")]
+    assert "beyond the largest number" in message(rig, "part.mass")
+
+
+@pytest.mark.parametrize("material, ok", [("aluminium", True), ("Aluminium", True), ("ndfeb n42", True),
+                                          ("NdFeB-N42", True), (None, True), ("alumin", False),
+                                          ("aluminium2", False), ("", False)])
+def test_a_material_is_a_name_of_the_table_whatever_its_case_spaces_and_dashes(material, ok):
+    rig = snippet_rig()
+    rig.parts["holder"].material = material
+    assert found(rig) == ([] if ok else [("part.material", "parts.holder.material")])
+
+
+# -- magnets -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("m, ok", [((0, 0, 1), True), ((0, 0, 1e-300), True), ((1e300, -1e300, 0), True),
+                                   ((0, 0, 0), False), ((0, math.nan, 1), False), ((math.inf, 0, 0), False)])
+def test_a_magnetisation_has_a_direction(m, ok):
+    rig = snippet_rig()
+    rig.magnets["m1"].magnetisation = m
+    assert found(rig) == ([] if ok else [("magnet.magnetisation", "magnets.m1.magnetisation")])
+
+
+@pytest.mark.parametrize("remanence, expected", [
+    (tesla(0.0, reason="r"), []),
+    (tesla(1.3, reason="r"), []),
+    (tesla(-5e-324, reason="r"), [("magnet.remanence", "magnets.m1.remanence")]),
+    (tesla(math.inf, reason="r"), [("magnet.remanence", "magnets.m1.remanence")]),
+    (tesla(1.3), [("declaration.reason", "magnets.m1.remanence")]),
+    (1.3, [("unit", "magnets.m1.remanence")]),
+])
+def test_a_declared_remanence(remanence, expected):
+    rig = snippet_rig()
+    rig.magnets["m1"].remanence = remanence
+    assert found(rig) == expected
+
+
+@pytest.mark.parametrize("br, ok", [(100.0, True), (math.nextafter(100.0, up), False), (1e300, False)])
+def test_a_declared_remanence_is_at_most_100_tesla(br, ok):
+    rig = snippet_rig()
+    rig.magnets["m1"].remanence = tesla(br, reason="r")
+    rig.magnets["m1"].material = None
+    assert found(rig) == ([] if ok else [("magnet.remanence", "magnets.m1.remanence")])
+    if not ok:
+        assert "beyond 100 T" in message(rig, "magnet.remanence")
+
+
+def test_a_moment_at_the_largest_sizes_and_remanence_is_finite():
+    rig = snippet_rig()
+    rig.magnets["m1"].geometry = Box((MAX_LENGTH, MAX_LENGTH, MAX_LENGTH))
+    rig.magnets["m1"].remanence = tesla(100.0, reason="r")
+    rig.magnets["m1"].material = None
+    assert found(rig) == []
+    moment = analyse(rig).moments["m1"].moment  # Br V / mu0, mu0 = 1.25663706212e-6 T m/A (CODATA 2018)
+    assert moment == pytest.approx(100.0 * 1e18 / 1.25663706212e-6, rel=1e-10)
+
+
+def test_a_magnet_with_no_material_and_no_remanence_is_refused():
+    rig = snippet_rig()
+    rig.magnets["m1"].material = None
+    assert found(rig) == [("magnet.remanence", "magnets.m1.remanence")]
+    assert "it names no magnetic material" in message(rig, "magnet.remanence")
+
+
+def test_a_permanent_magnet_among_the_parts_is_checked_as_a_magnet():
+    rig = snippet_rig()
+    rig.parts["extra"] = PermanentMagnet(Sphere(radius=0.002), material="NdFeB-N42", magnetisation=(0, 0, 0))
+    assert found(rig) == [("magnet.magnetisation", "parts.extra.magnetisation")]
+
+
+# -- names ---------------------------------------------------------------------------------------------------
+PART_NAMES = [
+    ("holder", True), ("a b", True), ("ä", True), ("x-1_2", True),
+    ("a.b", False), (".a", False), ("a.", False), (" a", False), ("a ", False), ("\ta", False),
+    ("a\n", False), ("a\u00a0", False), ("", False), ("\ud800", False),
+]
+
+
+def plain_ids(cases) -> list[str]:
+    """Ids pytest can select by on its command line: printable ASCII only."""
+    return [f"{i}-{ascii(c[0]).replace(chr(92), '^')}" for i, c in enumerate(cases)]
+
+
+@pytest.mark.parametrize("name, ok", PART_NAMES, ids=plain_ids(PART_NAMES))
+def test_a_part_name_is_text_without_dots_or_surrounding_spaces(name, ok):
+    rig = snippet_rig()
+    rig.parts[name] = rig.parts.pop("holder")
+    assert found(rig) == ([] if ok else [("name.invalid", f"parts.{name}")])
+
+
+@pytest.mark.parametrize("collection", ["chain", "magnets"])
+def test_segment_and_magnet_names_follow_the_same_rule(collection):
+    rig = Apparatus("r", chain={"arm": Arm.Kinematic(description=str(DEMO_URDF))},
+                    magnets={"m": PermanentMagnet(Sphere(radius=0.002), material="NdFeB-N42")})
+    box = getattr(rig, collection)
+    box["x.y"] = box.pop(next(iter(box)))
+    assert found(rig) == [("name.invalid", f"{collection}.x.y")]
+
+
+@pytest.mark.parametrize("name, ok", [("rig", True), ("my rig", True), ("v1.2", True), ("", False),
+                                      ("   ", False), ("\ud800", False)],
+                         ids=["rig", "my-rig", "v1.2", "empty", "blank", "lone-surrogate"])
+def test_the_apparatus_name_is_non_empty_text(name, ok):
+    rig = snippet_rig()
+    rig.name = name
+    assert found(rig) == ([] if ok else [("name.invalid", "name")])
+
+
+def test_names_are_distinct_across_collections_and_case_sensitive():
+    rig = snippet_rig()
+    rig.parts["Arm"] = rig.parts.pop("holder")
+    assert found(rig) == []
+    rig.magnets["motor"] = rig.magnets.pop("m1")
+    assert found(rig) == [("name.duplicate", "magnets.motor")]
+    assert message(rig, "name.duplicate") == "'motor' is already the name of chain.motor; rename one"
+
+
+def test_every_rule_has_a_boundary_case_here():
+    """The codes exercised above: a new rule needs its boundaries added to this file."""
+    covered = {"chain.mount-first", "chain.mount", "chain.description", "chain.inertia", "chain.placement",
+               "chain.initial-positions", "chain.servo", "chain.motor", "chain.armature", "part.mount",
+               "part.placement", "part.geometry", "part.material", "part.mass", "magnet.magnetisation",
+               "magnet.remanence", "declaration.reason", "unit", "name.duplicate", "name.invalid"}
+    assert covered == set(RULES)
+
+
+@pytest.mark.parametrize("description", ["", "   ", "arm\x00.urdf"], ids=["empty", "blank", "nul"])
+def test_a_description_that_is_no_path_is_refused_before_reading(description):
+    rig = snippet_rig()
+    rig.chain["arm"].description = description
+    assert found(rig)[0] == ("chain.description", "chain.arm.description")
+    assert "is not the path of a URDF file" in message(rig, "chain.description")
