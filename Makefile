@@ -47,6 +47,7 @@ lint: $(VENV)/.installed-test
 bench: $(VENV)/.installed-test
 	for b in read engine node; do $(BIN)/python benchmarks/$$b.py || exit 1; done
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/gui.py
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/driving.py
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/assembly.py
 
 # constraints.txt: the newest releases pyproject admits, installed in a clean Python 3.11 environment and

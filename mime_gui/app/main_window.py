@@ -31,6 +31,7 @@ from mime_gui.app.bridge import SessionBridge
 from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
 from mime_gui.app.docks.tree import TreeDock
+from mime_gui.app.driving import install_driving
 from mime_gui.app.logs import current_log_file
 from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
@@ -71,6 +72,7 @@ class _NoScene(QLabel):
 
     def show_segments(self, segments): ...
     def update_segments(self, changed, removed=()): ...
+    def hold_camera(self, on=True): ...
     def set_frame_poses(self, segment, world_X_frame): ...
     def set_layer_visible(self, layer, visible): ...
     def set_item_visible(self, item, visible): ...
@@ -161,6 +163,7 @@ class MainWindow(QMainWindow):
         loaded = getattr(self.scene, "meshes_loaded", None)
         if loaded is not None:
             loaded.connect(self._meshes_loaded)
+        install_driving(self)  # sliders, player, plots, the clock, the Playback menu
         self.session.attach_renderer(self.scene)
         if restore:
             self._restore_state()
@@ -342,9 +345,14 @@ class MainWindow(QMainWindow):
     def reload(self) -> None:
         if self.session.document is None:
             return
+        from mime_gui.app.scene import meshes
+
+        meshes.clear_caches()  # a mesh edited on disk is read again
+        self.scene.hold_camera()  # the same robot read again: the camera stays where the user put it
         try:
             self.session.reload()
         except SessionError:
+            self.scene.hold_camera(False)
             return
         self.statusBar().showMessage(f"Reloaded {self.session.document.name}", 4000)
 

@@ -35,6 +35,8 @@ _ZERO3.setflags(write=False)
 
 #: steps per engine call in :meth:`KinematicArmNode.play` (bounds the engine's scratch memory)
 DEFAULT_CHUNK = 2048
+#: up to this many (frame, joint) pairs the joints moving each frame are one dense matrix (8 MB)
+DENSE_LIMIT = 1_000_000
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -162,11 +164,15 @@ class KinematicArmNode(MountedNode):
         R = art.body_X_frame[self._axis_frame, :3, :3]
         self._axis_in_frame = np.einsum("jba,jb->ja", R, art.axis) if art.nq else np.zeros((0, 3))
         self._revolute = art.joint_type != PRISMATIC
-        moves = np.zeros((art.nbodies, art.nq))
-        for b in range(1, art.nbodies):
-            moves[b] = moves[art.parent[b]]
-            moves[b, b - 1] = 1.0
-        self._frame_moved_by = moves[art.frame_body]
+        # small trees: one matrix product sums each frame's moving joints; a large tree (where an
+        # nframes × nq matrix would take gigabytes) sums them in one pass over the bodies instead
+        self._frame_moved_by = None
+        if art.nframes * art.nq <= DENSE_LIMIT:
+            moves = np.zeros((art.nbodies, art.nq))
+            for b in range(1, art.nbodies):
+                moves[b] = moves[art.parent[b]]
+                moves[b, b - 1] = 1.0
+            self._frame_moved_by = moves[art.frame_body]
 
     # -- construction helpers ----------------------------------------------------------------------
     def _limits(self, default: np.ndarray, given, what: str) -> np.ndarray:
@@ -288,7 +294,14 @@ class KinematicArmNode(MountedNode):
             w += R[..., 1] * a[1]
             w += R[..., 2] * a[2]
             w *= rate[:, j, None]
-        W = (self._frame_moved_by @ world_axis.reshape(nq, 3 * L)).reshape(-1, L, 3)
+        if self._frame_moved_by is not None:
+            W = (self._frame_moved_by @ world_axis.reshape(nq, 3 * L)).reshape(-1, L, 3)
+        else:  # body b turns with its parent plus its own joint (joint b - 1): parent[b] < b, one pass
+            body = np.zeros((self.art.nbodies, L, 3))
+            parent = self.art.parent
+            for b in range(1, self.art.nbodies):
+                np.add(body[parent[b]], world_axis[b - 1], out=body[b])
+            W = body[self.art.frame_body]
         np.add(W.transpose(1, 0, 2), omega_mount[..., None, :], out=out)
         return out
 

@@ -9,7 +9,8 @@ The rig changes through one door, :meth:`Session.apply` (an :mod:`~mime_gui.sess
 validates it, builds it when the rules pass, updates the view in place and records the step for
 :meth:`~Session.undo` and :meth:`~Session.redo`. Time goes through the rig's chain node: each segment has a
 command (:meth:`~Session.set_command`) apart from its state, and :meth:`~Session.tick` advances every segment
-by ``dt`` in mount order; :meth:`~Session.set_joint_positions` places a segment with no lag.
+by ``dt`` in mount order; :meth:`~Session.set_joint_positions` places a segment with no lag;
+:meth:`~Session.show_state` shows a row of a trajectory played elsewhere (:mod:`mime_gui.session.player`).
 
 Events (each an :class:`~mime_gui.session.events.Event`):
 
@@ -37,6 +38,7 @@ import numpy as np
 
 from mime_gui.files import write_atomic
 from mime_gui.multibody import UrdfError
+from mime_gui.nodes import NodeState
 from mime_gui.rig import paths as rig_paths
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.build import build, display_segments
@@ -668,6 +670,33 @@ class Session:
         held = self._state[segment].joint_positions
         seg.command = _readonly(held[[art.joint_index(j) for j in node.command_names]])
         self._publish(riders_of(self._node.mounts, segment))
+
+    def show_state(self, states, commands=None) -> None:
+        """Show states computed elsewhere (a row of a played trajectory): each named segment's state (a
+        :class:`~mime_gui.nodes.NodeState`) and, when given, its command replace the current ones with no step
+        taken, bit for bit; the view and ``poses_changed`` follow. A wrong shape (``session.state``) changes
+        nothing."""
+        self._require()
+        new = dict(self._state)
+        for name, state in states.items():
+            art = self.segment(name).articulation
+            q, poses, rates = (_readonly(getattr(state, k)) for k in
+                               ("joint_positions", "frame_poses", "frame_angular_velocities"))
+            if q.shape != (art.nq,) or poses.shape != (art.nframes, 4, 4) or rates.shape != (art.nframes, 3):
+                raise self._fail("session.state", f"segment {name!r} has {art.nq} joints and {art.nframes} "
+                                 f"frames; got a state of shapes {q.shape}, {poses.shape}, {rates.shape}")
+            new[name] = NodeState(q, poses, rates)
+        held = {name: _readonly(self._values(name, u, self.command_names(name), self.segment(name).command))
+                for name, u in (commands or {}).items()}
+        self._state = new
+        for name, u in held.items():
+            self.segments[name].command = u
+        self._publish([n for n in self._node.order if n in states])
+
+    def frame_angular_velocity(self, segment: str, frame: str) -> np.ndarray:
+        """The frame's angular velocity in world axes (rad/s) over the last step (zero at rest)."""
+        art = self.segment(segment).articulation
+        return np.array(self._state[segment].frame_angular_velocities[art.frame_index(frame)])
 
     def _publish(self, moved) -> None:
         for name in moved:

@@ -92,3 +92,35 @@ def test_the_view_keeps_its_camera_when_a_part_is_added(window, qtbot):
     wait_until_ready(window)
     after = (cam.GetPosition(), cam.GetFocalPoint(), cam.GetViewUp())
     np.testing.assert_allclose(np.array(after), np.array(before))
+
+
+def test_reload_keeps_the_camera_and_reads_meshes_again(window, qtbot, monkeypatch):
+    from mime_gui.app.scene import meshes
+
+    open_ready(window, DEMO_RIG)
+    cam = window.scene.plotter.renderer.GetActiveCamera()
+    cam.Azimuth(40.0)
+    cam.Elevation(15.0)
+    before = np.array([cam.GetPosition(), cam.GetFocalPoint(), cam.GetViewUp()])
+    cleared = []
+    monkeypatch.setattr(meshes, "clear_caches", lambda: cleared.append(True))
+    window.reload()
+    wait_until_ready(window)
+    assert cleared == [True]
+    after = np.array([cam.GetPosition(), cam.GetFocalPoint(), cam.GetViewUp()])
+    np.testing.assert_allclose(after, before, atol=1e-9)
+    # an open of another file frames it again
+    window.open_file(str(RESOURCES / "demo" / "arm.urdf"))
+    wait_until_ready(window)
+    moved = np.array([cam.GetPosition(), cam.GetFocalPoint(), cam.GetViewUp()])
+    assert not np.allclose(moved, before)
+
+
+def test_the_filter_clears_when_a_file_opens(window, qtbot):
+    open_ready(window, DEMO_RIG)
+    window.tree_dock.filter.setText("link_3")
+    assert window.tree_dock.item_for(ItemRef("arm", "link", "link_1")).isHidden()
+    open_ready(window, RESOURCES / "demo" / "arm.urdf")
+    assert window.tree_dock.filter.text() == ""
+    name = next(iter(window.session.segments))
+    assert not window.tree_dock.item_for(ItemRef(name, "link", "link_1")).isHidden()

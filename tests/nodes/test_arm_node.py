@@ -269,3 +269,20 @@ def test_a_segment_without_movable_joints_rides_its_mount():
     expected = M[:, None] @ node.placement @ frame_poses(art, np.zeros(0))
     np.testing.assert_allclose(played.frame_poses, expected)
     np.testing.assert_array_equal(played.frame_angular_velocities, np.broadcast_to([0, 0, 2.0], (4, 2, 3)))
+
+
+def test_a_large_tree_sums_its_frames_rates_in_one_pass_like_the_dense_product(monkeypatch):
+    """Past DENSE_LIMIT the node does not build an nframes × nq matrix (gigabytes on 10,000 links); the
+    pass over the bodies gives the same angular velocities."""
+    from mime_gui import RESOURCES
+    from mime_gui.nodes import chain
+
+    art = read_urdf(RESOURCES / "demo" / "arm.urdf").compile()
+    u = np.sin(np.outer(np.arange(1, 41) * 0.05, np.arange(1, art.nq + 1)))
+    dense = chain.KinematicArmNode(art, servo_time_constant=0.02).play(u, 0.01)
+    monkeypatch.setattr(chain, "DENSE_LIMIT", 0)
+    node = chain.KinematicArmNode(art, servo_time_constant=0.02)
+    assert node._frame_moved_by is None
+    sparse = node.play(u, 0.01)
+    np.testing.assert_allclose(sparse.frame_angular_velocities, dense.frame_angular_velocities, atol=1e-12)
+    np.testing.assert_array_equal(sparse.frame_poses, dense.frame_poses)

@@ -118,7 +118,7 @@ class TreeDock(QDockWidget):
         self.tree.viewport().setAcceptDrops(True)
         self.tree.viewport().installEventFilter(self)
 
-        bridge.document_changed.connect(self.rebuild)
+        bridge.document_changed.connect(self._document_changed)
         bridge.rig_changed.connect(self._rig_changed)
         bridge.selection_changed.connect(self.show_selection)
         bridge.visibility_changed.connect(self._visibility_changed)
@@ -137,6 +137,14 @@ class TreeDock(QDockWidget):
         if ref is not None:
             self._items[ref] = item
         return item
+
+    def _document_changed(self, document) -> None:
+        """A new document: the filter clears (it named rows of the last one), then every row is built."""
+        if self.filter.text():
+            with QSignalBlocker(self.filter):
+                self.filter.clear()
+            self.filter_changed.emit("")
+        self.rebuild(document)
 
     def rebuild(self, document=None) -> None:
         self.rebuilds += 1

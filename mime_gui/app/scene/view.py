@@ -77,6 +77,7 @@ class SceneView(QWidget):
     def __init__(self, parent=None, *, async_meshes: bool = True, antialiasing: bool | None = None,
                  display_detail: int | str | None = "auto"):
         super().__init__(parent)
+        self._hold_camera = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.plotter = QtInteractor(self, auto_update=False, multi_samples=0)
@@ -136,6 +137,7 @@ class SceneView(QWidget):
     # -- Renderer protocol -------------------------------------------------------------------------
     def show_segments(self, segments: dict) -> None:
         """Replace the scene with ``segments`` (name → MultibodyTree, or (tree, Articulation))."""
+        hold = self._hold_camera
         self._clear()
         self.warnings = []
         self._visibility.hidden.clear()
@@ -160,11 +162,21 @@ class SceneView(QWidget):
         else:
             self._detail.apply()
             self.meshes_loaded.emit([])
-        if self._first_document:
+        if hold:
+            if not requests:  # else its meshes let go of the camera when they arrive
+                self._hold_camera = False
+        elif self._first_document:
             self._first_document = False
             self.view_standard("iso")
         else:
             self.reset_camera()
+
+    def hold_camera(self, on: bool = True) -> None:
+        """Keep the camera where the user put it through the next :meth:`show_segments` and its meshes
+        (Reload: the same robot, read again); ``False`` lets go (the reload was refused)."""
+        self._hold_camera = bool(on)
+        if on:
+            self._first_document = False
 
     def update_segments(self, changed: dict, removed=()) -> None:
         """Apply a change set in place: ``changed`` maps a segment name to its new ``(tree, Articulation)``
@@ -479,7 +491,10 @@ class SceneView(QWidget):
         self._detail.restart(2 if opens else 1)
         self._detail.apply()
         if opens:
-            self.reset_camera()
+            if self._hold_camera:
+                self._hold_camera = False
+            else:
+                self.reset_camera()
         else:
             self.plotter.renderer.ResetCameraClippingRange()
             self.request_render()

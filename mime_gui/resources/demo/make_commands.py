@@ -1,4 +1,5 @@
-"""Regenerate the demo arm's example command files (wave.csv, pick.npz, reach_deg.csv).
+"""Regenerate the demo's example command files (wave.csv, pick.npz, reach_deg.csv for the arm; chain.csv for
+the whole demo rig).
 
     python mime_gui/resources/demo/make_commands.py
 
@@ -69,7 +70,23 @@ def reach_deg() -> None:
     (HERE / "reach_deg.csv").write_text("\n".join(lines) + "\n")
 
 
+def chain() -> None:
+    """The whole demo rig (demo.rig.json), 4 s at 50 Hz with ``<segment>.<joint>`` columns: the arm reaches
+    out and back while the motor on its flange spins up to 2 turns a second and down again."""
+    t = np.round(np.arange(201) * 0.02, 6)
+    s = 0.5 - 0.5 * np.cos(2 * np.pi * t / 4.0)
+    spin = 4 * np.pi * (t - 4.0 / (2 * np.pi) * np.sin(2 * np.pi * t / 4.0)) / 2  # ∫ 2π·2·s dt
+    q = np.stack([0.1 + 0.8 * s, -0.4 + 0.9 * s, 0.9 - 0.5 * s, 0.6 * np.sin(np.pi * t / 2.0), 0.6 + 0.4 * s,
+                  spin], axis=1)
+    names = ["arm.joint_1", "arm.joint_2", "arm.joint_3", "arm.joint_4", "arm.joint_5", "motor.shaft"]
+    lines = ["# the demo rig: the arm reaches out and back, the motor spins up and down; 50 Hz",
+             "time," + ",".join(names)]
+    lines += [",".join([f"{ti:.2f}", *(f"{v:.6f}" for v in row)]) for ti, row in zip(t, q, strict=True)]
+    (HERE / "chain.csv").write_text("\n".join(lines) + "\n")
+
+
 if __name__ == "__main__":
     wave()
     pick()
     reach_deg()
+    chain()

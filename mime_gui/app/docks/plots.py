@@ -1,0 +1,398 @@
+"""Plots (pyqtgraph): the command and the lagged position of the chosen joints over time, and the chosen
+frame's world position and angular velocity, with live readouts.
+
+With a trajectory loaded the plots show all of it with the playhead; while driving live they show the last
+:data:`LIVE_SECONDS` from ring buffers of fixed size (memory stays bounded however long one drives). Redraws
+are throttled to :data:`REDRAW_MS` so plotting never holds back the 3D view.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+LIVE_SECONDS = 20.0
+LIVE_SAMPLES = 2400  # ring capacity: 20 s at 120 pose events a second
+REDRAW_MS = 50
+COLOURS = ("#4f8fd6", "#e5892b", "#3aa776", "#d2475a", "#9a6fd0", "#8c6d31", "#17becf", "#7f7f7f")
+XYZ = ("#d2475a", "#3aa776", "#4f8fd6")
+
+
+def nice_range(lo: float, hi: float) -> tuple[float, float]:
+    """``[lo, hi]`` widened by a tenth each side and rounded outward to a step of 1, 2 or 5 × 10^k."""
+    span = hi - lo
+    if span < 1e-9:
+        span = max(abs(hi), 1.0) * 0.2
+    raw = span * 1.2 / 4
+    step = 10.0 ** np.floor(np.log10(raw))
+    step *= next(m for m in (1, 2, 5, 10) if m * step >= raw)
+    pad = 0.1 * span
+    return float(np.floor((lo - pad) / step) * step), float(np.ceil((hi + pad) / step) * step)
+
+
+class Ring:
+    """The last ``capacity`` samples ``(t, values)``: a fixed block of memory, oldest overwritten."""
+
+    def __init__(self, capacity: int, width: int):
+        self.t = np.full(capacity, np.nan)
+        self.values = np.full((capacity, width), np.nan)
+        self.count = 0
+
+    def append(self, t: float, values) -> None:
+        i = self.count % len(self.t)
+        self.t[i] = t
+        self.values[i] = values
+        self.count += 1
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The samples in time order."""
+        n, cap = self.count, len(self.t)
+        if n <= cap:
+            return self.t[:n], self.values[:n]
+        i = n % cap
+        return np.concatenate([self.t[i:], self.t[:i]]), np.concatenate([self.values[i:], self.values[:i]])
+
+
+class PlotsDock(QDockWidget):
+    def __init__(self, session, bridge, transport, parent=None):
+        super().__init__("Plots", parent)
+        self.setObjectName("PlotsDock")
+        self.session = session
+        self.transport = transport
+        self.redraws = 0
+        self._dirty = False
+        self._t0 = time.perf_counter()
+        self._ring: Ring | None = None
+        self._joints: list[tuple[str, str]] = []  # (segment, joint) plotted
+        self._frame: tuple[str, str] | None = None
+        self._frame_choices: list[tuple[str, str]] = []
+        self._pending_row: int | None = None
+
+        splitter = QSplitter(Qt.Horizontal, self)
+        side = QWidget(splitter)
+        col = QVBoxLayout(side)
+        col.setContentsMargins(2, 2, 2, 2)
+        col.addWidget(QLabel("Joints", side))
+        self.joint_list = QListWidget(side)
+        self.joint_list.setToolTip("Joints to plot: command (dashed) and position (solid)")
+        self.joint_list.itemChanged.connect(lambda _item: self._channels_changed())
+        col.addWidget(self.joint_list, 1)
+        col.addWidget(QLabel("Frame", side))
+        self.frame_box = QComboBox(side)
+        self.frame_box.setToolTip("Frame to plot: world position and angular velocity (follows the "
+                                  "selection)")
+        self.frame_box.currentIndexChanged.connect(lambda _i: self._channels_changed())
+        col.addWidget(self.frame_box)
+
+        right = QWidget(splitter)
+        rcol = QVBoxLayout(right)
+        rcol.setContentsMargins(0, 0, 0, 0)
+        rcol.setSpacing(0)
+        self.graphs = pg.GraphicsLayoutWidget(right)
+        self.graphs.setBackground("w")
+        xyz = "".join(f'<span style="color:{c}">{a}</span>' for a, c in zip("xyz", XYZ, strict=True))
+        self.joint_plot = self._plot(0, "joints (rad, m)", "Checked joints: command (dashed) and position "
+                                     "(solid), coloured as in the list")
+        self.position_plot = self._plot(1, f"position {xyz} (m)", "The frame's world position")
+        self.rate_plot = self._plot(2, f"ω {xyz} (rad/s)", "The frame's angular velocity in world axes")
+        for p in (self.position_plot, self.rate_plot):
+            p.setXLink(self.joint_plot)
+        self.playheads = [p.addLine(x=0, pen=pg.mkPen("#888", width=1)) for p in self.plots]
+        rcol.addWidget(self.graphs, 1)
+        self.readout = QLabel(right)
+        self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.readout.setToolTip("The chosen frame now: world position and angular velocity")
+        rcol.addWidget(self.readout)
+        splitter.addWidget(side)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([170, 900])
+        self.setWidget(splitter)
+
+        self._timer = QTimer(self)
+        self._timer.setInterval(REDRAW_MS)
+        self._timer.timeout.connect(self._redraw_if_dirty)
+        self._timer.start()
+        bridge.document_changed.connect(lambda _d: self.rebuild())
+        bridge.rig_changed.connect(self._rig_changed)
+        bridge.poses_changed.connect(self._poses_changed)
+        bridge.selection_changed.connect(self._selection_changed)
+        transport.player_changed.connect(lambda _p: self._show_trajectory())
+        transport.playhead_changed.connect(self._playhead_moved)
+        transport.mode_changed.connect(lambda _m: self._show_trajectory())
+        self.rebuild()
+
+    def _plot(self, col: int, label: str, tip: str):
+        p = self.graphs.addPlot(row=0, col=col)
+        p.setLabel("left", label)
+        p.getAxis("left").setToolTip(tip)
+        for axis in ("left", "bottom"):
+            p.getAxis(axis).enableAutoSIPrefix(False)
+        p.showGrid(x=True, y=True, alpha=0.25)
+        p.setClipToView(True)
+        p.setDownsampling(auto=True, mode="peak")
+        p.disableAutoRange()  # ranges change in steps (see _fit): an axis redrawn costs its tick labels
+        p.setMouseEnabled(x=False, y=False)
+        return p
+
+    def _fit(self, values: np.ndarray) -> None:
+        """Each plot's vertical range from its columns, on round numbers, changed only when the values leave
+        it or fill less than a quarter of it."""
+        k = 2 * len(self._joints)
+        for plot, cols in ((self.joint_plot, values[:, :k]), (self.position_plot, values[:, k:k + 3]),
+                           (self.rate_plot, values[:, k + 3:k + 6])):
+            finite = cols[np.isfinite(cols)]
+            if not finite.size:
+                continue
+            lo, hi = float(finite.min()), float(finite.max())
+            a, b = plot.getViewBox().state["targetRange"][1]
+            if a <= lo and hi <= b and (hi - lo) >= 0.25 * (b - a):
+                continue
+            plot.setYRange(*nice_range(lo, hi), padding=0)
+
+    @property
+    def plots(self):
+        return (self.joint_plot, self.position_plot, self.rate_plot)
+
+    # -- channels --------------------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        """The joint list and the frame choices of the document (the first commanded joint checked)."""
+        session = self.session
+        with QSignalBlocker(self.joint_list), QSignalBlocker(self.frame_box):
+            self.joint_list.clear()
+            self.frame_box.clear()
+            self._frame_choices: list[tuple[str, str]] = []  # (segment, frame) of each entry
+            first = True
+            for name, seg in session.segments.items():
+                for joint in session.command_names(name):
+                    item = QListWidgetItem(f"{name}.{joint}", self.joint_list)
+                    item.setData(Qt.UserRole, (name, joint))
+                    item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
+                    item.setCheckState(Qt.Checked if first else Qt.Unchecked)
+                    first = False
+                for frame in seg.articulation.frame_names:
+                    self.frame_box.addItem(f"{name}.{frame}")
+                    self._frame_choices.append((name, frame))
+            if session.segments:  # the tip of the first segment, until something is selected
+                first_seg = next(iter(session.segments.values()))
+                self.frame_box.setCurrentIndex(first_seg.articulation.nframes - 1)
+        self._channels_changed()
+
+    def _rig_changed(self, _change) -> None:
+        """Rebuild the choices only when the joints or frames changed (a part added makes a frame)."""
+        s = self.session
+        joints = [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())]
+        if joints != [(n, j) for n in s.segments for j in s.command_names(n)] or \
+                self._frame_choices != [(n, f) for n, seg in s.segments.items()
+                                        for f in seg.articulation.frame_names]:
+            checked, frame = self.checked_joints(), self._frame
+            self.rebuild()
+            self.set_joints(checked)
+            if frame is not None:
+                self.set_frame(*frame)
+
+    def checked_joints(self) -> list[tuple[str, str]]:
+        return [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())
+                if self.joint_list.item(i).checkState() == Qt.Checked]
+
+    def set_joints(self, joints) -> None:
+        wanted = {tuple(j) for j in joints}
+        with QSignalBlocker(self.joint_list):
+            for i in range(self.joint_list.count()):
+                item = self.joint_list.item(i)
+                item.setCheckState(Qt.Checked if item.data(Qt.UserRole) in wanted else Qt.Unchecked)
+        self._channels_changed()
+
+    def set_frame(self, segment: str, frame: str) -> None:
+        if (segment, frame) in self._frame_choices:
+            self.frame_box.setCurrentIndex(self._frame_choices.index((segment, frame)))
+
+    def _selection_changed(self, item) -> None:
+        if item is None or item.kind not in ("frame", "link"):
+            return
+        seg = self.session.segments.get(item.segment)
+        if seg is not None and item.name in seg.articulation.frame_names:
+            self.set_frame(item.segment, item.name)
+
+    def _channels_changed(self) -> None:
+        self._joints = self.checked_joints()
+        i = self.frame_box.currentIndex()
+        self._frame = self._frame_choices[i] if 0 <= i < len(self._frame_choices) else None
+        self._ring = Ring(LIVE_SAMPLES, 2 * len(self._joints) + 6)
+        self._t0 = time.perf_counter()
+        for p in self.plots:
+            p.clear()
+        self.playheads = [p.addLine(x=0, pen=pg.mkPen("#888", width=1)) for p in self.plots]
+        self.curves = []
+        with QSignalBlocker(self.joint_list):
+            k = 0
+            for i in range(self.joint_list.count()):  # the list is the legend
+                item = self.joint_list.item(i)
+                checked = item.checkState() == Qt.Checked
+                item.setForeground(QColor(COLOURS[k % len(COLOURS)]) if checked else QColor("black"))
+                k += checked
+        for k in range(len(self._joints)):
+            colour = COLOURS[k % len(COLOURS)]
+            self.curves.append(self.joint_plot.plot(pen=pg.mkPen(colour, width=1, style=Qt.DashLine)))
+            self.curves.append(self.joint_plot.plot(pen=pg.mkPen(colour, width=2)))
+        for plot in (self.position_plot, self.rate_plot):
+            for colour in XYZ:
+                self.curves.append(plot.plot(pen=pg.mkPen(colour, width=2)))
+        self._show_trajectory()
+        self._sample()
+
+    # -- values ----------------------------------------------------------------------------------------
+    def _live_values(self) -> np.ndarray | None:
+        """Commands and positions of the joints, then the frame's position and angular velocity, now."""
+        s = self.session
+        if s.document is None:
+            return None
+        out = []
+        for seg, joint in self._joints:
+            if seg not in s.segments:
+                return None
+            segment = s.segment(seg)
+            out.append(segment.command[s.command_names(seg).index(joint)])
+            out.append(segment.q[segment.articulation.joint_index(joint)])
+        if self._frame is None or self._frame[0] not in s.segments:
+            out += [np.nan] * 6
+        else:
+            seg, frame = self._frame
+            out += list(s.frame_world_pose(seg, frame)[:3, 3])
+            out += list(s.frame_angular_velocity(seg, frame))
+        return np.array(out, dtype=float)
+
+    def _player_series(self, player) -> np.ndarray:
+        """The same channels over the whole trajectory: ``(rows, channels)``."""
+        cols = []
+        t = player.trajectory
+        for seg, joint in self._joints:
+            c = player.segment(seg)
+            k = self.session.command_names(seg).index(joint)
+            j = self.session.segment(seg).articulation.joint_index(joint)
+            cols.append(player.schedule.commands[:, c.commands][:, k])
+            cols.append(t.joint_positions[:, c.joints][:, j])
+        if self._frame is None:
+            cols += [np.full(player.rows, np.nan)] * 6
+        else:
+            seg, frame = self._frame
+            c = player.segment(seg)
+            f = self.session.segment(seg).articulation.frame_index(frame)
+            poses = t.frame_poses[:, c.frames][:, f]
+            rates = t.frame_angular_velocities[:, c.frames][:, f]
+            cols += [poses[:, 0, 3], poses[:, 1, 3], poses[:, 2, 3], rates[:, 0], rates[:, 1], rates[:, 2]]
+        return np.stack(cols, axis=1) if cols else np.zeros((player.rows, 0))
+
+    def _readout(self, values: np.ndarray | None) -> None:
+        if values is None or self._frame is None or not len(values):
+            self.readout.setText("")
+            return
+        p, w = values[-6:-3], values[-3:]
+        self.readout.setText(f"<b>{self._frame[0]}.{self._frame[1]}</b>: position x {p[0]:+.4f}  "
+                             f"y {p[1]:+.4f}  z {p[2]:+.4f} m · angular velocity {w[0]:+.3f} {w[1]:+.3f} "
+                             f"{w[2]:+.3f} rad/s, |ω| {np.linalg.norm(w):.3f} rad/s")
+
+    # -- drawing ---------------------------------------------------------------------------------------
+    def _plays(self):
+        t = self.transport
+        return t.player if t.player is not None and t.mode == "player" else None
+
+    def _show_trajectory(self) -> None:
+        player = self._plays()
+        for line in self.playheads:
+            line.setVisible(player is not None)
+        if player is None:
+            self._ring = Ring(LIVE_SAMPLES, 2 * len(self._joints) + 6)
+            self._t0 = time.perf_counter()
+            self._dirty = True
+            for plot in self.plots:  # live: the last seconds, 0 is now (the axis itself never moves)
+                plot.setXRange(-LIVE_SECONDS, 0.0, padding=0.0)
+                plot.setLabel("bottom", "time (s), 0: the latest")
+            return
+        try:
+            series = self._player_series(player)
+        except (KeyError, ValueError, IndexError):  # the document and the playback disagree for a moment
+            return
+        times = player.times - player.schedule.start
+        for curve, column in zip(self.curves, series.T, strict=True):
+            curve.setData(times, column)
+        for plot in self.plots:
+            plot.setXRange(0.0, float(times[-1]) if len(times) else 1.0, padding=0.02)
+            plot.setLabel("bottom", "time (s)")
+        self._fit(series)
+        self.redraws += 1
+        self._playhead(player.row)
+
+    def _playhead_moved(self, row: int) -> None:
+        """While playing, the playhead is drawn on the redraw timer (the rows move faster than a plot needs);
+        a row set by hand (scrub, step, pause) is drawn at once."""
+        player = self._plays()
+        if player is not None and player.playing:
+            self._pending_row = row
+        else:
+            self._playhead(row)
+
+    def _playhead(self, row: int) -> None:
+        self._pending_row = None
+        player = self._plays()
+        if player is None:
+            return
+        x = float(player.times[row] - player.schedule.start)
+        for line in self.playheads:
+            line.setValue(x)
+        try:
+            self._readout(self._player_series_row(player, row))
+        except (KeyError, ValueError, IndexError):
+            self.readout.setText("")
+
+    def _player_series_row(self, player, row: int) -> np.ndarray:
+        if self._frame is None:
+            return np.zeros(0)
+        seg, frame = self._frame
+        c = player.segment(seg)
+        f = self.session.segment(seg).articulation.frame_index(frame)
+        pose = player.trajectory.frame_poses[row, c.frames][f]
+        rate = player.trajectory.frame_angular_velocities[row, c.frames][f]
+        return np.concatenate([pose[:3, 3], rate])
+
+    def _poses_changed(self, _segments) -> None:
+        if self._plays() is None:
+            self._sample()
+
+    def _sample(self) -> None:
+        values = self._live_values()
+        if values is None or self._ring is None or len(values) != self._ring.values.shape[1]:
+            return
+        self._ring.append(time.perf_counter() - self._t0, values)
+        self._dirty = True
+
+    def _redraw_if_dirty(self) -> None:
+        if self._pending_row is not None and self._plays() is not None:
+            self._playhead(self._pending_row)
+        if not self._dirty or self._plays() is not None or not self.isVisible():
+            return
+        self._dirty = False
+        t, values = self._ring.arrays()
+        if not len(t):
+            return
+        keep = t >= t[-1] - LIVE_SECONDS
+        ago = t[keep] - t[-1]
+        for curve, column in zip(self.curves, values[keep].T, strict=True):
+            curve.setData(ago, column)
+        self._fit(values[keep])
+        self._readout(values[-1])
+        self.redraws += 1

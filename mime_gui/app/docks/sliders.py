@@ -1,0 +1,363 @@
+"""Joint sliders: one row per commanded joint of each segment, grouped by segment, setting the segment's
+command (or, with Teleport, its state: no lag).
+
+A row's range is the joint's limits (a continuous joint, or one without limits, spans ±180° on the slider
+and is marked ⟳; its spin box takes any angle). Mimic followers have no row: they move with their master.
+Each segment's servo time constant is an edit of the rig (undoable). The rows refresh from pose events with
+their signals blocked, and only where the command or the state changed, so the played commands show here
+while the player runs without feeding back into it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QCheckBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProxyStyle,
+    QPushButton,
+    QScrollArea,
+    QSlider,
+    QStyle,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mime_gui.multibody import PRISMATIC
+from mime_gui.session import Session, SessionError, SetValue
+
+RESOLUTION = 2000  # slider positions across a joint's range
+
+
+class JumpStyle(QProxyStyle):
+    """A click on a slider's groove moves the handle there (rather than by a page)."""
+
+    def styleHint(self, hint, option=None, widget=None, data=None):
+        if hint == QStyle.SH_Slider_AbsoluteSetButtons:
+            return int(Qt.LeftButton.value)
+        return super().styleHint(hint, option, widget, data)
+
+
+class JointRow:
+    """The widgets of one commanded joint: name, slider, spin box (the command) and the state."""
+
+    def __init__(self, dock: JointSlidersDock, segment: str, joint: str, lower: float, upper: float,
+                 linear: bool, grid: QGridLayout, row: int, parent: QWidget):
+        self.dock, self.segment, self.joint, self.linear = dock, segment, joint, linear
+        self.wraps = not (math.isfinite(lower) and math.isfinite(upper))
+        self.lower, self.upper = (-math.pi, math.pi) if self.wraps else (float(lower), float(upper))
+        self.command = math.nan
+        self.state = math.nan
+        self.label = QLabel(joint + (" ⟳" if self.wraps else ""), parent)
+        if self.wraps:
+            self.label.setToolTip("continuous joint (or no limits): the slider spans ±180°, the box takes "
+                                  "any angle")
+        self.slider = QSlider(Qt.Horizontal, parent)
+        self.slider.setStyle(dock.jump_style)
+        self.slider.setRange(0, RESOLUTION)
+        self.slider.setSingleStep(RESOLUTION // 200)
+        self.slider.setPageStep(RESOLUTION // 20)
+        self.slider.setEnabled(self.upper > self.lower)
+        self.slider.setObjectName(f"slider:{segment}.{joint}")
+        self.spin = QDoubleSpinBox(parent)
+        self.spin.setKeyboardTracking(False)
+        self.spin.setButtonSymbols(QAbstractSpinBox.NoButtons)
+        self.spin.setAlignment(Qt.AlignRight)
+        self.spin.setFixedWidth(76)
+        self.spin.setObjectName(f"spin:{segment}.{joint}")
+        self.state_label = QLabel(parent)
+        self.state_label.setToolTip("where the joint is now (it follows the command through the servo lag)")
+        self.state_label.setStyleSheet("color: gray")
+        self.state_label.setFixedWidth(44)
+        self.state_label.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
+        for col, w in enumerate((self.label, self.slider, self.spin, self.state_label)):
+            grid.addWidget(w, row, col)
+        self.slider.valueChanged.connect(self._slid)
+        self.spin.valueChanged.connect(self._typed)
+        self.set_units()
+
+    @property
+    def widgets(self):
+        return (self.label, self.slider, self.spin, self.state_label)
+
+    # -- units ---------------------------------------------------------------------------------------
+    def _scale(self) -> float:
+        return 1.0 if self.linear or not self.dock.degrees else 180.0 / math.pi
+
+    def _unit(self) -> str:
+        return " m" if self.linear else ("°" if self.dock.degrees else " rad")
+
+    def set_units(self) -> None:
+        k = self._scale()
+        with QSignalBlocker(self.spin):
+            digits = 2 if k != 1.0 else (4 if self.linear else 3)
+            self.spin.setDecimals(digits)
+            self.spin.setSuffix(self._unit())
+            big = 1e6 * k
+            lo, hi = (-big, big) if self.wraps else (self.lower * k, self.upper * k)
+            scale = 10.0 ** digits  # the box rounds its range to its decimals: round outward, so the limits
+            self.spin.setRange(math.floor(lo * scale) / scale, math.ceil(hi * scale) / scale)  # stay inside
+            self.spin.setSingleStep(1.0 if k != 1.0 else (0.001 if self.linear else 0.01))
+        self.command = self.state = math.nan  # shown again in the new units
+        self.refresh()
+
+    # -- user input ------------------------------------------------------------------------------------
+    def _slid(self, position: int) -> None:
+        value = self.lower + (self.upper - self.lower) * position / RESOLUTION
+        self.dock.set_command(self, value)
+
+    def _typed(self, shown: float) -> None:
+        self.dock.set_command(self, shown / self._scale())
+
+    # -- showing the session ---------------------------------------------------------------------------
+    def position_of(self, value: float) -> int:
+        span = self.upper - self.lower
+        if span <= 0:
+            return 0
+        return int(round(min(max((value - self.lower) / span, 0.0), 1.0) * RESOLUTION))
+
+    def show(self, command: float, state: float) -> None:
+        if command != self.command:
+            self.command = command
+            with QSignalBlocker(self.slider), QSignalBlocker(self.spin):
+                self.slider.setValue(self.position_of(command))
+                self.spin.setValue(command * self._scale())
+        if state != self.state:
+            self.state = state
+            digits = 1 if self._scale() != 1.0 else 3
+            self.state_label.setText(f"{state * self._scale():.{digits}f}")
+
+    def refresh(self) -> None:
+        self.dock.refresh_row(self)
+
+
+class JointSlidersDock(QDockWidget):
+    commanded = Signal()  # the user set a command (the player gives way to live driving, the clock steps)
+
+    def __init__(self, session: Session, bridge, parent=None):
+        super().__init__("Joint sliders", parent)
+        self.setObjectName("JointSlidersDock")
+        self.session = session
+        self.degrees = True
+        self.jump_style = JumpStyle()
+        self.rows: list[JointRow] = []
+        self.groups: dict[str, QGroupBox] = {}
+        self.servo: dict[str, QDoubleSpinBox] = {}
+        self.rebuilds = 0
+        self._layout_key = None
+
+        body = QWidget(self)
+        outer = QVBoxLayout(body)
+        outer.setContentsMargins(4, 4, 4, 4)
+        bar = QHBoxLayout()
+        self.filter = QLineEdit(body)
+        self.filter.setPlaceholderText("Filter joints")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self._filter)
+        self.units = QPushButton("deg", body)
+        self.units.setCheckable(True)
+        self.units.setChecked(True)
+        self.units.setToolTip("Angles in degrees (on) or radians (off)")
+        self.units.toggled.connect(self.set_degrees)
+        self.teleport = QCheckBox("Teleport", body)
+        self.teleport.setToolTip("Pose the arm: the joints jump to the sliders, with no servo lag")
+        self.reset = QPushButton("Reset", body)
+        self.reset.setToolTip("Back to the rig's initial positions")
+        self.reset.clicked.connect(self.reset_positions)
+        for w in (self.filter, self.units, self.teleport, self.reset):
+            bar.addWidget(w)
+        bar.setStretch(0, 1)
+        outer.addLayout(bar)
+        self.scroll = QScrollArea(body)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QScrollArea.NoFrame)
+        outer.addWidget(self.scroll)
+        self.placeholder = QLabel("Open a robot or a rig to drive its joints", body)
+        self.placeholder.setAlignment(Qt.AlignCenter)
+        self.placeholder.setStyleSheet("color: gray")
+        outer.addWidget(self.placeholder)
+        self.setWidget(body)
+
+        bridge.document_changed.connect(lambda _doc: self.rebuild())
+        bridge.rig_changed.connect(self._rig_changed)
+        bridge.poses_changed.connect(self._poses_changed)
+        self.rebuild()
+
+    # -- building -------------------------------------------------------------------------------------
+    def _key(self):
+        s = self.session
+        return tuple((n, s.command_names(n)) for n in s.segments) if s.document else None
+
+    def rebuild(self) -> None:
+        """One group per segment, one row per commanded joint."""
+        self.rebuilds += 1
+        self._layout_key = self._key()
+        self.rows, self.groups, self.servo = [], {}, {}
+        container = QWidget()
+        column = QVBoxLayout(container)
+        column.setContentsMargins(0, 0, 0, 0)
+        session = self.session
+        for name, seg in session.segments.items():
+            column.addWidget(self._group(name, seg, container))
+        column.addStretch(1)
+        self.scroll.setWidget(container)
+        has = session.document is not None
+        self.scroll.setVisible(has)
+        self.placeholder.setVisible(not has)
+        for w in (self.filter, self.units, self.teleport, self.reset):
+            w.setEnabled(has)
+        self._filter(self.filter.text())
+
+    def _group(self, name: str, seg, parent: QWidget) -> QGroupBox:
+        art = seg.articulation
+        box = QGroupBox(name, parent)
+        box.setObjectName(f"segment:{name}")
+        grid = QGridLayout(box)
+        grid.setContentsMargins(6, 4, 6, 4)
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(2)
+        grid.setColumnStretch(1, 1)
+        servo = QDoubleSpinBox(box)
+        servo.setRange(0.0, 10.0)
+        servo.setDecimals(3)
+        servo.setSingleStep(0.01)
+        servo.setSuffix(" s")
+        servo.setKeyboardTracking(False)
+        servo.setObjectName(f"servo:{name}")
+        servo.setFixedWidth(76)
+        servo.setToolTip("Servo time constant τ: each joint follows its command with the lag "
+                         "θ' = (u − θ)/τ (0: at once). An edit of the rig (Edit → Undo)")
+        with QSignalBlocker(servo):
+            servo.setValue(self._servo_of(name))
+        servo.valueChanged.connect(lambda v, _n=name: self._set_servo(_n, v))
+        grid.addWidget(QLabel("servo τ", box), 0, 0)
+        grid.addWidget(servo, 0, 2)
+        self.servo[name] = servo
+        names = self.session.command_names(name)
+        row = 1
+        for joint in names:
+            j = art.joint_index(joint)
+            self.rows.append(JointRow(self, name, joint, art.lower[j], art.upper[j],
+                                      art.joint_type[j] == PRISMATIC, grid, row, box))
+            row += 1
+        followers = art.nq - len(names)
+        if followers:
+            note = QLabel(f"{followers} mimic joint{'s' if followers != 1 else ''} follow their masters", box)
+            note.setStyleSheet("color: gray")
+            grid.addWidget(note, row, 0, 1, 4)
+        if not names:
+            grid.addWidget(QLabel("no movable joints", box), row, 0, 1, 4)
+        self.groups[name] = box
+        return box
+
+    def _servo_of(self, name: str) -> float:
+        rig = self.session.rig
+        tau = getattr(rig.chain.get(name), "servo_time_constant", 0.0) if rig is not None else 0.0
+        return float(tau) if math.isfinite(tau) else 0.0
+
+    # -- user input ----------------------------------------------------------------------------------
+    def set_command(self, row: JointRow, value: float) -> None:
+        """A row's new command: set in the Session (the state follows on the clock's ticks)."""
+        try:
+            if self.teleport.isChecked():
+                self.session.set_joint_positions(row.segment, {row.joint: value})
+            else:
+                self.session.set_command(row.segment, {row.joint: value})
+        except SessionError:  # emitted by the Session (the window shows it); the row shows the command again
+            row.command = math.nan
+            self.refresh_segment(row.segment)
+            return
+        self.refresh_segment(row.segment)
+        self.commanded.emit()
+
+    def _set_servo(self, name: str, value: float) -> None:
+        if abs(value - self._servo_of(name)) < 1e-12:
+            return
+        try:
+            self.session.apply(SetValue(f"chain.{name}.servo_time_constant", float(value)))
+        except SessionError:
+            with QSignalBlocker(self.servo[name]):
+                self.servo[name].setValue(self._servo_of(name))
+
+    def set_degrees(self, on: bool) -> None:
+        self.degrees = bool(on)
+        self.units.setText("deg" if on else "rad")
+        for row in self.rows:
+            row.set_units()
+
+    def reset_positions(self) -> None:
+        """Every segment back to the rig's initial positions (as a command, or placed with Teleport)."""
+        for name, seg in self.session.segments.items():
+            art = seg.articulation
+            init = getattr(seg, "initial", {}) or {}
+            q = np.clip([init.get(j, 0.0) for j in art.joint_names], art.lower, art.upper)
+            if self.teleport.isChecked():
+                self.session.set_joint_positions(name, q)
+            else:
+                commanded = [art.joint_index(j) for j in self.session.command_names(name)]
+                self.session.set_command(name, q[commanded])
+            self.refresh_segment(name)
+        self.commanded.emit()
+
+    def _filter(self, text: str) -> None:
+        text = text.strip().lower()
+        shown: dict[str, bool] = {}
+        for row in self.rows:
+            on = not text or text in f"{row.segment}.{row.joint}".lower()
+            for w in row.widgets:
+                w.setVisible(on)
+            shown[row.segment] = shown.get(row.segment, False) or on
+        for name, box in self.groups.items():
+            box.setVisible(shown.get(name, not text))
+
+    # -- refreshing from the Session ---------------------------------------------------------------------
+    def refresh_row(self, row: JointRow) -> None:
+        if self.session.document is None or row.segment not in self.session.segments:
+            return
+        names = self.session.command_names(row.segment)
+        art = self.session.segment(row.segment).articulation
+        command = float(self.session.command(row.segment)[names.index(row.joint)])
+        state = float(self.session.joint_positions(row.segment)[art.joint_index(row.joint)])
+        row.show(command, state)
+
+    def refresh_segment(self, name: str) -> None:
+        if name not in self.session.segments:
+            return
+        seg = self.session.segment(name)
+        commands, q = seg.command, seg.q
+        names = self.session.command_names(name)
+        art = seg.articulation
+        for row in self.rows:
+            if row.segment == name:
+                row.show(float(commands[names.index(row.joint)]), float(q[art.joint_index(row.joint)]))
+
+    def _poses_changed(self, segments) -> None:
+        for name in segments:
+            self.refresh_segment(name)
+
+    def _rig_changed(self, _change) -> None:
+        if self._key() != self._layout_key:
+            self.rebuild()
+            return
+        for name, box in self.servo.items():
+            with QSignalBlocker(box):
+                box.setValue(self._servo_of(name))
+        for name in self.session.segments:
+            self.refresh_segment(name)
+
+    # -- for tests and tools ------------------------------------------------------------------------------
+    def row(self, segment: str, joint: str) -> JointRow:
+        for r in self.rows:
+            if (r.segment, r.joint) == (segment, joint):
+                return r
+        raise KeyError(f"no slider for {segment}.{joint}")

@@ -1,0 +1,181 @@
+"""Driving in the window: the joint sliders, the player and the plots docks, the one clock, the Playback
+menu and its keys, and the video export. :func:`install_driving` adds all of it to a MainWindow.
+
+The clock (``app/clock.py``, about 60 Hz on the real elapsed time) ticks the
+:class:`~mime_gui.session.transport.Transport`: live, it advances the Session's chain node (the arm lags its
+commands through the servo); with a trajectory playing, it moves the playhead with the wall clock. Renders
+stay coalesced in the view (one per event-loop turn), so a playback faster than the renderer skips rows.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QProgressDialog
+
+from mime_gui.app.clock import Clock
+from mime_gui.app.docks.player import PlayerDock
+from mime_gui.app.docks.plots import PlotsDock
+from mime_gui.app.docks.sliders import JointSlidersDock
+from mime_gui.app.video import FPS, VideoError, frame_rows, kinds, render_video
+from mime_gui.session.transport import Transport
+
+
+class DrivingClock(Clock):
+    def tick_now(self) -> None:
+        """A step at once (a slider moved): the arm starts towards the new command in this turn rather than
+        on the next tick; the step is the time since the last one, so the servo stays exact."""
+        if self.running:
+            self._tick()
+
+
+class Driving(QObject):
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        session, bridge = window.session, window.bridge
+        self.transport = Transport(session)
+        self.clock = DrivingClock(self.transport, self)  # the transport has a clock's document and tick
+        self.sliders = JointSlidersDock(session, bridge, window)
+        self.player = PlayerDock(session, bridge, self.transport, window)
+        self.plots = PlotsDock(session, bridge, self.transport, window)
+        self.video_dialog: QProgressDialog | None = None
+        self.sliders.commanded.connect(self.transport.take_over)
+        self.sliders.commanded.connect(self.clock.tick_now)
+        self.player.video_requested.connect(self.export_video_dialog)
+        self.clock.ticked.connect(lambda _dt: self.player.tick())
+        self._place_docks()
+        self._build_menu()
+        window.installEventFilter(self)
+        self.clock.start()
+
+    def _place_docks(self) -> None:
+        w = self.window
+        w.addDockWidget(Qt.RightDockWidgetArea, self.sliders)
+        w.tabifyDockWidget(w.report_dock, self.sliders)
+        self.sliders.raise_()
+        w.addDockWidget(Qt.BottomDockWidgetArea, self.player)
+        w.addDockWidget(Qt.BottomDockWidgetArea, self.plots)
+        w.splitDockWidget(self.player, self.plots, Qt.Vertical)
+        w.resizeDocks([self.player, self.plots], [70, 210], Qt.Vertical)
+
+    def _action(self, menu, text: str, slot, shortcut=None, tip: str = "", context=None) -> QAction:
+        action = QAction(text, self.window)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        if context is not None:
+            action.setShortcutContext(context)
+        if tip:
+            action.setStatusTip(tip)
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menu(self) -> None:
+        bar = self.window.menuBar()
+        menu = QMenu("&Playback", bar)
+        before = next((a for a in bar.actions() if a.text() == "&Help"), None)
+        bar.insertMenu(before, menu) if before is not None else bar.addMenu(menu)
+        t = self.transport
+        self.act_open = self._action(menu, "&Open commands…", self.player.open_dialog, "Ctrl+Shift+O",
+                                     "Play a command file (CSV or NPZ) on the rig")
+        self.act_play = self._action(menu, "&Play / Pause", t.toggle, "Space")
+        # the arrow keys step only from the view and the player (a focused joint slider keeps them)
+        local = Qt.WidgetWithChildrenShortcut
+        self.act_forward = self._action(menu, "Step &forward", lambda: t.step(1), "Right", context=local)
+        self.act_back = self._action(menu, "Step &back", lambda: t.step(-1), "Left", context=local)
+        for action in (self.act_forward, self.act_back):
+            self.player.addAction(action)
+            self.window.scene.addAction(action)
+        menu.addSeparator()
+        self.act_record = self._action(menu, "&Record", lambda: self.player.record_button.toggle(), "Ctrl+R",
+                                       "Record the slider commands with their times")
+        self.act_play_recording = self._action(menu, "Play the last re&cording", self.player.play_recording)
+        self.act_save_recording = self._action(menu, "&Save the last recording…",
+                                               self.player.save_recording_dialog)
+        menu.addSeparator()
+        self._action(menu, "Export the &trajectory (NPZ)…", self.player.export_npz_dialog)
+        self._action(menu, "Export a &video of the view…", self.export_video_dialog)
+        menu.addSeparator()
+        for dock in (self.sliders, self.player, self.plots):
+            menu.addAction(dock.toggleViewAction())
+
+    # -- video ------------------------------------------------------------------------------------------
+    def export_video_dialog(self) -> None:
+        player = self.transport.player
+        if player is None:
+            return
+        available = kinds()
+        stem = Path(player.source).stem if player.source != "recording" else "recording"
+        first = next(iter(available))
+        path, chosen = QFileDialog.getSaveFileName(self.window, "Export a video of the view",
+                                                   str(Path(self.player.last_dir or ".") / f"{stem}{first}"),
+                                                   ";;".join(available.values()))
+        if not path:
+            return
+        if Path(path).suffix.lower() not in available:
+            path += next((k for k, v in available.items() if v == chosen), first)
+        self.export_video(path)
+
+    def export_video(self, path: str, fps: float = FPS) -> list[Path]:
+        """Render the view at every frame of the trajectory into ``path`` with a progress dialog (Cancel
+        leaves nothing behind); the playhead comes back where it was."""
+        t, player = self.transport, self.transport.player
+        plotter = getattr(self.window.scene, "plotter", None)
+        if player is None:
+            return []
+        if plotter is None:
+            self.player.show_error(VideoError("video.no-view", "the 3D view is not available (no OpenGL), so "
+                                              "there is nothing to film; export the trajectory as NPZ"))
+            return []
+        row, mode = player.row, t.mode
+        player.pause()
+        rows = frame_rows(player, fps)
+        dialog = QProgressDialog(f"Writing {Path(path).name}…", "Cancel", 0, len(rows), self.window)
+        dialog.setWindowTitle("Export a video")
+        dialog.setWindowModality(Qt.WindowModal)
+        dialog.setMinimumDuration(0)
+        dialog.setAutoClose(False)
+        self.video_dialog = dialog
+        scene = self.window.scene
+
+        def grab():
+            render = getattr(scene, "render_now", None)
+            render() if render is not None else plotter.render()
+            return plotter.screenshot(return_img=True, transparent_background=False)
+
+        def progress(done: int, total: int) -> bool:
+            dialog.setValue(done)
+            QApplication.processEvents()
+            return not dialog.wasCanceled()
+
+        files: list[Path] = []
+        try:
+            files = render_video(grab, t.seek, rows, path, fps, progress)
+        except VideoError as err:
+            self.player.show_error(err)
+        finally:
+            dialog.close()
+            self.video_dialog = None
+            t.seek(row)
+            if mode == "live":
+                t.take_over()
+        if files:
+            self.window.statusBar().showMessage(f"Wrote {files[0]}" + (f" and {len(files) - 1} more"
+                                                                        if len(files) > 1 else ""), 6000)
+        return files
+
+    # -- closing ------------------------------------------------------------------------------------------
+    def eventFilter(self, obj, event) -> bool:
+        if obj is self.window and event.type() == QEvent.Close:
+            self.clock.stop()
+            self.transport.stop_recording()
+        return False
+
+
+def install_driving(window) -> Driving:
+    """Add the sliders, player and plots docks, the clock and the Playback menu to ``window``."""
+    window.driving = Driving(window)
+    return window.driving

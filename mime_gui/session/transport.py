@@ -1,0 +1,178 @@
+"""The transport: who moves the arm, the live commands or the player, and the one ``tick(dt)`` the app's
+clock calls.
+
+In ``live`` mode the clock advances the Session (:class:`~mime_gui.session.recorder.LiveDrive`: sliders set
+commands, the servo lags behind them, the recorder captures them). In ``player`` mode the shown state is a row
+of the loaded :class:`~mime_gui.session.player.Player`'s trajectory, put in place by
+:meth:`~mime_gui.session.Session.show_state` with its commands (so the sliders show the played commands);
+playing moves the row with the wall clock. Touching a command (:meth:`take_over`) pauses the player and
+returns to live driving from the state shown. Opening another document unloads the player and stops a
+recording; an edit of the rig plays the same commands again on the new build, or unloads the player when the
+rig no longer builds.
+
+Events: ``playhead_changed(row)``, ``mode_changed(mode)``, ``player_changed(player or None)``,
+``recording_changed(recorder or None)``.
+"""
+
+from __future__ import annotations
+
+from mime_gui.multibody.errors import CodedError
+from mime_gui.session.events import Event
+from mime_gui.session.player import Player
+from mime_gui.session.recorder import RECORD_STEP, LiveDrive, Recorder
+
+
+class Transport:
+    def __init__(self, session):
+        self.session = session
+        self.live = LiveDrive(session)
+        self.player: Player | None = None
+        self.mode = "live"
+        self.last_recording: Recorder | None = None  # the last recording stopped
+        self.playhead_changed = Event("playhead_changed")
+        self.mode_changed = Event("mode_changed")
+        self.player_changed = Event("player_changed")
+        self.recording_changed = Event("recording_changed")
+        session.document_changed.connect(self._document_changed)
+        session.rig_changed.connect(self._rig_changed)
+
+    def detach(self) -> None:
+        self.session.document_changed.disconnect(self._document_changed)
+        self.session.rig_changed.disconnect(self._rig_changed)
+
+    # -- the clock -----------------------------------------------------------------------------------------
+    @property
+    def document(self):
+        return self.session.document
+
+    def tick(self, dt: float) -> None:
+        if self.mode == "player":
+            if self.player is not None and self.player.playing:
+                before = self.player.row
+                if self.player.update() != before:
+                    self._show()
+                if not self.player.playing:  # reached the end
+                    self.playhead_changed.emit(self.player.row)
+            return
+        self.live.tick(dt)
+
+    # -- modes ------------------------------------------------------------------------------------------
+    def _set_mode(self, mode: str) -> None:
+        if mode != self.mode:
+            self.mode = mode
+            self.mode_changed.emit(mode)
+
+    def take_over(self) -> None:
+        """A command from the user: pause the player and drive live from the state shown."""
+        if self.player is not None:
+            self.player.pause()
+        self._set_mode("live")
+
+    # -- the player --------------------------------------------------------------------------------------
+    def load(self, player: Player) -> None:
+        """Show ``player``'s first row, paused."""
+        self.stop_recording()
+        self.player = player
+        player.seek(0)
+        self._set_mode("player")
+        self.player_changed.emit(player)
+        self._show()
+
+    def open(self, commands, dt: float | None = None) -> Player:
+        """Play a command file (or RecordedCommands) on the document; raises a coded error on refusal."""
+        player = Player.for_document(self.session.document, commands, dt)
+        self.load(player)
+        return player
+
+    def unload(self) -> None:
+        if self.player is None:
+            return
+        self.player = None
+        self._set_mode("live")
+        self.player_changed.emit(None)
+
+    def _enter(self) -> Player | None:
+        """Player mode on the loaded trajectory (None without one); a recording stops."""
+        if self.player is None:
+            return None
+        self.stop_recording()
+        self._set_mode("player")
+        return self.player
+
+    def seek(self, row: int) -> None:
+        """Show row ``row`` (player mode; playing goes on from there)."""
+        player = self._enter()
+        if player is not None:
+            player.seek(row)
+            self._show()
+
+    def step(self, rows: int) -> None:
+        """Pause and move the playhead by ``rows``."""
+        player = self._enter()
+        if player is not None:
+            player.pause()
+            self.seek(player.row + rows)
+
+    def play(self) -> None:
+        player = self._enter()
+        if player is not None:
+            player.play()
+            self._show()
+
+    def pause(self) -> None:
+        if self.player is not None:
+            self.player.pause()
+            self.playhead_changed.emit(self.player.row)
+
+    def toggle(self) -> None:
+        if self.player is not None and self.player.playing and self.mode == "player":
+            self.pause()
+        else:
+            self.play()
+
+    def _show(self) -> None:
+        player = self.player
+        self.session.show_state(player.states(), player.commands())
+        self.playhead_changed.emit(player.row)
+
+    # -- recording ----------------------------------------------------------------------------------------
+    @property
+    def recording(self) -> Recorder | None:
+        return self.live.recorder
+
+    def start_recording(self, step: float = RECORD_STEP) -> Recorder:
+        self.take_over()
+        rec = self.live.start_recording(step)
+        self.recording_changed.emit(rec)
+        return rec
+
+    def stop_recording(self) -> Recorder | None:
+        rec = self.live.stop_recording()
+        if rec is not None:
+            self.last_recording = rec
+            self.recording_changed.emit(None)
+        return rec
+
+    # -- the document ----------------------------------------------------------------------------------------
+    def _document_changed(self, _doc) -> None:
+        self.stop_recording()
+        self.unload()
+
+    def _rig_changed(self, _change) -> None:
+        self.stop_recording()
+        player = self.player
+        if player is None:
+            return
+        try:
+            again = Player.for_document(self.session.document, player.recorded, player.dt)
+        except (CodedError, ValueError, KeyError):
+            self.unload()
+            return
+        again.set_rate(player.rate)
+        again.loop = player.loop
+        row, mode = player.row, self.mode
+        self.player = again
+        again.seek(row)
+        self.player_changed.emit(again)
+        if mode == "player":
+            self._show()

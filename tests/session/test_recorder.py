@@ -1,0 +1,103 @@
+"""Live driving and recording without Qt: the live state is the KinematicArmNode's, and a recording saved as
+CSV or NPZ plays back to the trajectory the arm took while it was recorded."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mime_gui import RESOURCES
+from mime_gui.nodes import KinematicArmNode, read_commands
+from mime_gui.session import Session, SetValue
+from mime_gui.session.player import Player, PlayerError
+from mime_gui.session.recorder import LiveDrive, Recorder
+
+DEMO = RESOURCES / "demo"
+STEPS = [0.016, 0.031, 0.017, 0.05, 0.004, 0.1, 0.0166, 0.02, 0.033, 0.016]
+
+
+@pytest.mark.parametrize("tau", [0.0, 0.05, 0.4])
+def test_live_commands_follow_the_kinematic_arm_node(tau):
+    session = Session()
+    session.open(DEMO / "arm.urdf")
+    name = next(iter(session.segments))
+    session.apply(SetValue(f"chain.{name}.servo_time_constant", tau))
+    art = session.segment(name).articulation
+    node = KinematicArmNode(art, servo_time_constant=tau)
+    state = node.initial_state(session.joint_positions(name))
+    live = LiveDrive(session)
+    rng = np.random.default_rng(3)
+    for i, dt in enumerate(STEPS):
+        if i % 3 == 0:  # a slider moved
+            u = rng.uniform(np.maximum(art.lower, -3), np.minimum(art.upper, 3))
+            session.set_command(name, u)
+        assert live.tick(dt) == 1
+        state = node.advance(state, session.command(name), dt)
+        assert np.allclose(session.joint_positions(name), state.joint_positions, rtol=0, atol=1e-12)
+        assert np.allclose(session.segment(name).world_X_frame, state.frame_poses, rtol=0, atol=1e-12)
+    lagging = not np.allclose(session.joint_positions(name)[:6], session.command(name)[:6], atol=1e-6)
+    assert lagging == (tau > 0)
+
+
+def drive_and_record(session, tmp_path, suffix):
+    """Move the demo rig's commands while recording with uneven ticks; the states after each tick by the
+    recording's sample index, and the saved file."""
+    live = LiveDrive(session)
+    session.set_command("arm", {"joint_1": 0.8})  # the arm is still moving when recording starts
+    live.tick(0.02)
+    rec = live.start_recording()
+    states = {0: {n: (session.joint_positions(n), session.segment(n).world_X_frame)
+                  for n in session.segments}}
+    rng = np.random.default_rng(7)
+    for i, dt in enumerate(STEPS * 3):
+        if i % 4 == 1:
+            session.set_command("arm", {"joint_2": rng.uniform(-1.5, 1.5), "joint_6": rng.uniform(-9, 9)})
+            session.set_command("motor", [rng.uniform(-20, 20)])
+        live.tick(dt)
+        states[rec.samples - 1] = {n: (session.joint_positions(n), session.segment(n).world_X_frame)
+                                   for n in session.segments}
+    assert live.stop_recording() is rec and live.recorder is None
+    return rec, states, rec.save(tmp_path / f"take{suffix}")
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".npz"])
+def test_a_saved_recording_plays_back_to_the_trajectory_the_arm_took(tmp_path, suffix):
+    session = Session()
+    session.open(DEMO / "demo.rig.json")
+    rec, states, path = drive_and_record(session, tmp_path, suffix)
+    assert rec.samples == 1 + int(sum(STEPS * 3) / rec.step + 1e-9)
+    assert read_commands(path).joint_names == ("arm.joint_1", "arm.joint_2", "arm.joint_3", "arm.joint_4",
+                                               "arm.joint_5", "arm.joint_6", "motor.shaft")
+    player = Player.for_document(session.document, path)
+    assert player.rows == rec.samples and player.dt == pytest.approx(rec.step, rel=1e-12)
+    for row, by_segment in states.items():
+        played = player.states(row)
+        for name, (q, poses) in by_segment.items():
+            assert np.allclose(played[name].joint_positions, q, rtol=0, atol=1e-12), (row, name)
+            assert np.allclose(played[name].frame_poses, poses, rtol=0, atol=1e-12), (row, name)
+    # the file holds every value as it was recorded
+    in_memory = Player.for_document(session.document, rec.recorded())
+    assert np.array_equal(in_memory.trajectory.frame_poses, player.trajectory.frame_poses)
+
+
+def test_a_recording_of_a_urdf_names_joints_as_its_command_files_do(tmp_path):
+    session = Session()
+    session.open(DEMO / "arm.urdf")
+    rec = Recorder(session)
+    assert rec.names == ("joint_1", "joint_2", "joint_3", "joint_4", "joint_5", "joint_6")
+    assert rec.samples == 1 and rec.duration == 0.0
+
+
+def test_a_recording_is_written_only_as_csv_or_npz(tmp_path):
+    session = Session()
+    session.open(DEMO / "demo.rig.json")
+    rec = Recorder(session)
+    with pytest.raises(PlayerError) as err:
+        rec.save(tmp_path / "take.txt")
+    assert err.value.code == "player.out" and not (tmp_path / "take.txt").exists()
+    with pytest.raises(PlayerError) as err:
+        rec.save(tmp_path / "no" / "take.csv")
+    assert err.value.code == "player.io"
+    with pytest.raises(PlayerError) as err:
+        Recorder(Session())
+    assert err.value.code == "player.no-document"

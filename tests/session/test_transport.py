@@ -1,0 +1,141 @@
+"""The transport without Qt: a loaded trajectory shown bit for bit, playing on the wall clock, taking over
+with a command, and what an edit or another document does to the player and a recording."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mime_gui import RESOURCES
+from mime_gui.rig import Box, Part
+from mime_gui.session import AddItem, FakeRenderer, Session, SessionError, SetValue
+from mime_gui.session.player import Player
+from mime_gui.session.transport import Transport
+
+DEMO = RESOURCES / "demo"
+
+
+class FakeClock:
+    def __init__(self):
+        self.t = 50.0
+
+    def __call__(self):
+        return self.t
+
+
+@pytest.fixture
+def rig():
+    session = Session()
+    renderer = FakeRenderer()
+    session.attach_renderer(renderer)
+    session.open(DEMO / "demo.rig.json")
+    clock = FakeClock()
+    transport = Transport(session)
+    player = Player.for_document(session.document, DEMO / "chain.csv", now=clock)
+    return session, renderer, transport, player, clock
+
+
+def assert_shows_row(session, renderer, player, n):
+    t = player.trajectory
+    for c in player.columns:
+        assert np.array_equal(session.segment(c.name).world_X_frame, t.frame_poses[n, c.frames])
+        assert np.array_equal(renderer.poses[c.name], t.frame_poses[n, c.frames])
+        assert np.array_equal(session.joint_positions(c.name), t.joint_positions[n, c.joints])
+        assert np.array_equal(session.command(c.name), player.schedule.commands[n, c.commands])
+        frame = session.segment(c.name).articulation.frame_names[-1]
+        assert np.array_equal(session.frame_angular_velocity(c.name, frame),
+                              t.frame_angular_velocities[n, c.frames][-1])
+
+
+def test_loading_and_seeking_show_the_rows_bit_for_bit(rig):
+    session, renderer, transport, player, _ = rig
+    rows, modes = [], []
+    transport.playhead_changed.connect(rows.append)
+    transport.mode_changed.connect(modes.append)
+    transport.load(player)
+    assert transport.mode == "player" and modes == ["player"]
+    assert_shows_row(session, renderer, player, 0)
+    for n in (120, 7, 200, 0, 133):
+        transport.seek(n)
+        assert_shows_row(session, renderer, player, n)
+    transport.step(1)
+    transport.step(-5)
+    assert_shows_row(session, renderer, player, 129)
+    assert rows == [0, 120, 7, 200, 0, 133, 134, 129]
+
+
+def test_paused_ticks_keep_the_row_and_playing_ticks_follow_the_wall_clock(rig):
+    session, renderer, transport, player, clock = rig
+    transport.load(player)
+    transport.seek(40)
+    for _ in range(5):
+        transport.tick(0.016)  # the arm lags its command, but a paused player holds the row
+    assert_shows_row(session, renderer, player, 40)
+    transport.play()
+    clock.t += 0.3
+    transport.tick(0.3)
+    assert player.row == 55
+    assert_shows_row(session, renderer, player, 55)
+    transport.toggle()
+    assert not player.playing
+    clock.t += 1.0
+    transport.tick(1.0)
+    assert player.row == 55
+
+
+def test_a_command_takes_over_from_the_row_shown(rig):
+    session, renderer, transport, player, clock = rig
+    transport.load(player)
+    transport.seek(100)
+    transport.play()
+    q = session.joint_positions("arm")
+    transport.take_over()
+    assert transport.mode == "live" and not player.playing
+    session.set_command("arm", {"joint_1": 1.5})
+    transport.tick(0.02)
+    tau = session.rig.chain["arm"].servo_time_constant
+    j1 = session.segment("arm").articulation.joint_index("joint_1")
+    expected = 1.5 + (q[j1] - 1.5) * np.exp(-0.02 / tau)
+    assert session.joint_positions("arm")[j1] == pytest.approx(expected, abs=1e-12)
+    # seeking comes back to the player
+    transport.seek(10)
+    assert transport.mode == "player"
+    assert_shows_row(session, renderer, player, 10)
+
+
+def test_an_edit_plays_the_commands_again_and_a_broken_rig_unloads_them(rig):
+    session, renderer, transport, player, _ = rig
+    transport.load(player)
+    transport.seek(60)
+    players = []
+    transport.player_changed.connect(players.append)
+    session.apply(SetValue("chain.arm.servo_time_constant", 0.3))
+    again = transport.player
+    assert again is not player and players == [again] and again.row == 60
+    assert not np.array_equal(again.trajectory.joint_positions, player.trajectory.joint_positions)
+    assert_shows_row(session, renderer, again, 60)
+    session.apply(AddItem("parts", "lost", Part(Box((0.01, 0.01, 0.01)), material="aluminium",
+                                                mount="arm.no_such_frame")))
+    assert transport.player is None and transport.mode == "live" and players[-1] is None
+
+
+def test_another_document_unloads_the_player_and_stops_the_recording(rig):
+    session, _, transport, player, _ = rig
+    transport.load(player)
+    rec = transport.start_recording()
+    assert transport.mode == "live" and transport.recording is rec
+    transport.tick(0.05)
+    session.open(DEMO / "arm.urdf")
+    assert transport.player is None and transport.recording is None
+    assert transport.last_recording is rec and rec.samples == 6
+
+
+def test_a_state_of_the_wrong_shape_is_refused_and_changes_nothing(rig):
+    session, _, _, player, _ = rig
+    states = player.states(3)
+    states["arm"] = states["motor"]
+    before = session.joint_positions("arm")
+    with pytest.raises(SessionError) as err:
+        session.show_state(states)
+    assert err.value.code == "session.state"
+    assert np.array_equal(session.joint_positions("arm"), before)
