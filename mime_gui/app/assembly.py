@@ -94,21 +94,13 @@ class Assembly(QObject):
     # -- docks ---------------------------------------------------------------------------------------
     def _place_docks(self) -> None:
         w = self.window
-        w.addDockWidget(Qt.LeftDockWidgetArea, self.palette)
-        w.splitDockWidget(w.tree_dock, self.palette, Qt.Vertical)
+        # where they go is decided with every other dock, once all exist (app/layout.py); sized once the
+        # window has its size: the palette tall enough for its templates, the findings for a table of joints
         QTimer.singleShot(0, lambda: w.resizeDocks([w.tree_dock, self.palette], [420, 270], Qt.Vertical))
-        w.addDockWidget(Qt.BottomDockWidgetArea, self.validation)
-        # the read report joins the findings below, so the properties column holds the whole form
-        w.removeDockWidget(w.report_dock)
-        w.addDockWidget(Qt.BottomDockWidgetArea, w.report_dock)
-        w.report_dock.show()
-        for dock in (self.armature, self.build_report, self.mass, w.report_dock):
-            w.addDockWidget(Qt.BottomDockWidgetArea, dock)
-            w.tabifyDockWidget(self.validation, dock)
-        self.validation.raise_()
         QTimer.singleShot(0, self.validation.raise_)  # the findings are the tab shown first
-        # once the window has its size: the bottom docks tall enough for a table of joints
-        QTimer.singleShot(0, lambda: w.resizeDocks([self.validation], [270], Qt.Vertical))
+        # (a third of a short window at most: the view keeps the rest)
+        QTimer.singleShot(0, lambda: w.resizeDocks([self.validation], [min(270, w.height() // 3)],
+                                                   Qt.Vertical))
         panels = _submenu(_menu(w, "View"), "Panels")
         if panels is not None:
             for dock in (self.palette, self.validation, self.armature, self.build_report, self.mass):

@@ -52,14 +52,9 @@ class Driving(QObject):
         self.clock.start()
 
     def _place_docks(self) -> None:
-        w = self.window
-        w.addDockWidget(Qt.RightDockWidgetArea, self.sliders)
-        w.tabifyDockWidget(w.report_dock, self.sliders)
-        self.sliders.raise_()
-        w.addDockWidget(Qt.BottomDockWidgetArea, self.player)
-        w.addDockWidget(Qt.BottomDockWidgetArea, self.plots)
-        w.splitDockWidget(self.player, self.plots, Qt.Vertical)
-        w.resizeDocks([self.player, self.plots], [70, 210], Qt.Vertical)
+        # where they go is decided with every other dock, once all exist (app/layout.py): a dock added here
+        # and moved there would leave a stray tab bar
+        pass
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "", context=None) -> QAction:
         action = QAction(text, self.window)

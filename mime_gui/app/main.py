@@ -40,12 +40,9 @@ def wait_until_ready(window, timeout: float = 30.0) -> None:
 
 def run_app(file: str | None = None, screenshot: str | None = None, size: str | None = None,
             package_dirs=None) -> int:
-    """Open the app on ``file``; ``package_dirs`` (the command line's ``--package-dir``) become the package
-    folders of the process, where every description it opens looks for ``package://`` meshes."""
-    if package_dirs is not None:
-        from mime_gui.multibody.resolve import set_package_dirs
-
-        set_package_dirs(package_dirs)
+    """Open the app on ``file``; ``package_dirs`` (the command line's ``--package-dir``) and then the folders
+    remembered in File → Package folders… become the package folders of the process, where every description
+    it opens looks for ``package://`` meshes."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
@@ -61,6 +58,10 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("MIME")
     install_exception_hook(setup_logging())
+    from mime_gui.app.main_window import settings
+    from mime_gui.app.package_folders import apply
+
+    apply(settings(), package_dirs or ())  # the command line's folders, then the remembered ones
     logging.getLogger("mime_gui.app").info("%s %s started", APP_NAME, __version__)
 
     session = Session()

@@ -32,6 +32,7 @@ from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
 from mime_gui.app.docks.tree import TreeDock
 from mime_gui.app.driving import install_driving
+from mime_gui.app.layout import STATE_VERSION, arrange_docks
 from mime_gui.app.logs import current_log_file
 from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
@@ -116,6 +117,7 @@ class MainWindow(QMainWindow):
         self.setDockOptions(QMainWindow.AnimatedDocks | QMainWindow.AllowNestedDocks
                             | QMainWindow.AllowTabbedDocks)
         self.error_dialog: QMessageBox | None = None
+        self.packages_dialog = None  # File → Package folders…, while open
         self._opening = False
         self._restore = restore
 
@@ -164,9 +166,10 @@ class MainWindow(QMainWindow):
         if loaded is not None:
             loaded.connect(self._meshes_loaded)
         install_driving(self)  # sliders, player, plots, the clock, the Playback menu
+        finish_docks = arrange_docks(self)  # the default arrangement, once every dock exists (app/layout.py)
         self.session.attach_renderer(self.scene)
-        if restore:
-            self._restore_state()
+        if not (restore and self._restore_state(finish_docks)):
+            QTimer.singleShot(0, self, finish_docks)
         self._document_changed(self.session.document)
 
     # -- menus -------------------------------------------------------------------------------------
@@ -187,6 +190,8 @@ class MainWindow(QMainWindow):
                                      "Open a URDF or a rig file")
         self.recent_menu = file.addMenu("Open &Recent")
         self.act_reload = self._action(file, "&Reload", self.reload, "F5", "Read the file again from disk")
+        self._action(file, "&Package folders…", self.package_folders_dialog, None,
+                     "Folders where package:// meshes are looked for, remembered between runs")
         file.addSeparator()
         self.act_save = self._action(file, "&Save", self.save, QKeySequence.Save)
         self.act_save_as = self._action(file, "Save &As…", self.save_as, QKeySequence.SaveAs)
@@ -341,6 +346,17 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open a robot or a rig", start, FILE_FILTER)
         if path:
             self.open_file(path)
+
+    def package_folders_dialog(self):
+        """File → Package folders…: the remembered folders; OK reads the open file again with them."""
+        from mime_gui.app.package_folders import PackageFoldersDialog
+
+        dialog = PackageFoldersDialog(settings(), self)
+        dialog.setAttribute(Qt.WA_DeleteOnClose)
+        dialog.accepted.connect(self.reload)
+        self.packages_dialog = dialog
+        dialog.open()
+        return dialog
 
     def reload(self) -> None:
         if self.session.document is None:
@@ -574,7 +590,9 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self.open_file(path))
 
     # -- window state ------------------------------------------------------------------------------
-    def _restore_state(self) -> None:
+    def _restore_state(self, finish_docks) -> bool:
+        """The saved geometry and dock state; True when a state was restored (over the finished default
+        arrangement)."""
         s = settings()
         geometry = s.value("window/geometry")
         state = s.value("window/state")
@@ -583,13 +601,15 @@ class MainWindow(QMainWindow):
         else:
             self.resize(1400, 900)
         if isinstance(state, QByteArray | bytes):
-            self.restoreState(state)
+            finish_docks()
+            return bool(self.restoreState(state, STATE_VERSION))
+        return False
 
     def closeEvent(self, event) -> None:
         if self._restore:
             s = settings()
             s.setValue("window/geometry", self.saveGeometry())
-            s.setValue("window/state", self.saveState())
+            s.setValue("window/state", self.saveState(STATE_VERSION))
         self.bridge.detach()
         self.session.attach_renderer(None)
         close = getattr(self.scene, "close", None)

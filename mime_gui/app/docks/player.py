@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QMessageBox,
+    QSizePolicy,
     QSlider,
     QStyle,
     QToolButton,
@@ -73,6 +74,8 @@ class PlayerDock(QDockWidget):
         self.source = QLabel("No commands loaded: drive with the sliders, or open a command file", body)
         self.source.setStyleSheet("color: gray")
         self.source.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        # a long file name must not widen the whole window: the label is clipped, its tooltip has it all
+        self.source.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         for w in (self.open_button, self.recording_button, self.record_button, self.save_recording_button,
                   self.export_button):
             top.addWidget(w)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -112,9 +113,14 @@ class PlotsDock(QDockWidget):
         for p in (self.position_plot, self.rate_plot):
             p.setXLink(self.joint_plot)
         self.playheads = [p.addLine(x=0, pen=pg.mkPen("#888", width=1)) for p in self.plots]
+        self._stacked: bool | None = None  # how the plots stand (see _arrange)
+        self._labels = (("joints (rad, m)", "q"), (f"position {xyz} (m)", f"{xyz} (m)"),
+                        (f"ω {xyz} (rad/s)", "ω (rad/s)"))
         rcol.addWidget(self.graphs, 1)
         self.readout = QLabel(right)
         self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        # one long line: clipped in a narrow window rather than widening it
+        self.readout.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.readout.setToolTip("The chosen frame now: world position and angular velocity")
         rcol.addWidget(self.readout)
         splitter.addWidget(side)
@@ -135,6 +141,39 @@ class PlotsDock(QDockWidget):
         transport.playhead_changed.connect(self._playhead_moved)
         transport.mode_changed.connect(lambda _m: self._show_trajectory())
         self.rebuild()
+
+    def _time_label(self, text: str, tip: str) -> None:
+        self._time_text = (text, tip)
+        for plot in self.plots:
+            plot.setLabel("bottom", text)
+            plot.getAxis("bottom").setToolTip(tip)
+        self._arrange()
+
+    def _arrange(self) -> None:
+        """The plots side by side in a wide dock, one above the other in a tall one (then the shared time
+        axis is labelled once, under the last); each keeps a readable size either way."""
+        size = self.graphs.size()
+        stacked = size.width() < 2.4 * size.height()
+        if stacked == self._stacked:
+            return
+        self._stacked = stacked
+        layout = self.graphs.ci
+        for plot in self.plots:
+            layout.removeItem(plot)
+        for i, plot in enumerate(self.plots):
+            if stacked:
+                layout.addItem(plot, row=i, col=0)
+            else:
+                layout.addItem(plot, row=0, col=i)
+            last = not stacked or i == len(self.plots) - 1
+            long, short = self._labels[i]
+            plot.setLabel("left", short if stacked else long)  # a short plot has no room for the long name
+            plot.getAxis("bottom").setStyle(showValues=last)
+            plot.showLabel("bottom", last)
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._arrange()
 
     def _plot(self, col: int, label: str, tip: str):
         p = self.graphs.addPlot(row=0, col=col)
@@ -321,7 +360,7 @@ class PlotsDock(QDockWidget):
             self._dirty = True
             for plot in self.plots:  # live: the last seconds, 0 is now (the axis itself never moves)
                 plot.setXRange(-LIVE_SECONDS, 0.0, padding=0.0)
-                plot.setLabel("bottom", "time (s), 0: the latest")
+            self._time_label("t (s), 0 = now", "Live: the last seconds; 0 is now")
             return
         try:
             series = self._player_series(player)
@@ -332,7 +371,7 @@ class PlotsDock(QDockWidget):
             curve.setData(times, column)
         for plot in self.plots:
             plot.setXRange(0.0, float(times[-1]) if len(times) else 1.0, padding=0.02)
-            plot.setLabel("bottom", "time (s)")
+        self._time_label("t (s)", "Time from the start of the command file")
         self._fit(series)
         self.redraws += 1
         self._playhead(player.row)

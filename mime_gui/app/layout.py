@@ -1,0 +1,101 @@
+"""The window's default arrangement of its docks, made once every dock exists.
+
+Qt splits a tabbed group as a whole only if the split comes before the tabs are made, so the whole
+arrangement is laid out here in one place, in that order, rather than by each part of the app as it is
+installed:
+
+- left: the chain tree above the palette;
+- right: the forms (Properties) with the joint sliders as a tab beside them;
+- below the view: the findings' tabs (Validation, Armature, Build report, Mass properties, Read report) beside
+  the plots, and the player across the whole foot of the window, its timeline as wide as the window.
+
+A layout the user saved (the window state in the settings) is restored over this one afterwards, in the
+event-loop turn after the window is made (see :func:`arrange_docks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+LEFT = ("ChainTreeDock", "PaletteDock")
+RIGHT_TABS = ("PropertiesDock", "JointSlidersDock")
+BELOW_TABS = ("ValidationDock", "ArmatureDock", "BuildReportDock", "MassPropertiesDock", "ReadReportDock")
+BESIDE_TABS = "PlotsDock"
+FOOT = "PlayerDock"
+
+# the window's state format: bumped when the arrangement changes, so an older saved layout is not restored
+# over a newer one
+STATE_VERSION = 2
+
+
+def _tabbed(window, docks, area, names) -> list[QDockWidget]:
+    group = [docks[n] for n in names if n in docks]
+    for i, dock in enumerate(group):
+        window.addDockWidget(area, dock)
+        dock.show()
+        if i:
+            window.tabifyDockWidget(group[0], dock)
+    if group:
+        group[0].raise_()
+    return group
+
+
+def _tab_beside(window, group: list[QDockWidget], more: list[QDockWidget]) -> None:
+    """``more`` as tabs beside the first of ``group``, the first staying in front (not added to the area
+    first: stacked there for a moment, the column would outgrow a short window)."""
+    if not group:
+        return
+    for dock in more:
+        window.tabifyDockWidget(group[0], dock)
+        dock.show()
+    group[0].raise_()
+
+
+def arrange_docks(window: QMainWindow) -> Callable[[], None]:
+    """Lay the docks out; returns the last step (the right column's tabs), for the next turn of the event
+    loop or just before a saved state is restored."""
+    docks = {d.objectName(): d for d in window.findChildren(QDockWidget)}
+    options = window.dockOptions()
+    window.setDockOptions(options & ~QMainWindow.AnimatedDocks)
+    known = [*LEFT, *RIGHT_TABS, *BELOW_TABS, BESIDE_TABS, FOOT]
+    present = [docks[n] for n in known if n in docks]
+    for dock in present:  # each one placed afresh
+        window.removeDockWidget(dock)
+
+    def add(area, name: str) -> QDockWidget | None:
+        dock = docks.get(name)
+        if dock is not None:
+            window.addDockWidget(area, dock)
+            dock.show()
+        return dock
+
+    left = [d for d in (add(Qt.LeftDockWidgetArea, n) for n in LEFT) if d is not None]
+    for upper, lower in zip(left, left[1:], strict=False):
+        window.splitDockWidget(upper, lower, Qt.Vertical)
+
+    # each tab made as its dock is added: docks first added side by side and tabbed afterwards leave a
+    # stray tab bar behind
+    below = _tabbed(window, docks, Qt.BottomDockWidgetArea, BELOW_TABS)
+    # Qt 6 leaves a stray copy of a second tab group's bar over the window when both are made before it is
+    # shown: the right group is tabbed by the step returned, once the window is shown
+    right = _tabbed(window, docks, Qt.RightDockWidgetArea, RIGHT_TABS[:1])
+    later = [docks[n] for n in RIGHT_TABS[1:] if n in docks]
+    beside = add(Qt.BottomDockWidgetArea, BESIDE_TABS)  # beside the tabs: the bottom area runs across
+    foot = docks.get(FOOT)
+    if foot is not None:  # across the bottom area, under everything in it
+        window.addDockWidget(Qt.BottomDockWidgetArea, foot, Qt.Vertical)
+        foot.show()
+
+    window.resizeDocks(left[:1] + right[:1], [360, 340], Qt.Horizontal)
+    if below and beside is not None:
+        window.resizeDocks([below[0], beside], [3, 2], Qt.Horizontal)
+    if foot is not None:
+        window.resizeDocks([foot], [foot.minimumSizeHint().height()], Qt.Vertical)
+    window.setDockOptions(options)
+    return lambda: _tab_beside(window, right, later)
+
+
+__all__ = ["STATE_VERSION", "arrange_docks"]
