@@ -84,10 +84,18 @@ def load_rig(path: Path, options: argparse.Namespace) -> Playable:
     return load_rig_playable(path, options)
 
 
+def load_bundle(path: Path, options: argparse.Namespace) -> Playable:
+    """A rig bundle (``export --bundle``): checked, extracted into the bundle cache, played as its rig."""
+    from mime_gui.rig.bundle import open_bundle
+
+    return load_rig(open_bundle(path), options)
+
+
 #: (file-name ending, loader) tried in order; a loader returns a :class:`Playable`
 LOADERS: list[tuple[str, Callable[[Path, argparse.Namespace], Playable]]] = [
     (".urdf", load_urdf),
     (".rig.json", load_rig),
+    (".zip", load_bundle),
 ]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mime_gui import __version__
 from mime_gui.files import write_atomic
+from mime_gui.rig import provenance
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.parts import Box, Cylinder, Sphere
 from mime_gui.rig.rigfile import _relative
@@ -135,8 +136,21 @@ def to_python(rig, folder, source: str = "") -> str:
               "    magnets={\n" + mags + "    },",
               *([f"    package_dirs=[{dirs}],"] if rig.package_dirs else []),
               "    base=HERE,",
-              ")", ""]
+              ")", "", *_provenance(rig, folder), ""]
     return "\n".join(lines)
+
+
+def _provenance(rig, folder) -> list[str]:
+    """``PROVENANCE``: what wrote the rig and the SHA-256 of every file it references (see
+    :mod:`mime_gui.rig.provenance`), every text through :func:`_text`."""
+    block = provenance.record(rig, folder)
+    segments = "".join(f"        {_text(n)}: {{" + ", ".join(f"{_text(k)}: {_text(v)}" for k, v in s.items())
+                       + "},\n" for n, s in block["segments"].items())
+    files = "".join(f"        {_text(f)}: {{" + ", ".join(f"{_text(k)}: {_text(v)}" for k, v in e.items())
+                    + "},\n" for f, e in block["files"].items())
+    return ["# what exported this rig and the files it was exported with (paths relative to this file)",
+            "PROVENANCE = {", f"    'mime_gui': {_text(block['mime_gui'])},",
+            "    'segments': {\n" + segments + "    },", "    'files': {\n" + files + "    },", "}"]
 
 
 def export_python(rig, path, source: str = "") -> Path:

@@ -21,6 +21,7 @@ from pathlib import Path
 from mime_gui import inputs
 from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError, printable
+from mime_gui.rig import provenance
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
@@ -132,7 +133,8 @@ class _Reader:
 
     # -- the document ------------------------------------------------------------------------------
     def document(self, data, base: Path) -> Apparatus:
-        d = self.obj(data, "", ("format", "version", "name"), ("package_dirs", "chain", "parts", "magnets"))
+        d = self.obj(data, "", ("format", "version", "name"),
+                     ("package_dirs", "chain", "parts", "magnets", "provenance"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -144,6 +146,8 @@ class _Reader:
             self.fail("rigfile.version", "/version", f"version {version} is not supported{newer}; this "
                                                      f"mime-gui reads version {VERSION}")
         name = self.string(d["name"], "/name")
+        if "provenance" in d:  # written by an export; validate compares its file hashes
+            provenance.read(self, d["provenance"])
         chain = {}
         segments = d.get("chain", [])
         if not isinstance(segments, list):
@@ -489,6 +493,13 @@ def dumps(rig: Apparatus, folder) -> str:
         raise RigFileError("rigfile.value", f"cannot write the rig: {bad!r} holds a lone UTF-16 surrogate, "
                                             "which a UTF-8 file cannot hold", pointer=pointer) from None
     return _compact(text) + "\n"
+
+
+def dumps_export(rig: Apparatus, folder) -> str:
+    """:func:`dumps` with the export's ``provenance`` block (versions, rungs, file hashes) at the end."""
+    data = json.loads(dumps(rig, folder))
+    data["provenance"] = provenance.record(rig, folder)
+    return _compact(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def save(rig: Apparatus, path) -> Path:
