@@ -152,7 +152,7 @@ def _entry_parts(info: zipfile.ZipInfo, file: str) -> tuple[str, ...]:
     if any(p in ("", ".", "..") for p in parts):
         raise _refuse("bundle.path", f"{what} holds '..', '.' or an empty folder name", file)
     mode = info.external_attr >> 16
-    if info.create_system == 3 and mode:  # made on Unix: the mode says what the entry is
+    if info.create_system == 3 and stat.S_IFMT(mode):  # made on Unix with a file type: it says what it is
         if stat.S_ISLNK(mode):
             raise _refuse("bundle.link", f"{what} is a symbolic link", file)
         if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
