@@ -79,8 +79,10 @@ def load_urdf(path: Path, options: argparse.Namespace) -> ArmPlayable:
 
 def load_rig(path: Path, options: argparse.Namespace) -> Playable:
     """A rig file: every segment in chain order, each on its mount (see :mod:`mime_gui.rig.playback`)."""
+    from mime_gui.rig.actuator_sources import discover
     from mime_gui.rig.playback import load_rig_playable
 
+    discover(Path(path).resolve().parent)  # the same actuators validate sees
     return load_rig_playable(path, options)
 
 

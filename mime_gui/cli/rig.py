@@ -59,6 +59,21 @@ def _escaped(value):
     return value
 
 
+def _named_actuators(rig) -> list[str]:
+    """``  actuator NAME (chain.SEG.actuators.KEY): SOURCE [ORIGIN]`` for every registered actuator the rig
+    names, so where each rotor inertia comes from is on the page."""
+    from mime_gui.rig import actuator
+
+    lines = []
+    for seg_name, seg in rig.chain.items():
+        for key, value in (getattr(seg, "actuators", None) or {}).items():
+            record = actuator(value) if isinstance(value, str) else None
+            if record is not None:
+                lines.append(f"  actuator {value!r} (chain.{seg_name}.actuators.{key}): "
+                             f"{record.rotor_inertia:g} kg m2, {record.described()}")
+    return lines
+
+
 def _say(line: str, stream) -> None:
     """Print one line, escaped: the names and paths in it come from files, and none may forge a line."""
     print(printable(line), file=stream)
@@ -73,12 +88,13 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
 
 
 def _run(command: str, args: argparse.Namespace, out, err) -> int:
-    from mime_gui.rig import RigError, bundle, load, provenance
+    from mime_gui.rig import RigError, actuator_sources, bundle, load, provenance
 
     try:
         path = bundle.open_bundle(args.rig) if bundle.is_bundle(args.rig) else Path(args.rig)
         rig = load(path)
-    except CodedError as exc:  # rigfile.*, bundle.*, file.*
+        actuator_sources.discover(path.resolve().parent)  # entry points, the config's and the rig's files
+    except CodedError as exc:  # rigfile.*, bundle.*, file.*, actuator.*
         print(printable(exc.one_line()), file=out)
         return EXIT_INVALID
 
@@ -90,6 +106,8 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
             return _print_findings(findings, out)
         counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)"
         _say(f"{args.rig}: rig {rig.name!r} is valid ({counts})", out)
+        for line in _named_actuators(rig):
+            _say(line, out)
         return EXIT_OK
 
     if command == "report":

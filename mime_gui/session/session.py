@@ -99,6 +99,18 @@ def file_kind(path: str) -> str:
                        str(path))
 
 
+def _discover_actuators(path: str) -> None:
+    """The lab's actuators (entry points, the config's and the file's folder's actuators.json) found again,
+    so the app sees the list the command line does; a bad record is a SessionError."""
+    from mime_gui.multibody.errors import CodedError
+    from mime_gui.rig.actuator_sources import discover
+
+    try:
+        discover(Path(path).resolve().parent)
+    except CodedError as exc:
+        raise SessionError(exc.code, exc.message, exc.diagnostic.file or path) from None
+
+
 def _open_bundle(path: str) -> str:
     """The rig file of the bundle ``path``, extracted into the bundle cache; a refusal is a SessionError."""
     from mime_gui.multibody.errors import CodedError
@@ -291,6 +303,7 @@ class Session:
                 path = _open_bundle(path)
             kind = file_kind(path)
             rig = urdf_rig(path) if kind == "urdf" else _load_rig(path)
+            _discover_actuators(path)
             doc = self._document(rig, path, kind)
         except SessionError as err:
             self.error.emit(err)
