@@ -18,6 +18,7 @@ from pathlib import Path
 from mime_gui import __version__
 from mime_gui.files import write_atomic
 from mime_gui.rig import provenance
+from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.parts import Box, Cylinder, Sphere
 from mime_gui.rig.rigfile import _relative
@@ -25,8 +26,8 @@ from mime_gui.rig.segments import _ArmSegment
 from mime_gui.rig.units import KG, KG_M2, KG_PER_M3, TESLA, M, Quantity, S
 
 _CONSTRUCTOR = {KG: "kg", KG_M2: "kg_m2", KG_PER_M3: "kg_per_m3", M: "m", S: "s", TESLA: "tesla"}
-_IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "Mesh", "Motor", "Part", "PermanentMagnet", "Quantity",
-            "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
+_IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "LabSegment", "Mesh", "Motor", "Part", "PermanentMagnet",
+            "Quantity", "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
 
 
 def _text(value: str) -> str:
@@ -37,6 +38,17 @@ def _text(value: str) -> str:
 def _num(x) -> str:
     x = float(x)
     return repr(x) if math.isfinite(x) else f"float({_text(str(x))})"
+
+
+def _value(value) -> str:
+    """A lab segment's parameter (a number, text, a boolean, None or a list of them)."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return repr(value) if isinstance(value, int) else _num(value)
 
 
 def _optional(value) -> str:
@@ -89,6 +101,10 @@ def _segment(seg, rig, folder, indent: str) -> str:
     args += [f"at={_tuple(seg.at)}", f"orientation={_tuple(seg.orientation)}",
              f"mount={_optional(seg.mount)}", f"servo_time_constant={_num(seg.servo_time_constant)}"]
     inner = indent + "    "
+    if isinstance(seg, LabSegment):  # a lab's registered kind: its name and parameters
+        args = [f"kind={_text(seg.kind)}", f"params={_mapping(seg.params, _value, inner)}", *args,
+                f"initial_positions={_mapping(seg.initial_positions, _num, inner)}"]
+        return _call("LabSegment", args, indent)
     if isinstance(seg, _ArmSegment):
         args.append(f"initial_positions={_mapping(seg.initial_positions, _num, inner)}")
         if seg.dynamic:

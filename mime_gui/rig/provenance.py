@@ -57,9 +57,10 @@ def rung(segment) -> str:
 
 def registrant(segment) -> tuple[str, str]:
     """The package that registers ``segment``'s kind and that package's version."""
-    package = getattr(type(segment), "package", None)
-    if package:
-        return package, getattr(type(segment), "package_version", "") or ""
+    lab = getattr(segment, "registrant", None)  # a lab's kind (register_dynamics, an entry point)
+    if lab is not None:
+        package, version = lab()
+        return (package, version) if package else ("registered in Python", "")
     return PACKAGE, __version__
 
 
