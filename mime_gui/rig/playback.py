@@ -1,7 +1,7 @@
 """A rig file as something ``mime-gui play`` drives: every segment in chain order, each on its mount.
 
 Commands name joints ``<segment>.<joint>`` (``arm.joint_1``, ``motor.shaft``) or elements of a segment's
-channel ``<segment>.joint_positions[i]`` (see :mod:`mime_gui.rig.channels`); a bare joint name is accepted
+channel ``<segment>.joint_positions.<i>`` (see :mod:`mime_gui.rig.channels`); a bare joint name is accepted
 when exactly one segment has a commandable joint of that name, so an arm's own command files play on a rig.
 Joints the file does not name hold the rig's initial positions. The output names joints and frames
 ``<segment>.<name>`` in chain order.
@@ -62,7 +62,7 @@ class RigPlayable:
         return dataclasses.replace(recorded, joint_names=self._channels(recorded, names))
 
     def _channels(self, recorded, names: tuple[str, ...]) -> tuple[str, ...]:
-        """``<segment>.joint_positions[i]`` columns as the joints they name (see :mod:`.channels`)."""
+        """``<segment>.joint_positions.<i>`` columns as the joints they name (see :mod:`.channels`)."""
         from mime_gui.rig.channels import ChannelError, resolve
 
         joints: dict[str, list[str]] = {}
@@ -77,7 +77,12 @@ class RigPlayable:
                 where = f"column {c + 2}" if recorded.header_line else f"joint_names[{c}]"
                 raise recorded.fail("commands.unknown-joint", f"{where}: {exc}", recorded.header_line) \
                     from None
-            out.append(joint or name)
+            final = joint or name
+            if final in out:  # arm.joint_1 and arm.joint_positions.0 (or joint_1): one joint twice
+                where = f"column {c + 2}" if recorded.header_line else f"joint_names[{c}]"
+                raise recorded.fail("commands.columns", f"{where}: {name!r} is {final!r}, which another "
+                                    "column names too; keep one", recorded.header_line)
+            out.append(final)
         return tuple(out)
 
     def schedule(self, recorded, dt: float | None):
