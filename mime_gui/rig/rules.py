@@ -27,7 +27,8 @@ RULES = {
     "chain.mount-first": "the first segment is placed in the world with at/orientation and takes no mount",
     "chain.mount": "a later segment mounts on a frame of the segment before it, or <segment>.<frame> of an "
                    "earlier one",
-    "chain.description": "an arm's URDF description must be readable",
+    "chain.description": "an arm's URDF description must be readable; a lab kind must be registered and give "
+                         "its frames for the segment's params",
     "chain.inertia": "a dynamic arm's links have physical mass properties (a positive semi-definite inertia, "
                      "a mass >= 0); a kinematic arm needs none",
     "chain.placement": "at must be finite (each coordinate within ±1e6 m) and orientation a finite unit "

@@ -7,10 +7,12 @@ import json
 import runpy
 import sys
 
+import jsonschema
 import numpy as np
 import pytest
 from lab_stage import ARM_URDF, install
 
+from mime_gui import RESOURCES
 from mime_gui.cli import main
 from mime_gui.rig import (
     Apparatus,
@@ -117,6 +119,12 @@ def test_it_saves_and_loads_by_its_kind_with_its_params_and_package(rig, tmp_pat
     assert stage["kind"] == "linear-stage" and stage["package"] == "lab-stages"
     assert stage["params"] == {"travel": 0.05, "height": 0.02} and stage["mount"] == "tool"
     assert load(path) == rig
+    schema = json.loads((RESOURCES / "rig.schema.json").read_text())
+    jsonschema.validate(json.loads(path.read_text()), schema)
+    data = json.loads(path.read_text())
+    data["chain"][1]["kind"] = "Arm.Kinematic"  # a built-in kind holds its own keys only
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, schema)
 
 
 def test_an_unknown_kind_names_the_installed_kinds_and_the_package_to_install(rig, tmp_path):

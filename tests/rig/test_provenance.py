@@ -7,10 +7,11 @@ import json
 import runpy
 import shutil
 
+import jsonschema
 import pytest
 from rig_helpers import DEMO_RIG
 
-from mime_gui import __version__
+from mime_gui import RESOURCES, __version__
 from mime_gui.cli import main
 from mime_gui.rig import RigFileError, load
 from mime_gui.rig.rigfile import parse
@@ -51,6 +52,7 @@ def test_the_json_export_records_versions_rungs_and_every_file_hash(demo, tmp_pa
         "../demo/meshes/wrist.obj": {"sha256": _sha(meshes / "wrist.obj"), "used_by": "chain.arm.link_5"},
     }
     assert load(out) == load(demo / "demo.rig.json")  # the block changes nothing the rig holds
+    jsonschema.validate(json.loads(out.read_text()), json.loads((RESOURCES / "rig.schema.json").read_text()))
 
 
 def test_a_kinematic_segment_is_recorded_at_its_rung(demo, tmp_path, capsys):
