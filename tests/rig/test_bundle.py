@@ -214,3 +214,13 @@ def test_not_a_zip_is_a_coded_error(tmp_path):
     with pytest.raises(BundleError) as info:
         open_bundle(path)
     assert info.value.code == "bundle.zip"
+
+
+def test_the_session_refuses_a_hostile_bundle_with_its_code(tmp_path, cache):
+    from mime_gui.session import Session, SessionError
+
+    path = _zip(tmp_path / "hostile.zip", [("rig.rig.json", RIG), ("../escaped.txt", b"x")])
+    with pytest.raises(SessionError) as info:
+        Session().open(str(path))
+    assert info.value.code == "bundle.path" and info.value.file == str(path)
+    assert not cache.exists() or list(cache.iterdir()) == []
