@@ -59,21 +59,6 @@ def _escaped(value):
     return value
 
 
-def _named_actuators(rig) -> list[str]:
-    """``  actuator NAME (chain.SEG.actuators.KEY): SOURCE [ORIGIN]`` for every registered actuator the rig
-    names, so where each rotor inertia comes from is on the page."""
-    from mime_gui.rig import actuator
-
-    lines = []
-    for seg_name, seg in rig.chain.items():
-        for key, value in (getattr(seg, "actuators", None) or {}).items():
-            record = actuator(value) if isinstance(value, str) else None
-            if record is not None:
-                lines.append(f"  actuator {value!r} (chain.{seg_name}.actuators.{key}): "
-                             f"{record.rotor_inertia:g} kg m2, {record.described()}")
-    return lines
-
-
 def _say(line: str, stream) -> None:
     """Print one line, escaped: the names and paths in it come from files, and none may forge a line."""
     print(printable(line), file=stream)
@@ -106,8 +91,6 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
             return _print_findings(findings, out)
         counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)"
         _say(f"{args.rig}: rig {rig.name!r} is valid ({counts})", out)
-        for line in _named_actuators(rig):
-            _say(line, out)
         return EXIT_OK
 
     if command == "report":
@@ -136,11 +119,12 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
         if findings:
             _say(f"{args.rig}: the rig is not valid; nothing written", err)
             return _print_findings(findings, out)
-        target = Path(args.python or args.json or args.bundle)
+        bundled = getattr(args, "bundle", None)
+        target = Path(args.python or args.json or bundled)
         try:
             if args.python:
                 export_python(rig, target, source=Path(args.rig).name)
-            elif args.bundle:
+            elif bundled:
                 bundle.write_bundle(rig, target)
             else:
                 write_atomic(target, dumps_export(rig, target.resolve().parent))
