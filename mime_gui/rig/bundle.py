@@ -5,7 +5,8 @@ copied under ``files/`` keeping their layout relative to their common folder; th
 the zip's root names them by relative paths and lists every ``package://`` package folder in
 ``package_dirs``, and carries the export's provenance (versions, rungs, SHA-256 of each file). The staged
 copy is loaded and validated before the zip is written (atomically): a bundle that would not validate
-elsewhere is never written.
+elsewhere is never written. Entries carry a fixed date and mode, so the same rig and files give the same
+bytes.
 
 Opening (:func:`open_bundle`): every entry is checked before one byte is written, and the bundle is refused
 (``bundle.*``) for an entry whose name is absolute, holds ``..``, a backslash or a drive, is a symbolic link
@@ -44,6 +45,7 @@ MAX_RATIO = 200  # uncompressed / compressed bytes of one entry (text meshes com
 RATIO_FLOOR = 1024 * 1024  # entries smaller than this are not judged by their ratio
 _CHUNK = 1024 * 1024
 _DRIVE = re.compile(r"^[A-Za-z]:")
+_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip holds
 
 
 class BundleError(CodedError):
@@ -122,9 +124,13 @@ def write_bundle(rig, out) -> Path:
         names = [RIG_NAME] + [_inside(r.path, anchor) for r in refs]
 
         def write(fh) -> None:
+            # a fixed date and mode per entry: the same rig and files give the same bytes
             with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as z:
                 for name in names:
-                    z.write(stage / name, name)
+                    info = zipfile.ZipInfo(name, date_time=_EPOCH)
+                    info.external_attr = (stat.S_IFREG | 0o644) << 16
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    z.writestr(info, (stage / name).read_bytes())
 
         return write_atomic(out, write)
 

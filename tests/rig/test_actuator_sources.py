@@ -162,3 +162,22 @@ def test_a_file_that_is_not_an_actuators_file_is_refused(rig):
     with pytest.raises(ActuatorError) as info:
         discover(rig.parent)
     assert info.value.code == "actuator.file"
+
+
+def test_an_installed_package_names_itself_and_its_version(rig, tmp_path, monkeypatch, capsys):
+    # installed for real: a dist-info with the entry point on sys.path, read by importlib.metadata itself
+    monkeypatch.undo()
+    monkeypatch.setenv("MIME_GUI_CONFIG_DIR", str(tmp_path / "config"))
+    site = tmp_path / "site"
+    (site / "lab_motors").mkdir(parents=True)
+    (site / "lab_motors" / "__init__.py").write_text(f"MOTORS = [{LAB_MOTOR!r}]\n")
+    info = site / "lab_motors-0.3.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: lab-motors\nVersion: 0.3.0\n")
+    (info / "entry_points.txt").write_text(f"[{GROUP}]\nlab = lab_motors:MOTORS\n")
+    monkeypatch.syspath_prepend(str(site))
+    try:
+        assert main(["report", str(rig)]) == 0
+        assert "[entry point lab of lab-motors 0.3.0]" in capsys.readouterr().out
+    finally:
+        sys.modules.pop("lab_motors", None)

@@ -50,6 +50,16 @@ def test_a_bundle_holds_the_rig_and_every_referenced_file(bundle):
     assert sorted(data["provenance"]["files"]) == names[:3]
 
 
+def test_the_same_rig_bundles_to_the_same_bytes(tmp_path, capsys):
+    source = tmp_path / "demo"
+    shutil.copytree(DEMO_RIG.parent, source)
+    first, second = tmp_path / "a.zip", tmp_path / "b.zip"
+    assert main(["export", str(source / "demo.rig.json"), "--bundle", str(first)]) == 0
+    (source / "arm.urdf").touch()  # a newer modification time changes nothing
+    assert main(["export", str(source / "demo.rig.json"), "--bundle", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+
+
 def test_a_bundle_validates_in_a_fresh_folder(bundle, capsys, cache):
     assert main(["validate", str(bundle)]) == 0
     out = capsys.readouterr().out
