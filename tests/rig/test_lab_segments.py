@@ -229,3 +229,13 @@ def test_a_factory_that_returns_no_tree_is_a_finding():
         assert finding.code == "chain.description" and "must return a MultibodyTree" in finding.message
     finally:
         unregister_dynamics("broken")
+
+
+def test_its_frames_publish_angular_velocities_that_riders_add_to(rig):
+    built = rig.build()
+    T, dt = 10, 0.01
+    steps = dt * np.arange(1, T + 1)
+    traj = built.play({"arm": 0.5 * steps, "stage": np.linspace(0, 0.01, T), "motor": -2.0 * steps}, dt)
+    w = dict(zip(traj.frame_names, traj.frame_angular_velocities[-1], strict=True))
+    assert np.allclose(w["stage.carriage"], [0, 0, 0.5])  # the arm's turn, carried; the slide adds none
+    assert np.allclose(w["motor.rotor"], [0, 0, 0.5 - 2.0])
