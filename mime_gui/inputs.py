@@ -57,6 +57,7 @@ LIMITS = {
     "rig": Limit("rig", "a rig file", 16, "MIME_GUI_MAX_RIG_MB"),
     "mesh": Limit("mesh", "a mesh file", 256, "MIME_GUI_MAX_MESH_MB"),
     "commands": Limit("commands", "a command file", 256, "MIME_GUI_MAX_COMMANDS_MB"),
+    "bundle": Limit("bundle", "a rig bundle", 512, "MIME_GUI_MAX_BUNDLE_MB"),
 }
 
 

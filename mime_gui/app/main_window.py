@@ -38,8 +38,8 @@ from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
 
 APP_NAME = "MIME Rig Builder"
-FILE_FILTER = ("Robots and rigs (*.urdf *.rig.json *.xml);;URDF (*.urdf *.xml);;Rig files (*.rig.json);;"
-               "All files (*)")
+FILE_FILTER = ("Robots and rigs (*.urdf *.rig.json *.xml *.zip);;URDF (*.urdf *.xml);;"
+               "Rig files (*.rig.json);;Rig bundles (*.zip);;All files (*)")
 MAX_RECENT = 8
 LAYER_LABELS = {
     "visual": ("Visual geometry", "V"),

@@ -79,15 +79,25 @@ def load_urdf(path: Path, options: argparse.Namespace) -> ArmPlayable:
 
 def load_rig(path: Path, options: argparse.Namespace) -> Playable:
     """A rig file: every segment in chain order, each on its mount (see :mod:`mime_gui.rig.playback`)."""
+    from mime_gui.rig.actuator_sources import discover
     from mime_gui.rig.playback import load_rig_playable
 
+    discover(Path(path).resolve().parent)  # the same actuators validate sees
     return load_rig_playable(path, options)
+
+
+def load_bundle(path: Path, options: argparse.Namespace) -> Playable:
+    """A rig bundle (``export --bundle``): checked, extracted into the bundle cache, played as its rig."""
+    from mime_gui.rig.bundle import open_bundle
+
+    return load_rig(open_bundle(path), options)
 
 
 #: (file-name ending, loader) tried in order; a loader returns a :class:`Playable`
 LOADERS: list[tuple[str, Callable[[Path, argparse.Namespace], Playable]]] = [
     (".urdf", load_urdf),
     (".rig.json", load_rig),
+    (".zip", load_bundle),
 ]
 
 

@@ -4,8 +4,13 @@
   ``error[code] where: message`` (``where`` a rig path such as ``parts.holder.mount``).
 - ``report RIG [--json]``: the build report (armature source of every joint, mass source of every part,
   grafts, totals, magnetic moments) as text or JSON.
-- ``export RIG --python OUT.py | --json OUT.rig.json``: MIME-style Python or a rig file. An invalid rig
-  writes nothing and exits 1.
+- ``export RIG --python OUT.py | --json OUT.rig.json | --bundle OUT.zip``: MIME-style Python, a rig file, or
+  a bundle (the rig file and every file it references); each records its provenance (versions, rungs, the
+  SHA-256 of every referenced file). An invalid rig writes nothing and exits 1.
+
+``validate`` prints a ``warning[provenance.changed|missing] FILE: ...`` line for every file an export
+recorded that changed or is gone since (the exit status is the rig's). ``RIG`` may be a bundle (``.zip``):
+it is checked and extracted into the bundle cache first (see :mod:`mime_gui.rig.bundle`).
 
 A rig file that cannot be read prints one ``error[rigfile.*] FILE#/json/pointer: message`` line and exits 1.
 """
@@ -25,7 +30,7 @@ EXIT_INVALID = 1
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
-    parser.add_argument("rig", metavar="RIG.rig.json", help="the rig file")
+    parser.add_argument("rig", metavar="RIG.rig.json", help="the rig file, or a bundle (.zip)")
     package_dirs.add_option(parser)
     if name == "report":
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -33,6 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         out = parser.add_mutually_exclusive_group(required=True)
         out.add_argument("--python", metavar="OUT.py", help="write MIME-style Python source defining `rig`")
         out.add_argument("--json", metavar="OUT.rig.json", help="write a rig file (paths relative to it)")
+        out.add_argument("--bundle", metavar="OUT.zip", help="write a zip of the rig file and every file it "
+                         "references, to open on another machine")
 
 
 def _print_findings(findings, stream) -> int:
@@ -66,16 +73,20 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
 
 
 def _run(command: str, args: argparse.Namespace, out, err) -> int:
-    from mime_gui.rig import RigError, RigFileError, load
+    from mime_gui.rig import RigError, actuator_sources, bundle, load, provenance
 
     try:
-        rig = load(args.rig)
-    except RigFileError as exc:
+        path = bundle.open_bundle(args.rig) if bundle.is_bundle(args.rig) else Path(args.rig)
+        rig = load(path)
+        actuator_sources.discover(path.resolve().parent)  # entry points, the config's and the rig's files
+    except CodedError as exc:  # rigfile.*, bundle.*, file.*, actuator.*
         print(printable(exc.one_line()), file=out)
         return EXIT_INVALID
 
     if command == "validate":
         findings = rig.validate()
+        for warning in provenance.changes(provenance.of_file(path), path.resolve().parent):
+            print(str(warning), file=out)
         if findings:
             return _print_findings(findings, out)
         counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)"
@@ -100,19 +111,23 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
         return EXIT_OK
 
     if command == "export":
+        from mime_gui.files import write_atomic
         from mime_gui.rig.export import export_python
-        from mime_gui.rig.rigfile import save
+        from mime_gui.rig.rigfile import dumps_export
 
         findings = rig.validate()
         if findings:
             _say(f"{args.rig}: the rig is not valid; nothing written", err)
             return _print_findings(findings, out)
-        target = Path(args.python or args.json)
+        bundled = getattr(args, "bundle", None)
+        target = Path(args.python or args.json or bundled)
         try:
             if args.python:
                 export_python(rig, target, source=Path(args.rig).name)
+            elif bundled:
+                bundle.write_bundle(rig, target)
             else:
-                save(rig, target)
+                write_atomic(target, dumps_export(rig, target.resolve().parent))
         except RigError as exc:
             return _print_findings(exc.findings, out)
         except CodedError as exc:  # a value the file format cannot hold, a target that is not a file

@@ -17,6 +17,7 @@ This package never imports Qt, pyvista or vtk.
 from mime_gui.rig.actuators import actuator, actuator_names, register_actuator, unregister_actuator
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.build import BuiltRig, RigTrajectory
+from mime_gui.rig.dynamics import LabSegment, register_dynamics, unregister_dynamics
 from mime_gui.rig.findings import Finding, RigError
 from mime_gui.rig.materials import Material, material, material_names, materials
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
@@ -34,6 +35,7 @@ __all__ = [
     "BuiltRig",
     "Cylinder",
     "Finding",
+    "LabSegment",
     "Material",
     "Mesh",
     "Motor",
@@ -56,8 +58,10 @@ __all__ = [
     "material_names",
     "materials",
     "register_actuator",
+    "register_dynamics",
     "s",
     "save",
     "tesla",
     "unregister_actuator",
+    "unregister_dynamics",
 ]

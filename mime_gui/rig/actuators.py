@@ -23,9 +23,22 @@ class ActuatorRecord:
     rotor_inertia: float  # kg m2
     source: str
     example: bool = False
+    origin: str = ""  # where the record comes from: an entry point, a file; empty when registered in Python
+
+    def described(self) -> str:
+        """``source`` with where the record was found, as the build report names it."""
+        return f"{self.source} [{self.origin}]" if self.origin else self.source
 
 
 _registered: dict[str, ActuatorRecord] = {}
+#: records found by :func:`mime_gui.rig.actuator_sources.discover` (entry points, actuators.json files)
+_discovered: dict[str, ActuatorRecord] = {}
+
+
+def set_discovered(records: dict[str, ActuatorRecord]) -> None:
+    """Replace the discovered records (see :mod:`mime_gui.rig.actuator_sources`)."""
+    _discovered.clear()
+    _discovered.update(records)
 
 
 @cache
@@ -73,8 +86,8 @@ def unregister_actuator(name: str) -> None:
 
 def actuator(name: str) -> ActuatorRecord | None:
     """The registered (or bundled example) actuator called ``name``, or None."""
-    return _registered.get(name) or _bundled().get(name)
+    return _registered.get(name) or _discovered.get(name) or _bundled().get(name)
 
 
 def actuator_names() -> list[str]:
-    return sorted({*_bundled(), *_registered})
+    return sorted({*_bundled(), *_discovered, *_registered})

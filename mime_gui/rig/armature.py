@@ -104,7 +104,7 @@ def armature_sources(segment, tree: MultibodyTree) -> tuple[list[ArmatureSource]
                                                           f"{_listing(actuator_names())} (register_actuator "
                                                           "adds one)"))
                 continue
-            rotor, reason = record.rotor_inertia, f"registered actuator {q!r}: {record.source}"
+            rotor, reason = record.rotor_inertia, f"registered actuator {q!r}: {record.described()}"
         else:
             found = check_declaration(q, KG_M2, f"the rotor inertia of {name!r}",
                                       "kg_m2(value, reason=...) or the name of a registered actuator",

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from mime_gui import __version__
 from mime_gui.files import write_atomic
+from mime_gui.rig import provenance
+from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.parts import Box, Cylinder, Sphere
 from mime_gui.rig.rigfile import _relative
@@ -24,8 +26,8 @@ from mime_gui.rig.segments import _ArmSegment
 from mime_gui.rig.units import KG, KG_M2, KG_PER_M3, TESLA, M, Quantity, S
 
 _CONSTRUCTOR = {KG: "kg", KG_M2: "kg_m2", KG_PER_M3: "kg_per_m3", M: "m", S: "s", TESLA: "tesla"}
-_IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "Mesh", "Motor", "Part", "PermanentMagnet", "Quantity",
-            "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
+_IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "LabSegment", "Mesh", "Motor", "Part", "PermanentMagnet",
+            "Quantity", "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
 
 
 def _text(value: str) -> str:
@@ -36,6 +38,17 @@ def _text(value: str) -> str:
 def _num(x) -> str:
     x = float(x)
     return repr(x) if math.isfinite(x) else f"float({_text(str(x))})"
+
+
+def _value(value) -> str:
+    """A lab segment's parameter (a number, text, a boolean, None or a list of them)."""
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    if isinstance(value, str):
+        return _text(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    return repr(value) if isinstance(value, int) else _num(value)
 
 
 def _optional(value) -> str:
@@ -88,6 +101,10 @@ def _segment(seg, rig, folder, indent: str) -> str:
     args += [f"at={_tuple(seg.at)}", f"orientation={_tuple(seg.orientation)}",
              f"mount={_optional(seg.mount)}", f"servo_time_constant={_num(seg.servo_time_constant)}"]
     inner = indent + "    "
+    if isinstance(seg, LabSegment):  # a lab's registered kind: its name and parameters
+        args = [f"kind={_text(seg.kind)}", f"params={_mapping(seg.params, _value, inner)}", *args,
+                f"initial_positions={_mapping(seg.initial_positions, _num, inner)}"]
+        return _call("LabSegment", args, indent)
     if isinstance(seg, _ArmSegment):
         args.append(f"initial_positions={_mapping(seg.initial_positions, _num, inner)}")
         if seg.dynamic:
@@ -135,8 +152,21 @@ def to_python(rig, folder, source: str = "") -> str:
               "    magnets={\n" + mags + "    },",
               *([f"    package_dirs=[{dirs}],"] if rig.package_dirs else []),
               "    base=HERE,",
-              ")", ""]
+              ")", "", *_provenance(rig, folder), ""]
     return "\n".join(lines)
+
+
+def _provenance(rig, folder) -> list[str]:
+    """``PROVENANCE``: what wrote the rig and the SHA-256 of every file it references (see
+    :mod:`mime_gui.rig.provenance`), every text through :func:`_text`."""
+    block = provenance.record(rig, folder)
+    segments = "".join(f"        {_text(n)}: {{" + ", ".join(f"{_text(k)}: {_text(v)}" for k, v in s.items())
+                       + "},\n" for n, s in block["segments"].items())
+    files = "".join(f"        {_text(f)}: {{" + ", ".join(f"{_text(k)}: {_text(v)}" for k, v in e.items())
+                    + "},\n" for f, e in block["files"].items())
+    return ["# what exported this rig and the files it was exported with (paths relative to this file)",
+            "PROVENANCE = {", f"    'mime_gui': {_text(block['mime_gui'])},",
+            "    'segments': {\n" + segments + "    },", "    'files': {\n" + files + "    },", "}"]
 
 
 def export_python(rig, path, source: str = "") -> Path:

@@ -1,6 +1,7 @@
 """A rig file as something ``mime-gui play`` drives: every segment in chain order, each on its mount.
 
-Commands name joints ``<segment>.<joint>`` (``arm.joint_1``, ``motor.shaft``); a bare joint name is accepted
+Commands name joints ``<segment>.<joint>`` (``arm.joint_1``, ``motor.shaft``) or elements of a segment's
+channel ``<segment>.joint_positions.<i>`` (see :mod:`mime_gui.rig.channels`); a bare joint name is accepted
 when exactly one segment has a commandable joint of that name, so an arm's own command files play on a rig.
 Joints the file does not name hold the rig's initial positions. The output names joints and frames
 ``<segment>.<name>`` in chain order.
@@ -58,7 +59,31 @@ class RigPlayable:
             owners.setdefault(name.split(".", 1)[1], []).append(name)
         names = tuple(n if n in self.command_names or len(owners.get(n, ())) != 1 else owners[n][0]
                       for n in recorded.joint_names)
-        return dataclasses.replace(recorded, joint_names=names)
+        return dataclasses.replace(recorded, joint_names=self._channels(recorded, names))
+
+    def _channels(self, recorded, names: tuple[str, ...]) -> tuple[str, ...]:
+        """``<segment>.joint_positions.<i>`` columns as the joints they name (see :mod:`.channels`)."""
+        from mime_gui.rig.channels import ChannelError, resolve
+
+        joints: dict[str, list[str]] = {}
+        for name in self.command_names:
+            segment, joint = name.split(".", 1)
+            joints.setdefault(segment, []).append(joint)
+        out = []
+        for c, name in enumerate(names):
+            try:
+                joint = None if name in self.command_names else resolve(name, joints)
+            except ChannelError as exc:
+                where = f"column {c + 2}" if recorded.header_line else f"joint_names[{c}]"
+                raise recorded.fail("commands.unknown-joint", f"{where}: {exc}", recorded.header_line) \
+                    from None
+            final = joint or name
+            if final in out:  # arm.joint_1 and arm.joint_positions.0 (or joint_1): one joint twice
+                where = f"column {c + 2}" if recorded.header_line else f"joint_names[{c}]"
+                raise recorded.fail("commands.columns", f"{where}: {name!r} is {final!r}, which another "
+                                    "column names too; keep one", recorded.header_line)
+            out.append(final)
+        return tuple(out)
 
     def schedule(self, recorded, dt: float | None):
         linear, followers = set(), {}

@@ -21,7 +21,9 @@ from pathlib import Path
 from mime_gui import inputs
 from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError, printable
+from mime_gui.rig import dynamics, provenance
 from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
 from mime_gui.rig.units import UNITS, Quantity
@@ -132,7 +134,8 @@ class _Reader:
 
     # -- the document ------------------------------------------------------------------------------
     def document(self, data, base: Path) -> Apparatus:
-        d = self.obj(data, "", ("format", "version", "name"), ("package_dirs", "chain", "parts", "magnets"))
+        d = self.obj(data, "", ("format", "version", "name"),
+                     ("package_dirs", "chain", "parts", "magnets", "provenance"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -144,6 +147,8 @@ class _Reader:
             self.fail("rigfile.version", "/version", f"version {version} is not supported{newer}; this "
                                                      f"mime-gui reads version {VERSION}")
         name = self.string(d["name"], "/name")
+        if "provenance" in d:  # written by an export; validate compares its file hashes
+            provenance.read(self, d["provenance"])
         chain = {}
         segments = d.get("chain", [])
         if not isinstance(segments, list):
@@ -180,11 +185,23 @@ class _Reader:
         common = ("at", "orientation", "mount", "servo_time_constant")
         if not isinstance(value, dict):
             self.fail("rigfile.type", p, f"expected a segment object, got {_kind(value)}")
-        if cls is None:
+        lab = cls is None and isinstance(kind, str) and self.lab_kind(kind, p) is not None
+        if cls is None and not lab:
             self.fail("rigfile.value", f"{p}/kind", f"unknown segment kind {kind!r}; kinds: "
-                                                    f"{', '.join(SEGMENT_KINDS)}")
+                                                    f"{', '.join([*SEGMENT_KINDS, *dynamics.kinds()])}"
+                                                    f"{_provider(value)}")
         kw = {}
-        if issubclass(cls, _ArmSegment):
+        if lab:  # a lab's registered kind (register_dynamics or an installed entry point)
+            cls = LabSegment
+            d = self.obj(value, p, ("name", "kind"), (*common, "package", "params", "initial_positions"))
+            kw["kind"] = kind
+            if "package" in d:
+                self.string(d["package"], f"{p}/package")
+            if "params" in d:
+                kw["params"] = self.params(d["params"], f"{p}/params")
+            if "initial_positions" in d:
+                kw["initial_positions"] = self.positions(d["initial_positions"], f"{p}/initial_positions")
+        elif issubclass(cls, _ArmSegment):
             extra = ("armature", "actuators") if cls.dynamic else ()
             d = self.obj(value, p, ("name", "kind", "description"), (*common, "initial_positions", *extra))
             kw["description"] = self.string(d["description"], f"{p}/description")
@@ -221,6 +238,27 @@ class _Reader:
             kw["servo_time_constant"] = self.measured(d["servo_time_constant"], f"{p}/servo_time_constant",
                                                       "s")
         return name, cls(**kw)
+
+    def lab_kind(self, kind: str, p: str):
+        try:
+            return dynamics.kind(kind)
+        except dynamics.DynamicsError as exc:  # an installed package whose entry point fails
+            self.fail(exc.code, f"{p}/kind", exc.diagnostic.message)
+
+    def params(self, value, p: str) -> dict:
+        out = {}
+        for k, v in self.names(value, p).items():
+            try:
+                out[k] = dynamics.json_value(v, k)
+            except (TypeError, ValueError) as exc:
+                self.fail("rigfile.value", f"{p}/{_escape(k)}", str(exc))
+        return out
+
+    def positions(self, value, p: str) -> dict[str, float]:
+        ip = self.obj(value, p, ("value", "unit"))
+        self.unit(ip["unit"], f"{p}/unit", POSITIONS_UNIT)
+        return {k: self.number(v, f"{p}/value/{_escape(k)}") for k, v in self.names(ip["value"],
+                                                                                     f"{p}/value").items()}
 
     def geometry(self, value, p: str):
         kind = value.get("type") if isinstance(value, dict) else None
@@ -261,6 +299,15 @@ class _Reader:
         if "magnetisation" in d:
             kw["magnetisation"] = self.numbers(d["magnetisation"], f"{p}/magnetisation", 3)
         return (PermanentMagnet if magnet else Part)(**kw)
+
+
+def _provider(value) -> str:
+    """What a rig file says provides an unknown kind, as advice."""
+    package = value.get("package") if isinstance(value, dict) else None
+    if isinstance(package, str) and package:
+        return f"; the file says the package {package!r} provides it: install it (its entry point in the " \
+               f"group {dynamics.GROUP!r} registers the kind)"
+    return ""
 
 
 def _short(value) -> str:
@@ -442,6 +489,12 @@ def to_data(rig: Apparatus, folder) -> dict:
             if seg.dynamic:
                 d["armature"] = {k: _quantity(v) for k, v in seg.armature.items()}
                 d["actuators"] = {k: _quantity(v) for k, v in seg.actuators.items()}
+        elif isinstance(seg, LabSegment):
+            package = seg.registrant()[0]
+            if package:
+                d["package"] = package  # what a machine without the kind is told to install
+            d["params"] = dict(seg.params)
+            d["initial_positions"] = {"value": dict(seg.initial_positions), "unit": POSITIONS_UNIT}
         elif isinstance(seg, _MotorSegment):
             d["axis"] = list(seg.axis)
             d["initial_position"] = _measured(seg.initial_position, "rad")
@@ -489,6 +542,13 @@ def dumps(rig: Apparatus, folder) -> str:
         raise RigFileError("rigfile.value", f"cannot write the rig: {bad!r} holds a lone UTF-16 surrogate, "
                                             "which a UTF-8 file cannot hold", pointer=pointer) from None
     return _compact(text) + "\n"
+
+
+def dumps_export(rig: Apparatus, folder) -> str:
+    """:func:`dumps` with the export's ``provenance`` block (versions, rungs, file hashes) at the end."""
+    data = json.loads(dumps(rig, folder))
+    data["provenance"] = provenance.record(rig, folder)
+    return _compact(json.dumps(data, indent=2, ensure_ascii=False)) + "\n"
 
 
 def save(rig: Apparatus, path) -> Path:

@@ -15,6 +15,7 @@ from itertools import islice
 from mime_gui.multibody import MultibodyTree, UrdfError
 from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH
 from mime_gui.rig.armature import ArmatureSource, armature_sources
+from mime_gui.rig.dynamics import DynamicsError, LabSegment
 from mime_gui.rig.findings import Finding
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
 from mime_gui.rig.parts import PermanentMagnet
@@ -26,7 +27,8 @@ RULES = {
     "chain.mount-first": "the first segment is placed in the world with at/orientation and takes no mount",
     "chain.mount": "a later segment mounts on a frame of the segment before it, or <segment>.<frame> of an "
                    "earlier one",
-    "chain.description": "an arm's URDF description must be readable",
+    "chain.description": "an arm's URDF description must be readable; a lab kind must be registered and give "
+                         "its frames for the segment's params",
     "chain.inertia": "a dynamic arm's links have physical mass properties (a positive semi-definite inertia, "
                      "a mass >= 0); a kinematic arm needs none",
     "chain.placement": "at must be finite (each coordinate within ±1e6 m) and orientation a finite unit "
@@ -141,7 +143,15 @@ def _segment_tree(name: str, seg, rig, a: Analysis) -> MultibodyTree | None:
         except ValueError as exc:
             a.add("chain.motor", f"{where}.axis", f"{exc}; give a non-zero axis such as (0, 0, 1)")
             return None
-    a.add("chain.description", where, f"a segment is an Arm or a Motor, got {type(seg).__name__}")
+    if isinstance(seg, LabSegment):  # a lab's registered kind: its factory gives the frames and channels
+        try:
+            return seg.tree(rig.base, name)
+        except DynamicsError as exc:
+            at = f"{where}.kind" if exc.code == "dynamics.unknown" else f"{where}.params"
+            a.add("chain.description", at, exc.diagnostic.message)
+            return None
+    a.add("chain.description", where, f"a segment is an Arm, a Motor or a registered kind "
+                                      f"(register_dynamics), got {type(seg).__name__}")
     return None
 
 

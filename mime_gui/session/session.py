@@ -99,6 +99,29 @@ def file_kind(path: str) -> str:
                        str(path))
 
 
+def _discover_actuators(path: str) -> None:
+    """The lab's actuators (entry points, the config's and the file's folder's actuators.json) found again,
+    so the app sees the list the command line does; a bad record is a SessionError."""
+    from mime_gui.multibody.errors import CodedError
+    from mime_gui.rig.actuator_sources import discover
+
+    try:
+        discover(Path(path).resolve().parent)
+    except CodedError as exc:
+        raise SessionError(exc.code, exc.message, exc.diagnostic.file or path) from None
+
+
+def _open_bundle(path: str) -> str:
+    """The rig file of the bundle ``path``, extracted into the bundle cache; a refusal is a SessionError."""
+    from mime_gui.multibody.errors import CodedError
+    from mime_gui.rig.bundle import open_bundle
+
+    try:
+        return str(open_bundle(path))
+    except CodedError as exc:
+        raise SessionError(exc.code, exc.message, path) from None
+
+
 def _segment_name(name: str, path: str) -> str:
     """A valid segment name from a robot's name (no dots, no surrounding spaces), else the file's stem."""
     name = (name or "").strip().replace(".", "_")
@@ -276,8 +299,11 @@ class Session:
                 raise SessionError("file.not-found", "no such file; check the path", path)
             if os.path.isdir(path):
                 raise SessionError("file.kind", "this is a folder; open a .urdf or .rig.json file", path)
+            if path.lower().endswith(".zip"):  # a rig bundle opens as the rig it holds, extracted
+                path = _open_bundle(path)
             kind = file_kind(path)
             rig = urdf_rig(path) if kind == "urdf" else _load_rig(path)
+            _discover_actuators(path)
             doc = self._document(rig, path, kind)
         except SessionError as err:
             self.error.emit(err)

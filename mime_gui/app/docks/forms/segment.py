@@ -74,7 +74,8 @@ class SegmentForm(Form):
         self.add("Name", TextField(base, self), lambda r: self.name, self._rename,
                  "Rename (Enter): every mount naming this segment follows", exact=True)
         kind = ChoiceField(f"{base}.kind", self)
-        kind.set_choices([(seg.kind, seg.kind), (_SWITCH[seg.kind], _SWITCH[seg.kind])])
+        other = _SWITCH.get(seg.kind)  # a lab's registered kind has no Kinematic/Dynamic twin
+        kind.set_choices([(seg.kind, seg.kind)] + ([(other, other)] if other else []))
         self.add("Kind", kind, lambda r: self.seg(r).kind, lambda k: self.apply(SetKind(self.name, k)),
                  "Kinematic: prescribed motion, carries no mass. Dynamic: parts are grafted with their mass "
                  "and each joint takes an armature")

@@ -1,0 +1,261 @@
+"""A rig bundle: one zip holding a rig file and every file it references, to carry a rig to another machine.
+
+Writing (:func:`write_bundle`): the referenced files (:func:`mime_gui.rig.provenance.referenced_files`) are
+copied under ``files/`` keeping their layout relative to their common folder; the rig file ``rig.rig.json`` at
+the zip's root names them by relative paths and lists every ``package://`` package folder in
+``package_dirs``, and carries the export's provenance (versions, rungs, SHA-256 of each file). The staged
+copy is loaded and validated before the zip is written (atomically): a bundle that would not validate
+elsewhere is never written. Entries carry a fixed date and mode, so the same rig and files give the same
+bytes.
+
+Opening (:func:`open_bundle`): every entry is checked before one byte is written, and the bundle is refused
+(``bundle.*``) for an entry whose name is absolute, holds ``..``, a backslash or a drive, is a symbolic link
+or anything but a file or a folder, is encrypted, or appears twice (also as two spellings one case-insensitive
+file system would merge); for more than :data:`MAX_ENTRIES` entries, more uncompressed bytes than the
+``MIME_GUI_MAX_BUNDLE_MB`` limit, or an entry that expands more than :data:`MAX_RATIO` times (a zip bomb).
+The sizes are counted again while extracting, so a header that lies does not help. The bundle is extracted
+into a new folder of the cache (``MIME_GUI_BUNDLE_CACHE``, else ``$XDG_CACHE_HOME/mime_gui/bundles``), files
+created exclusively and never through a link; on any refusal that folder is removed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shutil
+import stat
+import tempfile
+import unicodedata
+import zipfile
+from pathlib import Path
+
+from mime_gui import inputs
+from mime_gui.files import write_atomic
+from mime_gui.multibody.errors import CodedError
+from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.parts import Mesh
+from mime_gui.rig.provenance import referenced_files
+from mime_gui.rig.segments import _ArmSegment
+
+RIG_NAME = "rig.rig.json"
+FILES = "files"
+MAX_ENTRIES = 10_000
+MAX_RATIO = 200  # uncompressed / compressed bytes of one entry (text meshes compress ~10x)
+RATIO_FLOOR = 1024 * 1024  # entries smaller than this are not judged by their ratio
+_CHUNK = 1024 * 1024
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip holds
+
+
+class BundleError(CodedError):
+    """A bundle that cannot be written or opened (``bundle.*``)."""
+
+
+# -- writing -----------------------------------------------------------------------------------------
+def _absolute_uri(uri: str) -> bool:
+    scheme, sep, rest = uri.partition("://")
+    if sep and scheme.lower() == "file":
+        return rest.startswith("/")
+    return not sep and os.path.isabs(uri)
+
+
+def _layout(rig) -> tuple[list, Path, list[Path]]:
+    refs = referenced_files(rig)
+    for ref in refs:
+        if not ref.path.is_file():
+            raise BundleError("bundle.missing", f"{ref.role} needs this file and it is not there; fix the "
+                              "rig (mime-gui validate says how) before bundling it", str(ref.path))
+        if ref.uri and _absolute_uri(ref.uri):
+            raise BundleError("bundle.absolute-path", f"the description names the mesh {ref.uri!r} by an "
+                              "absolute path, which no other machine has; refer to it relative to the URDF "
+                              "or by package://", ref.role)
+    roots = sorted({r.package_root for r in refs if r.package_root is not None})
+    anchors = [str(r.path.parent) for r in refs] + [str(r) for r in roots]
+    anchor = Path(os.path.commonpath(anchors)) if anchors else Path(rig.base or Path.cwd())
+    return refs, anchor, roots
+
+
+def _inside(path: Path, anchor: Path) -> str:
+    return (Path(FILES) / path.relative_to(anchor)).as_posix()
+
+
+def _rewritten(rig, anchor: Path, roots: list[Path], stage: Path) -> Apparatus:
+    """``rig`` with every description and mesh path naming its copy in the stage."""
+    base = Path(rig.base or Path.cwd())
+
+    def moved(p: str) -> str:
+        path = Path(p) if Path(p).is_absolute() else base / p
+        return _inside(Path(os.path.abspath(path)), anchor)
+
+    chain = {n: dataclasses.replace(s, description=moved(s.description)) if isinstance(s, _ArmSegment) else s
+             for n, s in rig.chain.items()}
+
+    def part(p):
+        if isinstance(p.geometry, Mesh):
+            mesh = dataclasses.replace(p.geometry, path=moved(p.geometry.path))
+            return dataclasses.replace(p, geometry=mesh)
+        return p
+
+    return Apparatus(rig.name, chain=chain, parts={n: part(p) for n, p in rig.parts.items()},
+                     magnets={n: part(p) for n, p in rig.magnets.items()}, base=stage,
+                     package_dirs=[_inside(r, anchor) for r in roots])
+
+
+def write_bundle(rig, out) -> Path:
+    """Write the valid ``rig`` and every file it references to the zip ``out`` (atomically)."""
+    from mime_gui.rig.rigfile import dumps_export, load
+
+    refs, anchor, roots = _layout(rig)
+    with tempfile.TemporaryDirectory(prefix="mime-bundle-") as tmp:
+        stage = Path(tmp)
+        for ref in refs:
+            target = stage / _inside(ref.path, anchor)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(inputs.read_bytes(ref.path, ref.kind))
+        for root in roots:
+            (stage / _inside(root, anchor)).mkdir(parents=True, exist_ok=True)
+        bundled = _rewritten(rig, anchor, roots, stage)
+        (stage / RIG_NAME).write_text(dumps_export(bundled, stage), encoding="utf-8")
+        findings = load(stage / RIG_NAME).validate()
+        if findings:
+            raise BundleError("bundle.invalid", f"the bundled copy does not validate ({findings[0]}); "
+                              "nothing written", str(out))
+        names = [RIG_NAME] + [_inside(r.path, anchor) for r in refs]
+
+        def write(fh) -> None:
+            # a fixed date and mode per entry: the same rig and files give the same bytes
+            with zipfile.ZipFile(fh, "w", zipfile.ZIP_DEFLATED) as z:
+                for name in names:
+                    info = zipfile.ZipInfo(name, date_time=_EPOCH)
+                    info.external_attr = (stat.S_IFREG | 0o644) << 16
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    z.writestr(info, (stage / name).read_bytes())
+
+        return write_atomic(out, write)
+
+
+# -- opening -----------------------------------------------------------------------------------------
+def cache_folder() -> Path:
+    """Where bundles are extracted: ``MIME_GUI_BUNDLE_CACHE``, else the user's cache folder."""
+    explicit = os.environ.get("MIME_GUI_BUNDLE_CACHE")
+    if explicit:
+        return Path(explicit)
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "mime_gui" / "bundles"
+
+
+def _refuse(code: str, message: str, file: str) -> BundleError:
+    return BundleError(code, message + "; the bundle is refused and nothing of it is written", file)
+
+
+def _entry_parts(info: zipfile.ZipInfo, file: str) -> tuple[str, ...]:
+    name = info.filename
+    what = f"the entry {name!r}"
+    if "\x00" in name or "\\" in name or _DRIVE.match(name) or name.startswith("/"):
+        raise _refuse("bundle.path", f"{what} is an absolute path or holds a backslash or a drive", file)
+    parts = tuple(name.rstrip("/").split("/"))
+    if any(p in ("", ".", "..") for p in parts):
+        raise _refuse("bundle.path", f"{what} holds '..', '.' or an empty folder name", file)
+    mode = info.external_attr >> 16
+    if info.create_system == 3 and stat.S_IFMT(mode):  # made on Unix with a file type: it says what it is
+        if stat.S_ISLNK(mode):
+            raise _refuse("bundle.link", f"{what} is a symbolic link", file)
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise _refuse("bundle.kind", f"{what} is neither a file nor a folder", file)
+    if info.flag_bits & 0x1:
+        raise _refuse("bundle.encrypted", f"{what} is encrypted", file)
+    return parts
+
+
+def _checked(z: zipfile.ZipFile, file: str) -> list[tuple[zipfile.ZipInfo, tuple[str, ...]]]:
+    infos = z.infolist()
+    if len(infos) > MAX_ENTRIES:
+        raise _refuse("bundle.entries", f"it holds {len(infos)} entries, more than {MAX_ENTRIES}", file)
+    cap = inputs.LIMITS["bundle"].bytes()
+    seen: dict[str, str] = {}
+    total = 0
+    out = []
+    for info in infos:
+        parts = _entry_parts(info, file)
+        key = unicodedata.normalize("NFC", "/".join(parts)).casefold()
+        if key in seen:
+            raise _refuse("bundle.duplicate", f"the entry {info.filename!r} appears twice (as "
+                          f"{seen[key]!r})", file)
+        seen[key] = info.filename
+        total += info.file_size
+        if total > cap:
+            raise _refuse("bundle.too-large", f"it unpacks to more than {cap // inputs.MB} MB; set "
+                          "MIME_GUI_MAX_BUNDLE_MB (megabytes) to raise the limit", file)
+        if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+            raise _refuse("bundle.ratio", f"the entry {info.filename!r} expands {info.file_size} bytes from "
+                          f"{info.compress_size}, more than {MAX_RATIO} times (a zip bomb)", file)
+        out.append((info, parts))
+    for _info, parts in out:  # a file whose name is also a folder of another entry
+        for i in range(1, len(parts)):
+            prefix = unicodedata.normalize("NFC", "/".join(parts[:i])).casefold()
+            if prefix in seen and not seen[prefix].endswith("/"):
+                raise _refuse("bundle.duplicate", f"{seen[prefix]!r} is both a file and a folder", file)
+    rigs = [i.filename for i, p in out if len(p) == 1 and p[0].lower().endswith(".rig.json")]
+    if len(rigs) != 1:
+        raise _refuse("bundle.no-rig", f"a bundle holds one .rig.json at its root, this one "
+                      f"{len(rigs)}", file)
+    return out
+
+
+def _extract(z: zipfile.ZipFile, info: zipfile.ZipInfo, parts, folder: Path, budget: list[int],
+             file: str) -> None:
+    target = folder.joinpath(*parts)
+    if info.is_dir():
+        target.mkdir(parents=True, exist_ok=True)
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # the resolved folder must still be inside ours: no entry becomes a path out of it
+    if not target.parent.resolve().is_relative_to(folder.resolve()):
+        raise _refuse("bundle.path", f"the entry {info.filename!r} leads out of the bundle's folder", file)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(target, flags, 0o644)
+    written = 0
+    with os.fdopen(fd, "wb") as out, z.open(info) as src:
+        while chunk := src.read(_CHUNK):
+            written += len(chunk)
+            budget[0] -= len(chunk)
+            if written > info.file_size or budget[0] < 0:
+                raise _refuse("bundle.too-large", f"the entry {info.filename!r} unpacks to more than its "
+                              "header says (a zip bomb)", file)
+            out.write(chunk)
+
+
+def open_bundle(path, folder=None) -> Path:
+    """Extract the bundle ``path`` into a new folder (under ``folder`` or :func:`cache_folder`) and return
+    its rig file; raises :class:`BundleError` (``bundle.*``, or ``file.*`` for the zip itself)."""
+    file = os.fspath(path)
+    try:
+        inputs.check(path, "bundle")
+        z = zipfile.ZipFile(path)
+    except inputs.FileError:
+        raise
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError) as exc:
+        raise BundleError("bundle.zip", f"not a readable zip ({exc}); give a bundle written by mime-gui "
+                          "export --bundle", file) from None
+    with z:
+        entries = _checked(z, file)
+        root = Path(folder) if folder is not None else cache_folder()
+        root.mkdir(parents=True, exist_ok=True)
+        target = Path(tempfile.mkdtemp(prefix=Path(file).name.removesuffix(".zip") + "-", dir=root))
+        budget = [inputs.LIMITS["bundle"].bytes()]
+        try:
+            for info, parts in entries:
+                _extract(z, info, parts, target, budget, file)
+        except BundleError:
+            shutil.rmtree(target, ignore_errors=True)
+            raise
+        except (OSError, zipfile.BadZipFile, EOFError, RuntimeError) as exc:  # a CRC that does not match …
+            shutil.rmtree(target, ignore_errors=True)
+            raise _refuse("bundle.zip", f"cannot extract it ({exc})", file) from None
+    rig = next(p[0] for i, p in entries if len(p) == 1 and p[0].lower().endswith(".rig.json"))
+    return target / rig
+
+
+def is_bundle(path) -> bool:
+    return os.fspath(path).lower().endswith(".zip")

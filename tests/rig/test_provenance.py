@@ -1,0 +1,121 @@
+"""An export records what wrote it and the SHA-256 of every file it names; validate says when one changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import runpy
+import shutil
+
+import jsonschema
+import pytest
+from rig_helpers import DEMO_RIG
+
+from mime_gui import RESOURCES, __version__
+from mime_gui.cli import main
+from mime_gui.rig import RigFileError, load
+from mime_gui.rig.rigfile import parse
+
+
+def _sha(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.fixture
+def demo(tmp_path):
+    """A copy of the demo folder (its URDF, meshes and rig file)."""
+    folder = tmp_path / "demo"
+    shutil.copytree(DEMO_RIG.parent, folder)
+    return folder
+
+
+def _export_json(demo, tmp_path, capsys):
+    out = tmp_path / "exported" / "rig.rig.json"
+    out.parent.mkdir()
+    assert main(["export", str(demo / "demo.rig.json"), "--json", str(out)]) == 0
+    capsys.readouterr()
+    return out
+
+
+def test_the_json_export_records_versions_rungs_and_every_file_hash(demo, tmp_path, capsys):
+    out = _export_json(demo, tmp_path, capsys)
+    block = json.loads(out.read_text())["provenance"]
+    assert block["mime_gui"] == __version__
+    assert block["segments"] == {
+        "arm": {"kind": "Arm.Dynamic", "package": "mime_gui", "version": __version__, "rung": "dynamic"},
+        "motor": {"kind": "Motor.Dynamic", "package": "mime_gui", "version": __version__, "rung": "dynamic"}}
+    # the URDF, the mesh it names by package:// and the one it names by a relative path, by hand
+    meshes = demo / "meshes"
+    assert block["files"] == {
+        "../demo/arm.urdf": {"sha256": _sha(demo / "arm.urdf"), "used_by": "chain.arm.description"},
+        "../demo/meshes/base.stl": {"sha256": _sha(meshes / "base.stl"), "used_by": "chain.arm.base_link"},
+        "../demo/meshes/wrist.obj": {"sha256": _sha(meshes / "wrist.obj"), "used_by": "chain.arm.link_5"},
+    }
+    assert load(out) == load(demo / "demo.rig.json")  # the block changes nothing the rig holds
+    jsonschema.validate(json.loads(out.read_text()), json.loads((RESOURCES / "rig.schema.json").read_text()))
+
+
+def test_a_kinematic_segment_is_recorded_at_its_rung(demo, tmp_path, capsys):
+    data = json.loads((demo / "demo.rig.json").read_text())
+    data["chain"][1]["kind"] = "Motor.Kinematic"
+    del data["chain"][1]["inertia"]
+    (demo / "demo.rig.json").write_text(json.dumps(data))
+    out = _export_json(demo, tmp_path, capsys)
+    motor = json.loads(out.read_text())["provenance"]["segments"]["motor"]
+    assert motor["rung"] == "kinematic" and motor["kind"] == "Motor.Kinematic"
+
+
+def test_the_python_export_records_the_same_provenance(demo, tmp_path, capsys):
+    out = tmp_path / "rig.py"
+    assert main(["export", str(demo / "demo.rig.json"), "--python", str(out)]) == 0
+    namespace = runpy.run_path(str(out))
+    block = namespace["PROVENANCE"]
+    assert block["segments"]["arm"] == {"kind": "Arm.Dynamic", "package": "mime_gui", "version": __version__,
+                                        "rung": "dynamic"}
+    assert block["files"]["demo/meshes/wrist.obj"]["sha256"] == _sha(demo / "meshes" / "wrist.obj")
+    assert namespace["rig"] == load(demo / "demo.rig.json")
+
+
+def test_validate_is_quiet_while_the_files_are_as_exported(demo, tmp_path, capsys):
+    out = _export_json(demo, tmp_path, capsys)
+    assert main(["validate", str(out)]) == 0
+    assert "warning[" not in capsys.readouterr().out
+
+
+def test_a_changed_mesh_is_a_warning_naming_it(demo, tmp_path, capsys):
+    out = _export_json(demo, tmp_path, capsys)
+    mesh = demo / "meshes" / "wrist.obj"
+    data = bytearray(mesh.read_bytes())
+    data[-2] ^= 1  # one bit of one byte
+    mesh.write_bytes(bytes(data))
+    assert main(["validate", str(out)]) == 0  # still a valid rig: a warning, not a finding
+    lines = capsys.readouterr().out.splitlines()
+    changed = [line for line in lines if line.startswith("warning[")]
+    assert len(changed) == 1
+    assert changed[0].startswith("warning[provenance.changed] ../demo/meshes/wrist.obj: ")
+    assert "chain.arm.link_5" in changed[0]
+
+
+def test_a_file_gone_since_the_export_is_a_warning_naming_it(demo, tmp_path, capsys):
+    out = _export_json(demo, tmp_path, capsys)
+    (demo / "meshes" / "base.stl").unlink()
+    main(["validate", str(out)])
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("warning[provenance.missing] ../demo/meshes/base.stl: ") for line in lines)
+
+
+@pytest.mark.parametrize(("edit", "pointer"), [
+    (lambda p: p.update(extra=1), "/provenance/extra"),
+    (lambda p: p["files"]["a.stl"].update(sha256="abc"), "/provenance/files/a.stl/sha256"),
+    (lambda p: p["segments"]["arm"].update(rung=3), "/provenance/segments/arm/rung"),
+    (lambda p: p.pop("mime_gui"), "/provenance"),
+])
+def test_a_bad_provenance_block_is_a_coded_error_at_its_pointer(edit, pointer):
+    block = {"mime_gui": "0.1.0", "segments": {"arm": {"kind": "Arm.Kinematic", "package": "mime_gui",
+                                                       "version": "0.1.0", "rung": "kinematic"}},
+             "files": {"a.stl": {"sha256": "0" * 64}}}
+    parse(json.dumps({"format": "mime-rig", "version": 1, "name": "r", "provenance": block}))
+    edit(block)
+    with pytest.raises(RigFileError) as info:
+        parse(json.dumps({"format": "mime-rig", "version": 1, "name": "r", "provenance": block}))
+    assert info.value.code.startswith("rigfile.") and info.value.pointer == pointer
