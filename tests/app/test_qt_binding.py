@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import sys
 
-import numpy as np
 import pytest
 
 from mime_gui import RESOURCES
@@ -39,26 +38,71 @@ def test_installed_binding_is_not_a_known_bad_release():
         f"PySide6 {PySide6.__version__} loses references (see pyproject.toml); install the pinned range"
 
 
+SOAK = r"""
+import sys
+import numpy as np
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
+
+app = QApplication(sys.argv[:1])
+from mime_gui.app.main_window import MainWindow
+from mime_gui.session import Session
+
+
+def wait(ms):
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+session = Session()
+window = MainWindow(session, restore=False)
+window.resize(1200, 800)
+window.show()
+session.open(sys.argv[1])
+while window.scene.loading:
+    wait(20)
+seg = next(iter(session.segments))
+art = session.segment(seg).articulation
+lo = np.where(np.isfinite(art.lower), art.lower, -np.pi)
+hi = np.where(np.isfinite(art.upper), art.upper, np.pi)
+for _ in range(5):  # the first renders after loading build caches (legitimate references)
+    session.set_joint_positions(seg, lo)
+    wait(20)
+turns = int(sys.argv[2]) // 200
+# what waiting alone costs: the binding keeps a few references per nested event loop, pose updates or not
+none_before = sys.getrefcount(None)
+for _ in range(turns):
+    wait(1)
+idle = sys.getrefcount(None) - none_before
+none_before = sys.getrefcount(None)
+for i in range(int(sys.argv[2])):
+    session.set_joint_positions(seg, lo + (hi - lo) * (0.5 + 0.5 * np.sin(i * 0.01)))
+    if i % 200 == 0:
+        wait(1)  # let the coalesced renders and dock refreshes run
+wait(10)
+drift = sys.getrefcount(None) - none_before
+last = lo + (hi - lo) * (0.5 + 0.5 * np.sin((int(sys.argv[2]) - 1) * 0.01))
+ok = window.isVisible() and np.allclose(session.joint_positions(seg), last)
+print(drift, idle, ok)
+"""
+
+
 @pytest.mark.timeout(600)
-def test_soak_20000_pose_updates_with_the_window_shown(window, qtbot):
-    """Two minutes of slider driving at 60 Hz is about 7,000 updates; 20,000 leaves a margin."""
-    session = window.session
-    session.open(DEMO_RIG)
-    seg = next(iter(session.segments))
-    art = session.segment(seg).articulation
-    lo = np.where(np.isfinite(art.lower), art.lower, -np.pi)
-    hi = np.where(np.isfinite(art.upper), art.upper, np.pi)
-    qtbot.waitUntil(lambda: not window.scene.loading, timeout=60_000)
-    for _ in range(5):  # the first renders after loading build caches (legitimate references)
-        session.set_joint_positions(seg, lo)
-        qtbot.wait(20)
-    none_before = sys.getrefcount(None)
-    for i in range(20_000):
-        session.set_joint_positions(seg, lo + (hi - lo) * (0.5 + 0.5 * np.sin(i * 0.01)))
-        if i % 200 == 0:
-            qtbot.wait(1)  # let the coalesced renders and dock refreshes run
-    qtbot.wait(10)
-    assert window.isVisible()
-    assert abs(sys.getrefcount(None) - none_before) < 1000
-    last = lo + (hi - lo) * (0.5 + 0.5 * np.sin(19_999 * 0.01))
-    np.testing.assert_allclose(session.joint_positions(seg), last)
+def test_soak_20000_pose_updates_with_the_window_shown():
+    """Two minutes of slider driving at 60 Hz is about 7,000 updates; 20,000 leaves a margin. In a process of
+    its own: windows of earlier tests (and their timers) must not count."""
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    run = subprocess.run([sys.executable, "-c", SOAK, str(DEMO_RIG), str(CALLS)], env=env,
+                         capture_output=True, text=True, timeout=540)
+    assert run.returncode == 0, run.stderr[-3000:]
+    drift, idle, ok = run.stdout.split()[-3:]
+    assert ok == "True"  # the window is up and the arm is where the last update put it
+    # a binding that loses (or keeps) a reference per update drifts by tens of thousands; the event loop's
+    # own few references per turn are measured alone and allowed for
+    assert abs(int(drift) - int(idle)) < 1000, (drift, idle)
