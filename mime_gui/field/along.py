@@ -144,8 +144,9 @@ def _inside(magnets, world_X_magnets, positions, probe_names, time):
             steps = np.flatnonzero(hit[:, p])
             findings.append(Finding(
                 "field.probe-inside-magnet", f"probes.{probe_names[p]}",
-                f"inside magnet {magnet.name!r} at {len(steps)} of {T} steps (first at t = {time[steps[0]]:g} s), "
-                "where the field is not what a sample sees; move the probe or the trajectory"))
+                f"inside magnet {magnet.name!r} at {len(steps)} of {T} steps (first at t = "
+                f"{time[steps[0]]:g} s), where the field is not what a sample sees; move the probe or the "
+                "trajectory"))
     return any_inside, findings
 
 

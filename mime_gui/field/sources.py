@@ -56,8 +56,9 @@ def magnet_sources(built) -> list[MagnetSource]:
     out = []
     for name, magnet in rig.magnets.items():
         if not isinstance(magnet.geometry, Box | Cylinder | Sphere):
-            raise FieldError("field.magnet-shape", f"a {magnet.geometry.kind} magnet has no field source here; "
-                             "give the magnet a box, cylinder or sphere geometry", f"magnets.{name}.geometry")
+            raise FieldError("field.magnet-shape", f"a {magnet.geometry.kind} magnet has no field source "
+                             "here; give the magnet a box, cylinder or sphere geometry",
+                             f"magnets.{name}.geometry")
         moment = resolved[name]
         J = moment["remanence"] * np.asarray(moment["direction"], dtype=float)
         world_X_magnet = np.eye(4)

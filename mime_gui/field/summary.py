@@ -3,10 +3,11 @@
 The field's mean over the run is taken off; what remains sweeps (close to) a plane, found by an SVD of the
 samples: its normal is the rotation axis. The in-plane components as one complex signal ``x + i·y`` make
 the rotation's sense visible to an FFT: the dominant frequency is its largest peak (zero-padded, refined by
-a parabola through the peak and its neighbours, then by a golden-section search for the best fitting ellipse), and the axis is turned so that the field rotates
-positively (right hand) about it at that frequency. A least-squares fit of the ellipse swept at that
-frequency gives the ellipticity, minor over major semi-axis (1: a circle, 0: back and forth along a line). A field that does not change (its
-variation below :data:`STEADY` of its size) has frequency 0 and no axis.
+a parabola through the peak and its neighbours, then by a golden-section search for the best fitting
+ellipse), and the axis is turned so that the field rotates positively (right hand) about it at that
+frequency. The fitted ellipse gives the ellipticity, minor over major semi-axis (1: a circle, 0: back and
+forth along a line). A field that does not change (its variation below :data:`STEADY` of its size) has
+frequency 0 and no axis.
 """
 
 from __future__ import annotations
