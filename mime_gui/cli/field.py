@@ -117,6 +117,8 @@ def field(args: argparse.Namespace, out=None, err=None) -> int:
     if not np.all(np.isfinite(trajectory.frame_poses)):
         raise FieldError("field.non-finite", "the played poses overflow; check the command file's units and "
                                              "values, or choose a larger step (--dt)", str(args.commands))
+    import magpylib  # noqa: F401  (loaded first: its import is not the field's cost)
+
     started = _time.perf_counter()
     result = field_along(built, trajectory, probes, contributions=args.contributions, start=schedule.start)
     computing = _time.perf_counter() - started
