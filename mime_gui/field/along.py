@@ -104,6 +104,9 @@ def field_at(magnets: list[MagnetSource], world_X_magnets: np.ndarray, points: n
         source.position = world_X_magnets[:, m, :3, 3]
         source.orientation = Rotation.from_matrix(world_X_magnets[:, m, :3, :3])
         sources.append(source)
+    if T == 1:  # one pose (a plane of points): the points as one observer array, no sensor objects
+        B = magpy.getB(sources, points[0], squeeze=False)  # (sources, 1, 1, points, 3)
+        return np.moveaxis(B[:, :, 0, :, :], 0, 1)
     sensors = [magpy.Sensor(position=points[:, p]) for p in range(P)]
     B = magpy.getB(sources, sensors, squeeze=False)  # (sources, path, sensors, pixel, 3)
     return np.moveaxis(B[:, :, :, 0, :], 0, 1)
