@@ -102,6 +102,7 @@ def test_bad_options_are_one_coded_line(rig_file, tmp_path, capsys, args, code, 
 def test_bad_files_are_one_coded_line(rig_file, tmp_path, capsys):
     commands = tmp_path / "chain.csv"
     cases = {"field.out": [rig_file, "--commands", commands, "--out", tmp_path / "f.txt"],
+             "field.io": [rig_file, "--commands", commands, "--out", tmp_path / "missing" / "f.npz"],
              "field.format": [DEMO_RIG.parent / "arm.urdf", "--commands", commands, "--out",
                               tmp_path / "f.npz"]}
     rig = load(rig_file)
