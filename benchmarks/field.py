@@ -156,7 +156,8 @@ def main() -> None:
     print()
     print("| figure | ours | baseline (same run) | ratio |")
     print("|---|---|---|---|")
-    print(f"| B at 4 probes from 4 magnets, {args.steps:,} steps (`field_along`) | {t_batched * 1e3:.1f} ms | "
+    print(f"| B at 4 probes from 4 magnets, {args.steps:,} steps (`field_along`) | {t_batched * 1e3:.1f} ms "
+          "| "
           f"per-step Magpylib loop {t_loop_scaled * 1e3:,.0f} ms ({n:,} steps timed, scaled) | "
           f"{t_loop_scaled / t_batched:.1f}× faster |")
     print(f"| 100 × 100 \\|B\\| plane, demo rig (`field_plane`), max {plane.magnitude.max():.3g} T | "
