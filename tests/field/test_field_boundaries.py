@@ -82,3 +82,14 @@ def test_the_plane_is_the_field_at_its_points():
     at_point = field_along(built, built.play(np.zeros((1, 1)), 0.01), {"x": point}).B[0, 0]
     assert np.allclose(plane.B[1, 3], at_point) and plane.magnitude[1, 3] == pytest.approx(
         np.linalg.norm(at_point))
+
+
+def test_the_field_now_is_the_field_of_a_one_step_trajectory_at_that_pose():
+    from mime_gui.field import field_now
+
+    built = motor_rig({"m": magnet(Cylinder(0.005, 0.01), (1.0, 0.0, 0.0), at=(0.0, 0.0, 0.02),
+                                   mount="motor.rotor")}, {"p": probe((0.0, 0.0, 0.05))}).build()
+    played = built.play({"motor.shaft": [0.2, 0.9]}, 0.01)
+    index = {n: i for i, n in enumerate(built.frame_names)}
+    now = field_now(built, lambda seg, frame: played.frame_poses[1, index[f"{seg}.{frame}"]])
+    assert np.allclose(now.B[0], field_along(built, played).B[1]) and now.B.shape == (1, 1, 3)
