@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui.cli import package_dirs
-from mime_gui.cli.play import _ProgressBar, _write, number
+from mime_gui.cli.play import PlayError, _check_size, _ProgressBar, _write, number
 from mime_gui.field import FieldError, field_along, rotating_summary
 from mime_gui.multibody.errors import printable
 from mime_gui.nodes import read_commands
@@ -110,6 +110,7 @@ def field(args: argparse.Namespace, out=None, err=None) -> int:
                                             "magnet to the rig", str(args.rig))
     probes = _probes(args, built.apparatus)
     recorded = read_commands(args.commands)
+    _check_size(playable, recorded, args.dt, str(args.out))  # the played poses are held while B is computed
     schedule = playable.schedule(recorded, args.dt)
     progress = _ProgressBar(err) if schedule.steps >= 20_000 and err.isatty() else None
     with np.errstate(over="ignore", invalid="ignore"):
@@ -134,12 +135,7 @@ def field(args: argparse.Namespace, out=None, err=None) -> int:
     }
     if args.contributions:
         arrays["contributions"] = result.contributions
-    try:
-        _write(Path(args.out), arrays)
-    except Exception as exc:
-        if getattr(exc, "code", "").startswith("play."):
-            raise FieldError(exc.code.replace("play.", "field."), exc.message, exc.file) from None
-        raise
+    _write(Path(args.out), arrays)
     for finding in result.findings:
         print(printable(f"warning[{finding.code}] {finding.where}: {finding.message}"), file=err)
     if not args.quiet:
@@ -158,7 +154,10 @@ def field(args: argparse.Namespace, out=None, err=None) -> int:
 def run(args: argparse.Namespace) -> int:
     """Compute and report; a coded refusal prints ``error[CODE] PLACE: message`` on stderr and returns 2."""
     try:
-        return field(args)
+        try:
+            return field(args)
+        except PlayError as exc:  # the checks shared with play (output size, writing): this command's codes
+            raise FieldError(exc.code.replace("play.", "field.", 1), exc.message, exc.file) from None
     except Exception as exc:  # every coded refusal offers one_line(); anything else is a bug and propagates
         if not callable(getattr(exc, "one_line", None)):
             raise

@@ -123,6 +123,13 @@ def test_bad_files_are_one_coded_line(rig_file, tmp_path, capsys):
     assert not (tmp_path / "f.npz").exists()
 
 
+def test_poses_beyond_the_output_limit_are_refused_before_playing(rig_file, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("MIME_GUI_MAX_PLAY_MB", "0.01")
+    argv = [rig_file, "--commands", tmp_path / "chain.csv", "--out", tmp_path / "f.npz"]
+    status, _, err = run(argv, capsys)
+    assert status == 2 and err.startswith("error[field.too-large] ") and "MIME_GUI_MAX_PLAY_MB" in err
+
+
 def test_the_command_loads_no_qt_pyvista_or_vtk(rig_file, tmp_path):
     probe_code = (
         "import json, sys\n"
