@@ -142,6 +142,8 @@ def _inside(magnets, world_X_magnets, positions, probe_names, time):
         R = world_X_magnets[:, m, :3, :3]
         local = np.einsum("tji,tpj->tpi", R, positions - world_X_magnets[:, m, None, :3, 3])
         hit = inside(magnet.geometry, local)
+        if hit is None:  # a mesh: not checked
+            continue
         any_inside |= hit
         for p in np.flatnonzero(hit.any(axis=0)):
             steps = np.flatnonzero(hit[:, p])

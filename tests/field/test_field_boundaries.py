@@ -1,5 +1,5 @@
 """The field at its edges: a probe on a magnet's surface, zero and one step, a probe a moving magnet passes
-through, and what the field refuses (a mesh magnet, a probe on a frame the rig lacks)."""
+through, a mesh magnet against the box it closes, and what the field refuses (a probe it cannot place)."""
 
 from __future__ import annotations
 
@@ -52,15 +52,23 @@ def test_a_probe_a_moving_magnet_passes_through_is_reported_at_those_steps():
     assert "'m'" in finding.message and "1 of 9 steps" in finding.message
 
 
-def test_a_mesh_magnet_is_refused_with_its_place(tmp_path):
+def test_a_mesh_magnet_makes_the_field_of_the_solid_it_closes_about_its_centroid(tmp_path):
     import trimesh
 
-    trimesh.creation.box((0.01, 0.01, 0.01)).export(tmp_path / "cube.stl")
-    rig = motor_rig({"m": magnet(Mesh(str(tmp_path / "cube.stl")))}, {"p": probe((0.0, 0.0, 0.05))})
-    built = rig.build()
-    with pytest.raises(FieldError) as err:
-        field_along(built, built.play(np.zeros((1, 1)), 0.01))
-    assert err.value.code == "field.magnet-shape" and err.value.where() == "magnets.m.geometry"
+    # a 10 x 20 x 30 mm block whose file puts its corner, not its centre, at the origin, scaled from mm
+    block = trimesh.creation.box((10.0, 20.0, 30.0))
+    block.apply_translation((5.0, 10.0, 15.0))
+    block.export(tmp_path / "block.stl")
+    probes = {"p": probe((0.02, 0.01, 0.03)), "q": probe((0.0, 0.0, 0.04), mount="motor.rotor")}
+    direction = (0.3, 0.5, 1.2)
+    mesh = Mesh(str(tmp_path / "block.stl"), scale=0.001)
+    meshed = motor_rig({"m": magnet(mesh, direction, at=(0.01, 0, 0), mount="motor.rotor")}, probes).build()
+    boxed = motor_rig({"m": magnet(Box((0.01, 0.02, 0.03)), direction, at=(0.01, 0, 0), mount="motor.rotor")},
+                      probes).build()
+    angles = {"motor.shaft": [0.0, 0.4, 1.3]}
+    B_mesh = field_along(meshed, meshed.play(angles, 0.01)).B
+    assert np.allclose(B_mesh, field_along(boxed, boxed.play(angles, 0.01)).B, rtol=1e-9, atol=1e-15)
+    assert np.linalg.norm(B_mesh[0, 0]) > 1e-3
 
 
 @pytest.mark.parametrize("given, where", [({"p": probe((0.0, 0.0, 0.1), "motor.shaft")}, "probes.p.mount"),
