@@ -104,6 +104,8 @@ class ProbeMarks:
             return None
 
     def place(self) -> None:
+        if not self.markers:  # no probes: nothing to move or draw on a pose change
+            return
         on = self.scene.layer_visible("parts")
         size = max(self.scene.model_size(), 1e-3)
         radius, longest = 0.008 * size, 0.12 * size
