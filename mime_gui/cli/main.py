@@ -1,8 +1,8 @@
 """The ``mime-gui`` entry point.
 
 ``mime-gui [FILE]`` and ``mime-gui --screenshot OUT.png [FILE]`` open the desktop app (the only path that
-imports Qt). The headless subcommands (``inspect``, ``play``, ``validate``, ``report``, ``export``) live in
-``mime_gui.cli`` and never import Qt, pyvista or vtk.
+imports Qt). The headless subcommands (``inspect``, ``play``, ``validate``, ``report``, ``export``,
+``field``) live in ``mime_gui.cli`` and never import Qt, pyvista or vtk.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ SUBCOMMANDS = {
     "validate": ("rig", "check a rig file; one line per finding"),
     "report": ("rig", "the build report of a rig: armature and mass sources, grafts, totals"),
     "export": ("rig", "export a valid rig as MIME-style Python or as a rig file"),
+    "field": ("field", "the magnets' field at probes along played commands, headless"),
 }
 
 

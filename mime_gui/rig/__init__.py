@@ -21,6 +21,7 @@ from mime_gui.rig.dynamics import LabSegment, register_dynamics, unregister_dyna
 from mime_gui.rig.findings import Finding, RigError
 from mime_gui.rig.materials import Material, material, material_names, materials
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.probes import Probe
 from mime_gui.rig.report import RigReport
 from mime_gui.rig.rigfile import RigFileError, load, save
 from mime_gui.rig.rules import RULES
@@ -41,6 +42,7 @@ __all__ = [
     "Motor",
     "Part",
     "PermanentMagnet",
+    "Probe",
     "Quantity",
     "RigError",
     "RigFileError",

@@ -28,6 +28,7 @@ from mime_gui.rig.units import KG, KG_M2, KG_PER_M3, TESLA, M, Quantity, S
 _CONSTRUCTOR = {KG: "kg", KG_M2: "kg_m2", KG_PER_M3: "kg_per_m3", M: "m", S: "s", TESLA: "tesla"}
 _IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "LabSegment", "Mesh", "Motor", "Part", "PermanentMagnet",
             "Quantity", "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
+_PROBE_IMPORT = "Probe"  # imported only by a rig with probes, so other exports read as before
 
 
 def _text(value: str) -> str:
@@ -127,6 +128,10 @@ def _part(part, rig, folder, indent: str) -> str:
     return _call(type(part).__name__, args, indent)
 
 
+def _probe(probe, rig, folder, indent: str) -> str:
+    return f"Probe(at={_tuple(probe.at)}, mount={_optional(probe.mount)})"
+
+
 def to_python(rig, folder, source: str = "") -> str:
     """The Python source of ``rig`` as saved in ``folder`` (it defines ``rig``)."""
     folder = Path(folder)
@@ -135,7 +140,9 @@ def to_python(rig, folder, source: str = "") -> str:
              f"# A MIME rig, exported by mime-gui {_text(__version__)[1:-1]}.",
              f"# rig {_text(rig.name)}{origin}",
              "", "from pathlib import Path", "",
-             "from mime_gui.rig import (", *(f"    {name}," for name in _IMPORTS), ")", "",
+             "from mime_gui.rig import (",
+             *(f"    {name}," for name in sorted((*_IMPORTS, *([_PROBE_IMPORT] if rig.probes else ())),
+                                                 key=lambda n: (n[0].islower(), n))), ")", "",
              "# paths below are relative to this file's folder",
              'HERE = Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd()', ""]
     indent = "        "
@@ -150,6 +157,7 @@ def to_python(rig, folder, source: str = "") -> str:
               "    chain={\n" + chain + "    },",
               "    parts={\n" + parts + "    },",
               "    magnets={\n" + mags + "    },",
+              *(["    probes={\n" + entries(rig.probes, _probe) + "    },"] if rig.probes else []),
               *([f"    package_dirs=[{dirs}],"] if rig.package_dirs else []),
               "    base=HERE,",
               ")", "", *_provenance(rig, folder), ""]

@@ -2,9 +2,9 @@
 
 ``name``, ``chain.arm`` (a segment), ``chain.arm.at``, ``chain.arm.armature.joint_3``,
 ``chain.arm.initial_positions.joint_1``, ``parts.holder`` (a part), ``parts.holder.at``,
-``parts.holder.geometry.radius``, ``magnets.m1.magnetisation``. A path is written with dots; an item's name
-(which a valid rig never spells with a dot, but a rig being fixed may) is matched against the names that
-exist, longest first, so every item of any rig has a path.
+``parts.holder.geometry.radius``, ``magnets.m1.magnetisation``, ``probes.sample.at``. A path is written
+with dots; an item's name (which a valid rig never spells with a dot, but a rig being fixed may) is matched
+against the names that exist, longest first, so every item of any rig has a path.
 
 :func:`get` reads the value at a path; :func:`replace` returns a new rig with one value replaced (or
 removed, with :data:`DELETE`), copying only the values along the path and sharing the rest, so a rig held
@@ -18,7 +18,7 @@ from collections.abc import Mapping
 
 from mime_gui.rig.apparatus import Apparatus
 
-COLLECTIONS = ("chain", "parts", "magnets")
+COLLECTIONS = ("chain", "parts", "magnets", "probes")
 
 
 class _Delete:
@@ -57,8 +57,8 @@ def split(rig: Apparatus, path: str) -> tuple[str, ...]:
         return ("name",)
     head, _, rest = path.partition(".")
     if head not in COLLECTIONS or not rest:
-        raise RigPathError(path, "a rig path starts with name, chain.<segment>, parts.<part> or "
-                                 "magnets.<magnet>")
+        raise RigPathError(path, "a rig path starts with name, chain.<segment>, parts.<part>, "
+                                 "magnets.<magnet> or probes.<probe>")
     items = getattr(rig, head)
     for name in sorted(items, key=len, reverse=True):
         if rest == name:
@@ -70,7 +70,8 @@ def split(rig: Apparatus, path: str) -> tuple[str, ...]:
 
 
 def _singular(collection: str) -> str:
-    return {"chain": "segment", "parts": "part", "magnets": "magnet"}.get(collection, collection)
+    return {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe"}.get(collection,
+                                                                                             collection)
 
 
 def _child(value, key: str, path: str):
@@ -126,7 +127,8 @@ def _replaced(value, keys: tuple[str, ...], new, path: str):
 
 
 def with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
-    """A new rig like ``rig`` with ``collection`` (``chain``, ``parts`` or ``magnets``) replaced."""
+    """A new rig like ``rig`` with ``collection`` (``chain``, ``parts``, ``magnets`` or ``probes``)
+    replaced."""
     tables = {c: getattr(rig, c) for c in COLLECTIONS}
     tables[collection] = items
     return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, **tables)
@@ -138,7 +140,7 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
     parts = split(rig, path)
     if parts == ("name",):
         return Apparatus(value, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
-                         package_dirs=rig.package_dirs)
+                         package_dirs=rig.package_dirs, probes=rig.probes)
     collection, name, keys = parts[0], parts[1], parts[2:]
     items = dict(getattr(rig, collection))
     if not keys:
@@ -152,7 +154,8 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
 
 
 def item_paths(rig: Apparatus) -> list[str]:
-    """``chain.<segment>``, ``parts.<part>`` and ``magnets.<magnet>`` for every item, in rig order."""
+    """``chain.<segment>``, ``parts.<part>``, ``magnets.<magnet>`` and ``probes.<probe>`` for every item, in
+    rig order."""
     return [join(c, n) for c in COLLECTIONS for n in getattr(rig, c)]
 
 

@@ -25,6 +25,7 @@ from mime_gui.rig import dynamics, provenance
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
 from mime_gui.rig.units import UNITS, Quantity
 
@@ -135,7 +136,7 @@ class _Reader:
     # -- the document ------------------------------------------------------------------------------
     def document(self, data, base: Path) -> Apparatus:
         d = self.obj(data, "", ("format", "version", "name"),
-                     ("package_dirs", "chain", "parts", "magnets", "provenance"))
+                     ("package_dirs", "chain", "parts", "magnets", "provenance", "probes"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -163,8 +164,11 @@ class _Reader:
                  for k, v in self.names(d.get("parts", {}), "/parts").items()}
         magnets = {k: self.part(v, f"/magnets/{_escape(k)}", magnet=True)
                    for k, v in self.names(d.get("magnets", {}), "/magnets").items()}
+        probes = {k: self.probe(v, f"/probes/{_escape(k)}")
+                  for k, v in self.names(d.get("probes", {}), "/probes").items()}
         return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base,
-                         package_dirs=self.package_dirs(d.get("package_dirs", []), "/package_dirs"))
+                         package_dirs=self.package_dirs(d.get("package_dirs", []), "/package_dirs"),
+                         probes=probes)
 
     def package_dirs(self, value, pointer: str) -> list[str]:
         """Folders (relative to the rig file) where the descriptions' ``package://`` meshes are looked for."""
@@ -299,6 +303,12 @@ class _Reader:
         if "magnetisation" in d:
             kw["magnetisation"] = self.numbers(d["magnetisation"], f"{p}/magnetisation", 3)
         return (PermanentMagnet if magnet else Part)(**kw)
+
+    def probe(self, value, p: str) -> Probe:
+        """``{"at": {"value": [x, y, z], "unit": "m"}, "mount": "<segment>.<frame>" or null}``."""
+        d = self.obj(value, p, ("at",), ("mount",))
+        mount = self.string(d["mount"], f"{p}/mount", nullable=True) if "mount" in d else None
+        return Probe(self.measured(d["at"], f"{p}/at", "m", 3), mount=mount)
 
 
 def _provider(value) -> str:
@@ -513,9 +523,11 @@ def to_data(rig: Apparatus, folder) -> dict:
 
     dirs = {"package_dirs": [_relative(d, rig.base, folder) for d in rig.package_dirs]} \
         if rig.package_dirs else {}
+    probes = {"probes": {k: {"at": _measured(v.at, "m"), "mount": v.mount} for k, v in rig.probes.items()}} \
+        if rig.probes else {}  # a rig without probes is written as before they existed
     return {"format": FORMAT, "version": VERSION, "name": rig.name, **dirs, "chain": chain,
             "parts": {k: part(v) for k, v in rig.parts.items()},
-            "magnets": {k: part(v) for k, v in rig.magnets.items()}}
+            "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes}
 
 
 _SCALAR = r"(?:-?[0-9.eE+\-]+|null|true|false)"

@@ -51,9 +51,12 @@ RULES = {
     "magnet.magnetisation": "a magnet's magnetisation direction is a non-zero vector",
     "magnet.remanence": "a magnet has a remanence, from its material or declared, finite, not negative and "
                         "at most 100 T",
+    "probe.mount": "a probe mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
+    "probe.placement": "a probe's at is finite, each coordinate within ±1e6 m",
+    "probe.inside-magnet": "a probe is not inside a magnet on the same frame (on its surface at the nearest)",
     "declaration.reason": "every declared value says where it comes from",
     "unit": "a declared value carries its unit (kg, kg_m2, kg_per_m3, tesla), not a bare number",
-    "name.duplicate": "segments, parts and magnets have distinct names",
+    "name.duplicate": "segments, parts, magnets and probes have distinct names",
     "name.invalid": "names are non-empty text without dots or surrounding spaces",
 }
 
@@ -105,7 +108,7 @@ def _check_names(rig, a: Analysis) -> None:
     if not isinstance(rig.name, str) or not rig.name.strip() or not _is_text(rig.name):
         a.add("name.invalid", "name", f"the apparatus needs a non-empty name, got {rig.name!r}")
     seen: dict[str, str] = {}
-    for collection in ("chain", "parts", "magnets"):
+    for collection in ("chain", "parts", "magnets", "probes"):
         for name in getattr(rig, collection):
             where = f"{collection}.{name}"
             if not isinstance(name, str) or not name or name != name.strip() or "." in name \
@@ -307,6 +310,9 @@ def analyse(rig) -> Analysis:
             elif collection == "magnets":
                 a.add("magnet.magnetisation", where, "a magnet is a PermanentMagnet (with a magnetisation), "
                                                      "not a plain Part; move it to parts or make it a magnet")
+    from mime_gui.rig.probe_rules import check_probes  # here: it reads the frames resolved above
+
+    check_probes(rig, a)
     return a
 
 

@@ -77,8 +77,8 @@ TEMPLATES: dict[str, Template] = {t.key: t for t in (
 
 
 def taken_names(rig) -> set[str]:
-    """Every name in use: segments, parts and magnets share one namespace (rule ``name.duplicate``)."""
-    return {*rig.chain, *rig.parts, *rig.magnets}
+    """Every name in use: segments, parts, magnets and probes share one namespace (``name.duplicate``)."""
+    return {*rig.chain, *rig.parts, *rig.magnets, *rig.probes}
 
 
 def unique_name(rig, base: str) -> str:

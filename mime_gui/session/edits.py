@@ -15,7 +15,7 @@ from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.paths import COLLECTIONS, DELETE
 from mime_gui.rig.segments import SEGMENT_KINDS
 
-_SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet"}
+_SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe"}
 
 
 class EditError(ValueError):
@@ -205,6 +205,9 @@ class RenameItem(Edit):
             for n, seg in rig.chain.items():
                 if seg.mount and seg.mount.startswith(prefix):
                     out.add(paths.join("chain", n))
+            for n, probe in rig.probes.items():
+                if probe.mount and probe.mount.startswith(prefix):
+                    out.add(paths.join("probes", n))
         return frozenset(out)
 
 

@@ -11,6 +11,7 @@ from mime_gui.rig import (
     Motor,
     Part,
     PermanentMagnet,
+    Probe,
     Quantity,
     Sphere,
 )
@@ -38,10 +39,11 @@ part_fields = {"material": st.none() | text, "at": vec3, "mount": st.none() | te
 parts = st.builds(Part, geometry, **part_fields)
 magnets = st.builds(PermanentMagnet, geometry, magnetisation=vec3, remanence=declaration, **part_fields)
 package_dirs = st.lists(st.sampled_from(["packages", "../ros_ws/src", "a b/ü"]), max_size=2)
-rigs = st.builds(lambda name, chain, parts, magnets, dirs: Apparatus(name, chain, parts, magnets,
-                                                                     package_dirs=dirs),
+probes = st.builds(Probe, vec3, mount=st.none() | text)
+rigs = st.builds(lambda name, chain, parts, magnets, dirs, probes: Apparatus(
+                     name, chain, parts, magnets, package_dirs=dirs, probes=probes),
                  text, st.dictionaries(text, arms | motors, max_size=3),
                  st.dictionaries(text, parts, max_size=3), st.dictionaries(text, magnets, max_size=2),
-                 package_dirs)
+                 package_dirs, st.dictionaries(text, probes, max_size=2))
 
 

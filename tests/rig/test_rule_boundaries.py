@@ -19,6 +19,7 @@ from mime_gui.rig import (
     Motor,
     Part,
     PermanentMagnet,
+    Probe,
     Sphere,
     kg,
     kg_m2,
@@ -664,7 +665,8 @@ def test_every_rule_has_a_boundary_case_here():
     covered = {"chain.mount-first", "chain.mount", "chain.description", "chain.inertia", "chain.placement",
                "chain.initial-positions", "chain.servo", "chain.motor", "chain.armature", "part.mount",
                "part.placement", "part.geometry", "part.material", "part.mass", "magnet.magnetisation",
-               "magnet.remanence", "declaration.reason", "unit", "name.duplicate", "name.invalid"}
+               "magnet.remanence", "declaration.reason", "unit", "name.duplicate", "name.invalid",
+               "probe.mount", "probe.placement", "probe.inside-magnet"}
     assert covered == set(RULES)
 
 
@@ -674,3 +676,48 @@ def test_a_description_that_is_no_path_is_refused_before_reading(description):
     rig.chain["arm"].description = description
     assert found(rig)[0] == ("chain.description", "chain.arm.description")
     assert "is not the path of a URDF file" in message(rig, "chain.description")
+
+
+# -- probes: on a frame of the chain or in the world, finite, never inside a magnet on the same frame ------
+@pytest.mark.parametrize("mount, ok", [(None, True), ("motor.rotor", True), ("arm.link_3", True),
+                                       ("motor.nothing", False), ("rotor", False), ("nowhere.rotor", False)])
+def test_a_probe_mounts_on_a_frame_of_the_chain_or_in_the_world(mount, ok):
+    rig = snippet_rig(probes={"sample": Probe((0.0, 0.0, 0.1), mount=mount)})
+    assert found(rig) == ([] if ok else [("probe.mount", "probes.sample.mount")])
+
+
+def test_a_probe_on_a_missing_frame_names_the_frames_that_exist():
+    rig = snippet_rig(probes={"sample": Probe((0.0, 0.0, 0.1), mount="motor.shaft")})
+    assert "motor.rotor" in message(rig, "probe.mount")
+
+
+@pytest.mark.parametrize("x, ok", [(MAX_LENGTH, True), (-MAX_LENGTH, True), (MAX_LENGTH * 1.000001, False),
+                                   (math.inf, False), (math.nan, False)])
+def test_a_probe_is_placed_at_a_finite_point(x, ok):
+    rig = snippet_rig(probes={"sample": Probe((x, 0.0, 0.0))})
+    assert found(rig) == ([] if ok else [("probe.placement", "probes.sample.at")])
+
+
+# m1 is a cylinder of radius 5 mm, 10 mm long, centred at z = 25 mm on motor.rotor
+@pytest.mark.parametrize("at, ok", [
+    ((0.0, 0.0, 0.025), False), ((0.0049, 0.0, 0.0201), False),  # inside, near an edge
+    ((0.005, 0.0, 0.025), True), ((0.0, 0.0, 0.03), True), ((0.0, 0.0, 0.02), True),  # on its surface
+    ((0.0051, 0.0, 0.025), True), ((0.0, 0.0, 0.0301), True),  # just outside
+], ids=["centre", "near-edge", "side", "top", "bottom", "beside", "above"])
+def test_a_probe_inside_a_magnet_on_the_same_frame_is_refused_and_its_surface_is_outside(at, ok):
+    rig = snippet_rig(probes={"sample": Probe(at, mount="motor.rotor")})
+    assert found(rig) == ([] if ok else [("probe.inside-magnet", "probes.sample.at")])
+
+
+def test_a_probe_inside_a_magnet_fixed_in_the_world_is_refused_and_other_frames_are_left_to_the_field():
+    rig = snippet_rig(probes={"sample": Probe((0.1, 0.0, 0.0))})
+    rig.magnets["m2"] = PermanentMagnet(Box((0.01, 0.02, 0.03)), material="NdFeB-N42", at=(0.1, 0.0, 0.0))
+    rig.magnets["m3"] = PermanentMagnet(Sphere(0.01), material="NdFeB-N42", at=(0.1, 0.0, 0.0),
+                                        mount="arm.link_2")
+    assert found(rig) == [("probe.inside-magnet", "probes.sample.at")]
+    assert "'m2'" in message(rig, "probe.inside-magnet")
+
+
+def test_a_probe_shares_the_one_namespace_of_names():
+    rig = snippet_rig(probes={"m1": Probe((0.0, 0.0, 0.1))})
+    assert found(rig) == [("name.duplicate", "probes.m1")]

@@ -21,6 +21,7 @@ from mime_gui.rig import (
     Motor,
     Part,
     PermanentMagnet,
+    Probe,
     RigError,
     Sphere,
     kg,
@@ -198,6 +199,13 @@ CASES = [
      lambda r, t: r.parts.update({"a.b": r.parts.pop("holder")}), ["without dots"]),
     ("an empty apparatus name", "name.invalid", "name",
      lambda r, t: _set(r, name=""), ["non-empty"]),
+    ("a probe on a missing frame", "probe.mount", "probes.sample.mount",
+     lambda r, t: r.probes.update(sample=Probe((0, 0, 0.05), mount="motor.shaft")), ["'motor.shaft'",
+                                                                                     "motor.rotor"]),
+    ("a probe at infinity", "probe.placement", "probes.sample.at",
+     lambda r, t: r.probes.update(sample=Probe((math.inf, 0, 0))), ["finite"]),
+    ("a probe inside a magnet", "probe.inside-magnet", "probes.sample.at",
+     lambda r, t: r.probes.update(sample=Probe((0, 0, 0.025), mount="motor.rotor")), ["inside magnet 'm1'"]),
 ]
 
 

@@ -1,0 +1,27 @@
+"""The field of the rig's magnets (headless): B at probes along a played trajectory, computed with Magpylib.
+
+Conventions, written once: B is in tesla, in world axes, at points in metres. A magnet is a Magpylib source
+whose centre is the magnet's centroid and whose axes are its mount frame's (a part's frame is not turned in
+its mount frame); its polarisation is the remanence along the magnetisation direction (``J = Br·d``, in the
+magnet's frame), so its moment is ``Br·V/μ0`` as the build report says. A cylinder's axis is its frame's z
+axis in both. Arrays over a trajectory carry the step first: ``B (T, probes, 3)``, ``contributions
+(T, magnets, probes, 3)``. There is no Python loop over steps: each magnet is one source with a path of
+``T`` positions and orientations, each probe one sensor with a path.
+
+    built = rig.build()
+    trajectory = built.play(commands, dt)
+    field = field_along(built, trajectory)            # every probe of the rig
+    field.B, field.time, field.probe_names, rotating_summary(field.time, field.B)
+
+This package never imports Qt, pyvista or vtk.
+"""
+
+from mime_gui.field.along import FieldTrajectory, field_along, probe_points
+from mime_gui.field.errors import FieldError
+from mime_gui.field.live import field_now
+from mime_gui.field.plane import FieldPlane, field_plane, rest_poses
+from mime_gui.field.sources import MagnetSource, magnet_sources
+from mime_gui.field.summary import RotatingField, rotating_summary
+
+__all__ = ["FieldError", "FieldPlane", "FieldTrajectory", "MagnetSource", "RotatingField", "field_along",
+           "field_now", "field_plane", "magnet_sources", "probe_points", "rest_poses", "rotating_summary"]
