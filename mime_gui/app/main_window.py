@@ -305,6 +305,8 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{len(problems)} mesh problem(s): {problems[0]}", 8000)
         elif opened and self.session.document is not None:  # not after an edit's meshes
             self.statusBar().showMessage(f"Opened {self.session.document.path}", 5000)
+        elif self.statusBar().currentMessage().startswith("Loading "):
+            self.statusBar().clearMessage()  # the last file's name must not stay as if still loading
 
     def _picked(self, ref) -> None:
         if ref is None or self.session.has_item(ref):

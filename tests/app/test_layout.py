@@ -51,3 +51,50 @@ def test_a_small_window_keeps_its_size_and_the_long_texts_do_not_widen_it(make_w
     assert (window.width(), window.height()) == (900, 600)
     assert window.minimumSizeHint().width() <= 900
     assert window.minimumSizeHint().height() <= 600
+
+
+def test_the_status_bar_does_not_stay_on_loading_a_mesh_once_all_are_loaded(qtbot):
+    """The app opens its file before the window exists (as ``mime-gui FILE`` does)."""
+    from mime_gui.app.main import wait_until_ready
+    from mime_gui.app.main_window import MainWindow
+    from mime_gui.session import Session
+
+    session = Session()
+    session.open(DEMO_RIG)
+    window = MainWindow(session, restore=False)
+    qtbot.addWidget(window)
+    window.show()
+    seen = []
+    window.statusBar().messageChanged.connect(seen.append)
+    wait_until_ready(window)
+    qtbot.wait(20)
+    assert any(m.startswith("Loading ") for m in seen)  # it did say so while loading
+    assert not window.statusBar().currentMessage().startswith("Loading ")
+    window.close()
+
+
+def test_the_plots_stand_side_by_side_when_wide_and_stacked_with_one_time_axis_when_tall(make_window, qtbot):
+    window = make_window(size=(1200, 800))
+    window.open_file(str(DEMO_RIG))
+    plots = window.driving.plots
+    plots.setFloating(True)
+
+    def shape(w, h):
+        plots.resize(w, h)
+        qtbot.wait(20)
+        rows = [plots.graphs.ci.items[p][0][0] for p in plots.plots]  # (row, col) of each plot
+        shown = [p.getAxis("bottom").label.isVisible() for p in plots.plots]
+        lefts = [p.getAxis("left").labelText for p in plots.plots]
+        return rows, shown, lefts
+
+    rows, shown, lefts = shape(1400, 260)
+    assert rows == [0, 0, 0] and shown == [True, True, True]  # side by side, each its own time axis
+    assert lefts[0] == "joints (rad, m)"
+    rows, shown, lefts = shape(520, 700)
+    assert rows == [0, 1, 2] and shown == [False, False, True]  # one above the other, the time axis once
+    assert lefts[0] == "q"  # a short plot has no room for the long name
+    # a command file loaded while stacked relabels the time axes: still only the last shows it
+    assert window.driving.player.open_file(str(RESOURCES / "demo" / "chain.csv"))
+    qtbot.wait(20)
+    assert [p.getAxis("bottom").label.isVisible() for p in plots.plots] == [False, False, True]
+    assert plots.plots[-1].getAxis("bottom").labelText == "t (s)"

@@ -147,14 +147,14 @@ class PlotsDock(QDockWidget):
         for plot in self.plots:
             plot.setLabel("bottom", text)
             plot.getAxis("bottom").setToolTip(tip)
-        self._arrange()
+        self._arrange(force=True)  # a label set shows again: only the last of a stack keeps it
 
-    def _arrange(self) -> None:
+    def _arrange(self, force: bool = False) -> None:
         """The plots side by side in a wide dock, one above the other in a tall one (then the shared time
         axis is labelled once, under the last); each keeps a readable size either way."""
         size = self.graphs.size()
         stacked = size.width() < 2.4 * size.height()
-        if stacked == self._stacked:
+        if stacked == self._stacked and not force:
             return
         self._stacked = stacked
         layout = self.graphs.ci
