@@ -95,7 +95,15 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
     if foot is not None:
         window.resizeDocks([foot], [foot.minimumSizeHint().height()], Qt.Vertical)
     window.setDockOptions(options)
-    return lambda: _tab_beside(window, right, later)
+
+    def finish() -> None:
+        _tab_beside(window, right, later)
+        # the side columns a quarter of the window each at most once it has its size: at 1024 px the view
+        # keeps half the width
+        side = max(230, min(360, window.width() // 4))
+        window.resizeDocks(left[:1] + right[:1], [side, side], Qt.Horizontal)
+
+    return finish
 
 
 __all__ = ["STATE_VERSION", "arrange_docks"]

@@ -51,6 +51,14 @@ def test_a_small_window_keeps_its_size_and_the_long_texts_do_not_widen_it(make_w
     assert (window.width(), window.height()) == (900, 600)
     assert window.minimumSizeHint().width() <= 900
     assert window.minimumSizeHint().height() <= 600
+    assert window.scene.width() >= 0.4 * window.width()  # the side columns narrow with the window
+
+
+def test_at_1024_the_view_keeps_nearly_half_the_width(make_window, qtbot):
+    window = make_window(size=(1024, 700))
+    qtbot.wait(50)
+    assert window.scene.width() >= 0.42 * 1024
+    assert window.tree_dock.width() >= 220 and window.properties_dock.width() >= 220  # still readable
 
 
 def test_the_status_bar_does_not_stay_on_loading_a_mesh_once_all_are_loaded(qtbot):
