@@ -528,6 +528,9 @@ class Assembly(QObject):
         self.close_box = box
         answer = box.exec()
         if answer == QMessageBox.Save:
+            if not self.session.writable:  # from a bundle, or built in Python: ask where; cancelled stays
+                self.window.save_as()
+                return not self.session.modified
             try:
                 self.session.save()
             except SessionError:
