@@ -582,7 +582,8 @@ class Session:
 
     def save(self, path: str | os.PathLike | None = None) -> str:
         """Write the rig to ``path`` (default: :meth:`suggested_path`), atomically. A URDF document saved
-        under a ``.urdf`` name is a copy of its file (while nothing was added to it)."""
+        under a ``.urdf`` name is a copy of its file (while nothing was added to it). A rig opened from a
+        bundle needs ``path`` (``session.no-path`` without it): see :meth:`_save_bundled`."""
         doc = self.document
         if doc is None:
             raise self._fail("session.no-document", "nothing is open")
