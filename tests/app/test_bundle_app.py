@@ -41,3 +41,23 @@ def test_save_after_opening_a_bundle_asks_where(window, tmp_path, monkeypatch):
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (_ for _ in ()).throw(AssertionError))
     window.act_save.trigger()  # now a file of the user's: Save writes it without asking
+
+
+def test_closing_a_changed_bundle_rig_with_save_asks_where(window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setenv("MIME_GUI_BUNDLE_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "lab").mkdir()
+    bundle = write_bundle(load(RESOURCES / "demo" / "demo.rig.json"), tmp_path / "lab" / "demo.zip")
+    assert window.open_file(str(bundle))
+    wait_until_ready(window)
+    window.session.apply(AddItem("parts", "box", Part(Box((0.01, 0.01, 0.01)), mount="arm.tool0")))
+    window.assembly.ask_on_close = True
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: QMessageBox.Save)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: ("", ""))
+    assert not window.assembly.confirm_close()  # the name was not given: the window stays
+    assert window.error_dialog is None or not window.error_dialog.isVisible()
+    target = tmp_path / "lab" / "demo" / "demo.rig.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    assert window.assembly.confirm_close()
+    assert "box" in load(target).parts
