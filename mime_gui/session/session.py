@@ -626,7 +626,18 @@ class Session:
 
         source = Path(doc.path).resolve().parent
         folder = Path(os.path.abspath(target)).parent
-        copies = [] if folder.resolve() == source else _bundle_copies(source, Path(doc.path).name, folder)
+        files = source
+        if not Path(doc.path).is_file():  # pruned by another program meanwhile: the bundle again
+            if not os.path.isfile(doc.bundle):
+                raise self._fail("session.save-bundle", f"the bundle's extracted files were removed from the "
+                                 f"cache and the bundle {doc.bundle} is gone too, so its files cannot be "
+                                 "saved with the rig; put the bundle back and save again", target)
+            try:
+                files = Path(_open_bundle(doc.bundle)).parent
+            except SessionError as err:
+                self.error.emit(err)
+                raise
+        copies = [] if folder.resolve() == source else _bundle_copies(files, Path(doc.path).name, folder)
         for _src, dest, same in copies:
             if dest.exists() and not same:
                 raise self._fail("session.save-bundle", f"{dest} is already there with other content than "
@@ -696,7 +707,9 @@ class Session:
         if not old.path:
             doc = self.open_apparatus(old.rig)
         else:
-            doc = self._open(old.path, old.bundle)  # a bundle's extracted copy stays no file of the user's
+            # a bundle's extracted copy stays no file of the user's; extracted again if it was pruned
+            path = old.bundle if old.bundle and not os.path.isfile(old.path) else old.path
+            doc = self._open(path, old.bundle)
         for name, seg in doc.segments.items():
             prev = old.segments.get(name)
             if prev is None:

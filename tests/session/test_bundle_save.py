@@ -4,6 +4,7 @@ beside the new rig file so it no longer depends on the bundle cache."""
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -83,3 +84,31 @@ def test_a_rig_file_stays_writable(tmp_path):
     doc = s.open(str(tmp_path / "demo" / "demo.rig.json"))
     assert s.writable and doc.bundle == "" and s.suggested_path() == doc.path
     assert s.save() == doc.path
+
+
+def test_an_extraction_pruned_meanwhile_is_taken_from_the_bundle_again(bundle, tmp_path):
+    s = Session()
+    doc = s.open(str(bundle))
+    shutil.rmtree(Path(doc.path).parent)  # another program pruned it
+    target = s.save(tmp_path / "kept" / "demo.rig.json")
+    assert load(target).validate() == []
+    assert (tmp_path / "kept" / "files" / "arm.urdf").is_file()
+
+
+def test_reload_after_the_extraction_was_pruned_extracts_the_bundle_again(bundle):
+    s = Session()
+    doc = s.open(str(bundle))
+    shutil.rmtree(Path(doc.path).parent)
+    again = s.reload()
+    assert again.bundle == str(bundle) and Path(again.path).is_file() and again.path != doc.path
+
+
+def test_a_pruned_extraction_of_a_bundle_that_is_gone_is_a_coded_refusal(bundle, tmp_path):
+    s = Session()
+    doc = s.open(str(bundle))
+    shutil.rmtree(Path(doc.path).parent)
+    bundle.unlink()
+    with pytest.raises(SessionError) as err:
+        s.save(tmp_path / "kept" / "demo.rig.json")
+    assert err.value.code == "session.save-bundle" and str(bundle) in err.value.message
+    assert not (tmp_path / "kept").exists() and s.document.bundle
