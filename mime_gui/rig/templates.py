@@ -39,8 +39,11 @@ class Template:
     tip: str
     build: Callable[[str | None, str | None], object]  # (mount, path) -> rig value
     needs_path: str = ""  # "mesh" or "urdf": ask for a file first
+    unavailable: str = ""  # why it cannot be dropped (a lab kind needing parameters without a default)
 
     def make(self, mount: str | None, path: str | None = None):
+        if self.unavailable:
+            raise ValueError(self.unavailable)
         if self.needs_path and not path:
             raise ValueError(f"the {self.label} template needs a {self.needs_path} file")
         return self.build(mount, path)
@@ -106,9 +109,23 @@ def default_params(factory) -> dict:
     return out
 
 
+def required_params(factory) -> list[str]:
+    """The parameters of a factory without a default: a template cannot make its segment (the segment
+    would not build, and a segment that does not build cannot be selected to be fixed)."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return []
+    return [name for name, p in signature.parameters.items()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is p.empty]
+
+
 def _lab_template(kind) -> Template:
     params = default_params(kind.factory)
     shown = ", ".join(f"{k}={v!r}" for k, v in params.items()) or "no parameters"
+    required = required_params(kind.factory)
+    unavailable = (f"its factory needs {', '.join(required)}, with no default: give the segment in the rig "
+                   "file (its params) or in Python") if required else ""
     where = f"{kind.package} {kind.version}".strip() or "registered in Python"
     base = re.sub(r"[^0-9A-Za-z_-]+", "_", kind.name).strip("_") or "segment"
 
@@ -119,7 +136,7 @@ def _lab_template(kind) -> Template:
 
     return Template(LAB_PREFIX + kind.name, kind.name, "Segments", "chain", base,
                     f"The lab's segment kind {kind.name!r} ({where}), mounted on the frame, with {shown}",
-                    build)
+                    build, unavailable=unavailable)
 
 
 def lab_templates() -> dict[str, Template]:
@@ -173,4 +190,4 @@ def segment_mount(rig, segment: str, frame: str) -> str:
 
 
 __all__ = ["LAB_PREFIX", "TEMPLATES", "Template", "copy_name", "default_params", "lab_templates",
-           "segment_mount", "taken_names", "template", "unique_name"]
+           "required_params", "segment_mount", "taken_names", "template", "unique_name"]

@@ -110,3 +110,26 @@ def test_a_kind_gone_leaves_the_palette_when_a_document_opens(window, tmp_path):
     with pytest.raises(KeyError):
         window.assembly.palette.row("segment.lab.turntable")
     assert window.assembly.palette.row("segment.motor") is not None  # the built-in ones stay
+
+
+def tilt(angle, radius=0.05):
+    """A top tilted by ``angle`` (no default: the user sets it)."""
+    return dynamics.frames("tilt", "base", [("tip", "revolute", "base", "top", (0, 0, angle), (1, 0, 0),
+                                             (-1, 1))])
+
+
+def test_a_kind_with_a_parameter_without_a_default_is_shown_but_not_offered(window, tmp_path):
+    shutil.copytree(RESOURCES / "demo", tmp_path / "demo")
+    register_dynamics("tilt", tilt)
+    try:
+        assert window.open_file(str(tmp_path / "demo" / "demo.rig.json"))
+        wait_until_ready(window)
+        row = window.assembly.palette.row("segment.lab.tilt")
+        assert not row.flags() & (Qt.ItemIsEnabled | Qt.ItemIsDragEnabled)
+        assert "Not offered: its factory needs angle, with no default" in row.toolTip(0)
+        before, steps = window.session.rig, len(window.session.history)
+        assert not window.assembly.drop_template("segment.lab.tilt", "arm", "tool0")  # a drop that got in
+        assert window.session.rig is before and len(window.session.history) == steps
+        assert "Cannot add tilt: its factory needs angle" in window.statusBar().currentMessage()
+    finally:
+        unregister_dynamics("tilt")

@@ -100,6 +100,9 @@ class PaletteDock(QDockWidget):
             row.setToolTip(0, f"{template.tip}\n\nDrag onto a frame, or double-click / Enter to add it to "
                               "the selected frame; its parameters are then in its form.")
             row.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
+            if template.unavailable:  # shown greyed with the reason, not dragged
+                row.setFlags(Qt.NoItemFlags)
+                row.setToolTip(0, f"{template.tip}\n\nNot offered: {template.unavailable}.")
             self._rows[key] = row
             self._lab_rows.append(key)
 
