@@ -26,7 +26,8 @@ from mime_gui.app.docks.mass import MassPropertiesDock
 from mime_gui.app.docks.palette import PaletteDock
 from mime_gui.app.docks.validation import ValidationDock
 from mime_gui.rig import paths as rig_paths
-from mime_gui.rig.templates import TEMPLATES, copy_name, segment_mount, unique_name
+from mime_gui.rig.templates import copy_name, segment_mount, unique_name
+from mime_gui.rig.templates import template as find_template
 from mime_gui.session import AddItem, ItemRef, RemoveItem, ReplaceRig, SessionError
 from mime_gui.session.recovery import INTERVAL, RecoveryStore
 
@@ -205,7 +206,7 @@ class Assembly(QObject):
     def drop_template(self, key: str, segment: str, frame: str) -> bool:
         """A template dropped on ``segment.frame``: one edit mounting it there, at the frame's origin; the
         new item is selected and its name field focused."""
-        template = TEMPLATES.get(key)
+        template = find_template(key)  # a built-in template or a registered lab kind's
         rig = self.session.rig
         if template is None or rig is None:
             return False
@@ -528,6 +529,9 @@ class Assembly(QObject):
         self.close_box = box
         answer = box.exec()
         if answer == QMessageBox.Save:
+            if not self.session.writable:  # from a bundle, or built in Python: ask where; cancelled stays
+                self.window.save_as()
+                return not self.session.modified
             try:
                 self.session.save()
             except SessionError:

@@ -304,7 +304,7 @@ class MainWindow(QMainWindow):
             self.report_dock.rebuild()  # the scene put each file's problem in the read report
             self.statusBar().showMessage(f"{len(problems)} mesh problem(s): {problems[0]}", 8000)
         elif opened and self.session.document is not None:  # not after an edit's meshes
-            self.statusBar().showMessage(f"Opened {self.session.document.path}", 5000)
+            self.statusBar().showMessage(*self._opened_text(self.session.document))
         elif self.statusBar().currentMessage().startswith("Loading "):
             self.statusBar().clearMessage()  # the last file's name must not stay as if still loading
 
@@ -384,7 +384,14 @@ class MainWindow(QMainWindow):
             self.status_counts.setText("")
             return
         self._show_counts()
-        self.statusBar().showMessage(f"Opened {doc.path or doc.name}", 5000)
+        self.statusBar().showMessage(*self._opened_text(doc))
+
+    @staticmethod
+    def _opened_text(doc) -> tuple[str, int]:
+        if doc.bundle:
+            return (f"Opened the bundle {doc.bundle} (extracted into the bundle cache); Save asks where to "
+                    "keep it", 8000)
+        return f"Opened {doc.path or doc.name}", 5000
 
     def _show_counts(self) -> None:
         doc = self.session.document
@@ -438,6 +445,9 @@ class MainWindow(QMainWindow):
     def save(self) -> None:
         doc = self.session.document
         if doc is None:
+            return
+        if not self.session.writable:  # a bundle's extracted copy (or a rig built in Python): ask where
+            self.save_as()
             return
         try:
             path = self.session.save()

@@ -16,6 +16,11 @@ file system would merge); for more than :data:`MAX_ENTRIES` entries, more uncomp
 The sizes are counted again while extracting, so a header that lies does not help. The bundle is extracted
 into a new folder of the cache (``MIME_GUI_BUNDLE_CACHE``, else ``$XDG_CACHE_HOME/mime_gui/bundles``), files
 created exclusively and never through a link; on any refusal that folder is removed.
+
+Pruning (:func:`prune_cache`, after each open): of the cache's extraction folders (named ``*.mime-bundle``),
+the :data:`KEEP` most recent stay and any older than :data:`MAX_AGE_DAYS` days goes, except those this
+process extracted (one may be open). Only folders directly in the cache whose name says they are
+extractions are removed; a link is never followed nor removed.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import re
 import shutil
 import stat
 import tempfile
+import time
 import unicodedata
 import zipfile
 from pathlib import Path
@@ -46,6 +52,10 @@ RATIO_FLOOR = 1024 * 1024  # entries smaller than this are not judged by their r
 _CHUNK = 1024 * 1024
 _DRIVE = re.compile(r"^[A-Za-z]:")
 _EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip holds
+SUFFIX = ".mime-bundle"  # an extraction's folder name ends so: pruning removes nothing else of the cache
+KEEP = 8  # extractions kept in the cache, the most recent
+MAX_AGE_DAYS = 30  # an extraction older than this goes even when fewer than KEEP are there
+_in_use: set[str] = set()  # extractions of this process: never pruned while it runs
 
 
 class BundleError(CodedError):
@@ -242,7 +252,8 @@ def open_bundle(path, folder=None) -> Path:
         entries = _checked(z, file)
         root = Path(folder) if folder is not None else cache_folder()
         root.mkdir(parents=True, exist_ok=True)
-        target = Path(tempfile.mkdtemp(prefix=Path(file).name.removesuffix(".zip") + "-", dir=root))
+        target = Path(tempfile.mkdtemp(prefix=Path(file).name.removesuffix(".zip") + "-", suffix=SUFFIX,
+                                       dir=root))
         budget = [inputs.LIMITS["bundle"].bytes()]
         try:
             for info, parts in entries:
@@ -253,8 +264,42 @@ def open_bundle(path, folder=None) -> Path:
         except (OSError, zipfile.BadZipFile, EOFError, RuntimeError) as exc:  # a CRC that does not match …
             shutil.rmtree(target, ignore_errors=True)
             raise _refuse("bundle.zip", f"cannot extract it ({exc})", file) from None
+    _in_use.add(os.path.realpath(target))
+    prune_cache(root)
     rig = next(p[0] for i, p in entries if len(p) == 1 and p[0].lower().endswith(".rig.json"))
     return target / rig
+
+
+def prune_cache(root, keep: int = KEEP, max_age_days: float = MAX_AGE_DAYS, now: float | None = None) \
+        -> list[Path]:
+    """Remove from ``root`` the extractions past the ``keep`` most recent (by modification time) or older
+    than ``max_age_days``, never one this process extracted; returns those removed. Only folders directly
+    in ``root`` named ``*.mime-bundle`` count: a link there, or a file, is left alone, and a link inside an
+    extraction is removed as a link, not followed. A folder that cannot be removed is left."""
+    root = Path(root)
+    now = time.time() if now is None else now
+    found = []
+    try:
+        with os.scandir(root) as entries:
+            for entry in entries:
+                try:
+                    if entry.name.endswith(SUFFIX) and entry.is_dir(follow_symlinks=False):
+                        found.append((entry.stat(follow_symlinks=False).st_mtime, entry.name))
+                except OSError:
+                    continue
+    except OSError:
+        return []
+    removed = []
+    for rank, (mtime, name) in enumerate(sorted(found, reverse=True)):
+        path = root / name
+        if rank < keep and now - mtime <= max_age_days * 86400 or os.path.realpath(path) in _in_use:
+            continue
+        try:
+            shutil.rmtree(path)  # removes the links it meets, never what they point to
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
 
 
 def is_bundle(path) -> bool:

@@ -20,7 +20,12 @@ _CHANNEL = re.compile(r"^(?P<segment>[^.]+)\.(?P<channel>joint_positions|joint_t
 
 
 class ChannelError(ValueError):
-    """A column that names a channel no segment takes (the message says which exist)."""
+    """A column that names a channel no segment takes (the message says which exist); ``code`` is
+    ``commands.unknown-joint``, or ``commands.torque-channel`` for a torque channel."""
+
+    def __init__(self, message: str, code: str = "commands.unknown-joint"):
+        super().__init__(message)
+        self.code = code
 
 
 def resolve(column: str, joints: dict[str, list[str]]) -> str | None:
@@ -34,7 +39,7 @@ def resolve(column: str, joints: dict[str, list[str]]) -> str | None:
     listing = f"{segment}.{POSITIONS}.0 … .{len(names) - 1} ({', '.join(names) or 'none'})"
     if channel in TORQUES:
         raise ChannelError(f"{column!r} is a torque channel; the player drives positions: give "
-                           f"{segment}.{POSITIONS}.<i> or {segment}.<joint>")
+                           f"{segment}.{POSITIONS}.<i> or {segment}.<joint>", "commands.torque-channel")
     if element is None:
         if len(names) == 1:
             return f"{segment}.{names[0]}"

@@ -75,8 +75,7 @@ class RigPlayable:
                 joint = None if name in self.command_names else resolve(name, joints)
             except ChannelError as exc:
                 where = f"column {c + 2}" if recorded.header_line else f"joint_names[{c}]"
-                raise recorded.fail("commands.unknown-joint", f"{where}: {exc}", recorded.header_line) \
-                    from None
+                raise recorded.fail(exc.code, f"{where}: {exc}", recorded.header_line) from None
             final = joint or name
             if final in out:  # arm.joint_1 and arm.joint_positions.0 (or joint_1): one joint twice
                 where = f"column {c + 2}" if recorded.header_line else f"joint_names[{c}]"

@@ -6,15 +6,22 @@ are small lab-scale solids (tens of millimetres), materials from the materials t
 valid at once and only needs its numbers. A mesh needs its file and an arm its URDF: ``make`` takes them
 as ``path``.
 
+Besides these, every registered lab segment kind (:mod:`mime_gui.rig.dynamics`, entry points included) is a
+segment template (:func:`lab_templates`, key ``segment.lab.<kind>``) with the factory's default parameters;
+:func:`template` finds any template by key.
+
 There is no ring geometry in the rig model (its volume, inertia, rules and rig-file form would all have to
 exist first), so there is no ring magnet template.
 """
 
 from __future__ import annotations
 
+import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mime_gui.multibody.errors import CodedError
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
 from mime_gui.rig.segments import Arm, Motor
 
@@ -32,8 +39,11 @@ class Template:
     tip: str
     build: Callable[[str | None, str | None], object]  # (mount, path) -> rig value
     needs_path: str = ""  # "mesh" or "urdf": ask for a file first
+    unavailable: str = ""  # why it cannot be dropped (a lab kind needing parameters without a default)
 
     def make(self, mount: str | None, path: str | None = None):
+        if self.unavailable:
+            raise ValueError(self.unavailable)
         if self.needs_path and not path:
             raise ValueError(f"the {self.label} template needs a {self.needs_path} file")
         return self.build(mount, path)
@@ -76,6 +86,79 @@ TEMPLATES: dict[str, Template] = {t.key: t for t in (
 )}
 
 
+LAB_PREFIX = "segment.lab."
+
+
+def default_params(factory) -> dict:
+    """The keyword parameters of a lab kind's factory that have a default a rig file can hold (a number,
+    text, a boolean, null or a list of them); a parameter without a default is left to the user."""
+    from mime_gui.rig.dynamics import json_value
+
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a builtin or C callable without a signature: nothing to offer
+        return {}
+    out = {}
+    for name, p in signature.parameters.items():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.POSITIONAL_ONLY) or p.default is p.empty:
+            continue
+        try:
+            out[name] = json_value(p.default, name)
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+def required_params(factory) -> list[str]:
+    """The parameters of a factory without a default: a template cannot make its segment (the segment
+    would not build, and a segment that does not build cannot be selected to be fixed)."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return []
+    return [name for name, p in signature.parameters.items()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.default is p.empty]
+
+
+def _lab_template(kind) -> Template:
+    params = default_params(kind.factory)
+    shown = ", ".join(f"{k}={v!r}" for k, v in params.items()) or "no parameters"
+    required = required_params(kind.factory)
+    unavailable = (f"its factory needs {', '.join(required)}, with no default: give the segment in the rig "
+                   "file (its params) or in Python") if required else ""
+    where = f"{kind.package} {kind.version}".strip() or "registered in Python"
+    base = re.sub(r"[^0-9A-Za-z_-]+", "_", kind.name).strip("_") or "segment"
+
+    def build(mount, path, _kind=kind.name, _params=params):
+        from mime_gui.rig.dynamics import LabSegment
+
+        return LabSegment(kind=_kind, params=dict(_params), mount=mount)
+
+    return Template(LAB_PREFIX + kind.name, kind.name, "Segments", "chain", base,
+                    f"The lab's segment kind {kind.name!r} ({where}), mounted on the frame, with {shown}",
+                    build, unavailable=unavailable)
+
+
+def lab_templates() -> dict[str, Template]:
+    """A segment template per registered lab kind, by key; none when the kinds cannot be read (a broken
+    entry point is reported by ``mime-gui validate`` and when a rig names it)."""
+    from mime_gui.rig import dynamics
+
+    try:
+        kinds = dynamics.kinds()
+    except CodedError:
+        return {}
+    return {LAB_PREFIX + name: _lab_template(k) for name, k in sorted(kinds.items())}
+
+
+def template(key: str) -> Template | None:
+    """The template ``key``: a built-in one or a registered lab kind's."""
+    found = TEMPLATES.get(key)
+    if found is None and isinstance(key, str) and key.startswith(LAB_PREFIX):
+        found = lab_templates().get(key)
+    return found
+
+
 def taken_names(rig) -> set[str]:
     """Every name in use: segments, parts, magnets and probes share one namespace (``name.duplicate``)."""
     return {*rig.chain, *rig.parts, *rig.magnets, *rig.probes}
@@ -106,4 +189,5 @@ def segment_mount(rig, segment: str, frame: str) -> str:
     return frame if segment == last else f"{segment}.{frame}"
 
 
-__all__ = ["TEMPLATES", "Template", "copy_name", "segment_mount", "taken_names", "unique_name"]
+__all__ = ["LAB_PREFIX", "TEMPLATES", "Template", "copy_name", "default_params", "lab_templates",
+           "required_params", "segment_mount", "taken_names", "template", "unique_name"]

@@ -48,6 +48,9 @@ class Document:
     findings: tuple[Finding, ...] = ()
     built: object = None  # the last BuiltRig that succeeded (None until the rig is valid once)
     segments: dict[str, Segment] = field(default_factory=dict)
+    # the bundle (.zip) this document was extracted from, '' otherwise: ``path`` is then the extracted copy
+    # in the bundle cache, which is no place to keep work (Save asks for a name)
+    bundle: str = ""
 
     @property
     def source(self) -> Apparatus:
@@ -60,6 +63,8 @@ class Document:
 
     @property
     def name(self) -> str:
+        if self.bundle:
+            return f"{Path(self.path).name} (from the bundle {Path(self.bundle).name})"
         if self.path:
             return Path(self.path).name
         return str(self.rig.name or "untitled")

@@ -72,6 +72,11 @@ class History:
         self._sealed = True
         return step
 
+    def map_rigs(self, fn) -> None:
+        """Replace the rig of every step by ``fn(rig)`` (a saved copy read against another folder)."""
+        for step in (*self._done, *self._undone):
+            step.before, step.after = fn(step.before), fn(step.after)
+
     def mark_saved(self) -> None:
         self._saved = len(self._done)
         self._sealed = True

@@ -27,6 +27,7 @@ Events (each an :class:`~mime_gui.session.events.Event`):
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import os
@@ -175,6 +176,40 @@ def _copy_atomic(source: str, target: str) -> None:
         write_atomic(target, lambda out: shutil.copyfileobj(src, out))
 
 
+def _bundle_copies(source: Path, rig_file: str, folder: Path) -> list[tuple[Path, Path, bool]]:
+    """(file, its copy under ``folder``, already there with the same bytes) for every file of the extracted
+    bundle ``source`` but its rig file; links are not followed (an extraction holds none)."""
+    out = []
+    for root, _dirs, files in os.walk(source, followlinks=False):
+        for name in sorted(files):
+            src = Path(root) / name
+            rel = src.relative_to(source)
+            if rel.as_posix() == rig_file or src.is_symlink():
+                continue
+            dest = folder / rel
+            same = dest.is_file() and dest.stat().st_size == src.stat().st_size \
+                and dest.read_bytes() == src.read_bytes()
+            out.append((src, dest, same))
+    return out
+
+
+def _rebaser(old: Path, new: Path):
+    """A function giving a rig whose ``base`` is ``old`` the same rig read against ``new`` (relative paths
+    then name the copies there); the same copy for the same rig, so history steps keep sharing it."""
+    done: dict[int, Apparatus] = {}
+
+    def rebase(rig: Apparatus) -> Apparatus:
+        if rig.base is None or Path(rig.base).resolve() != old:
+            return rig
+        if id(rig) not in done:
+            moved = copy.copy(rig)
+            moved.base = new
+            done[id(rig)] = moved
+        return done[id(rig)]
+
+    return rebase
+
+
 def _drawing_key(name: str, rig: Apparatus):
     """What a segment's drawn tree depends on: its description (not where it is placed) and the parts
     mounted on it. Equal keys: the tree and articulation of the last drawing still hold."""
@@ -293,18 +328,22 @@ class Session:
     def open(self, path: str | os.PathLike) -> Document:
         """Open a URDF (as a one-segment rig) or a rig file. A rig that breaks rules opens with its findings;
         a file that cannot be read at all emits ``error``, raises SessionError and keeps the document."""
-        path = str(path)
+        return self._open(str(path))
+
+    def _open(self, path: str, bundle: str = "") -> Document:
         try:
             if not os.path.exists(path):
                 raise SessionError("file.not-found", "no such file; check the path", path)
             if os.path.isdir(path):
                 raise SessionError("file.kind", "this is a folder; open a .urdf or .rig.json file", path)
             if path.lower().endswith(".zip"):  # a rig bundle opens as the rig it holds, extracted
+                bundle = os.path.abspath(path)
                 path = _open_bundle(path)
             kind = file_kind(path)
             rig = urdf_rig(path) if kind == "urdf" else _load_rig(path)
             _discover_actuators(path)
             doc = self._document(rig, path, kind)
+            doc.bundle = bundle
         except SessionError as err:
             self.error.emit(err)
             raise
@@ -519,11 +558,23 @@ class Session:
         return self.document
 
     # -- saving and exporting --------------------------------------------------------------------------
+    @property
+    def writable(self) -> bool:
+        """True when Save has a file of the user's to write: not for a rig built in Python and not for one
+        opened from a bundle (its extracted copy lives in the bundle cache, which is pruned)."""
+        doc = self.document
+        return doc is not None and bool(doc.path) and not doc.bundle
+
     def suggested_path(self) -> str:
-        """Where Save writes without a name: the rig file, or beside a URDF ``<name>.rig.json``."""
+        """Where Save writes without a name: the rig file, or beside a URDF ``<name>.rig.json``; for a rig
+        opened from a bundle, a folder beside the bundle: ``<stem>/<stem>.rig.json`` (a suggestion only:
+        :meth:`save` needs the name given)."""
         doc = self.document
         if doc is None:
             return ""
+        if doc.bundle:
+            stem = Path(doc.bundle).name.removesuffix(".zip").removesuffix(".ZIP") or "rig"
+            return os.path.join(os.path.dirname(doc.bundle), stem, stem + ".rig.json")
         if doc.kind == "urdf" and doc.path:
             folder = os.path.dirname(os.path.abspath(doc.path))
             return os.path.join(folder, Path(doc.path).name.split(".")[0] + ".rig.json")
@@ -531,13 +582,20 @@ class Session:
 
     def save(self, path: str | os.PathLike | None = None) -> str:
         """Write the rig to ``path`` (default: :meth:`suggested_path`), atomically. A URDF document saved
-        under a ``.urdf`` name is a copy of its file (while nothing was added to it)."""
+        under a ``.urdf`` name is a copy of its file (while nothing was added to it). A rig opened from a
+        bundle needs ``path`` (``session.no-path`` without it): see :meth:`_save_bundled`."""
         doc = self.document
         if doc is None:
             raise self._fail("session.no-document", "nothing is open")
+        if doc.bundle and not path:
+            raise self._fail("session.no-path", f"this rig was opened from the bundle {doc.bundle} and has "
+                             "no file of its own (its extracted copy is in the bundle cache, which is "
+                             f"pruned); save it under a name, for example {self.suggested_path()}")
         target = str(path or self.suggested_path())
         if not target:
             raise self._fail("session.no-path", "this rig has no file yet; save it under a name")
+        if doc.bundle:
+            return self._save_bundled(doc, target)
         copy_urdf = doc.kind == "urdf" and target.lower().endswith((".urdf", ".xml"))
         if copy_urdf and (doc.rig.parts or doc.rig.magnets or len(doc.rig.chain) != 1 or self.modified):
             raise self._fail("session.save-kind", "this rig holds more than its URDF; save it as a "
@@ -557,6 +615,50 @@ class Session:
             doc.path, doc.kind = target, "rig"
             self.history.mark_saved()
             self.history_changed.emit()
+        return target
+
+    def _save_bundled(self, doc: Document, target: str) -> str:
+        """Save a rig opened from a bundle under ``target``: the bundle's other files (its URDFs and meshes,
+        in their folders) are copied beside it first, so the saved rig names files of its own and not the
+        cache's. A file already there with other bytes is refused (``session.save-bundle``), nothing
+        written."""
+        from mime_gui.rig import save
+
+        source = Path(doc.path).resolve().parent
+        folder = Path(os.path.abspath(target)).parent
+        files = source
+        if not Path(doc.path).is_file():  # pruned by another program meanwhile: the bundle again
+            if not os.path.isfile(doc.bundle):
+                raise self._fail("session.save-bundle", f"the bundle's extracted files were removed from the "
+                                 f"cache and the bundle {doc.bundle} is gone too, so its files cannot be "
+                                 "saved with the rig; put the bundle back and save again", target)
+            try:
+                files = Path(_open_bundle(doc.bundle)).parent
+            except SessionError as err:
+                self.error.emit(err)
+                raise
+        copies = [] if folder.resolve() == source else _bundle_copies(files, Path(doc.path).name, folder)
+        for _src, dest, same in copies:
+            if dest.exists() and not same:
+                raise self._fail("session.save-bundle", f"{dest} is already there with other content than "
+                                 f"the bundle's; save into an empty folder (for example "
+                                 f"{self.suggested_path()})", target)
+        rebase = _rebaser(source, folder)
+
+        def write() -> None:
+            folder.mkdir(parents=True, exist_ok=True)
+            for src, dest, same in copies:
+                if not same:
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    _copy_atomic(str(src), str(dest))
+            save(rebase(doc.rig), target)
+
+        self._write(target, write)
+        doc.rig = rebase(doc.rig)
+        self.history.map_rigs(rebase)  # undo and redo keep naming the saved copies, not the cache's
+        doc.path, doc.kind, doc.bundle = target, "rig", ""
+        self.history.mark_saved()
+        self.history_changed.emit()
         return target
 
     def export_report(self, path: str | os.PathLike) -> str:
@@ -605,7 +707,9 @@ class Session:
         if not old.path:
             doc = self.open_apparatus(old.rig)
         else:
-            doc = self.open(old.path)
+            # a bundle's extracted copy stays no file of the user's; extracted again if it was pruned
+            path = old.bundle if old.bundle and not os.path.isfile(old.path) else old.path
+            doc = self._open(path, old.bundle)
         for name, seg in doc.segments.items():
             prev = old.segments.get(name)
             if prev is None:

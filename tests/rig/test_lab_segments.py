@@ -178,21 +178,22 @@ def test_mime_gui_play_reads_joint_positions_channels(rig, tmp_path, capsys):
     assert np.allclose(carriage[:3, 3], [0.23 * np.cos(0.7), 0.23 * np.sin(0.7), 0.12])
 
 
-@pytest.mark.parametrize(("column", "words"), [
-    ("arm.joint_positions.1", "arm has 1 commanded joint(s)"),
-    ("arm.joint_positions.flange", "'flange' is not a commanded joint of arm"),
-    ("stage.joint_torques.0", "torque channel"),
-    ("stage.torque", "torque channel"),
-    ("stage.joint_velocities", "unknown joint"),
-    ("arm.joint_1", "which another column names too"),
+@pytest.mark.parametrize(("column", "words", "code"), [
+    ("arm.joint_positions.1", "arm has 1 commanded joint(s)", "unknown-joint"),
+    ("arm.joint_positions.flange", "'flange' is not a commanded joint of arm", "unknown-joint"),
+    ("stage.joint_torques.0", "torque channel", "torque-channel"),
+    ("stage.joint_torques", "torque channel", "torque-channel"),
+    ("stage.torque", "torque channel", "torque-channel"),
+    ("stage.joint_velocities", "unknown joint", "unknown-joint"),
+    ("arm.joint_1", "which another column names too", "columns"),
 ])
-def test_an_unknown_channel_is_a_coded_error_with_the_line(rig, tmp_path, capsys, column, words):
+def test_an_unknown_channel_is_a_coded_error_with_the_line(rig, tmp_path, capsys, column, words, code):
     path = save(rig, tmp_path / "lab.rig.json")
     csv = tmp_path / "cmd.csv"
     csv.write_text(f"time,arm.joint_positions.0,{column}\n0,0.1,0.2\n0.01,0.1,0.2\n")
     assert main(["play", str(path), "--commands", str(csv), "--out", str(tmp_path / "o.npz")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("error[commands.") and f"{csv}:1: column 3: " in err and words in err
+    assert err.startswith(f"error[commands.{code}]") and f"{csv}:1: column 3: " in err and words in err
     assert not (tmp_path / "o.npz").exists()
 
 

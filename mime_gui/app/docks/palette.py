@@ -1,5 +1,6 @@
 """The palette: part, magnet and segment templates to drag onto a frame (a row of the chain tree, or a link in
-the 3D view). Double-click or Enter adds the template to the selected frame, for keyboard users.
+the 3D view). Double-click or Enter adds the template to the selected frame, for keyboard users. The lab's
+registered segment kinds are listed under Segments too, read again each time a document opens.
 
 The palette only starts drags and says which template was chosen; :mod:`mime_gui.app.assembly` turns a
 template and a frame into one edit."""
@@ -13,7 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem,
 from mime_gui.app.docks.look import hint
 from mime_gui.app.drag import template_mime
 from mime_gui.app.icons import kind_icon
-from mime_gui.rig.templates import TEMPLATES
+from mime_gui.rig.templates import TEMPLATES, lab_templates
 
 KEY_ROLE = Qt.UserRole
 GROUP_ICONS = {"Parts": "part", "Magnets": "magnet", "Segments": "segment"}
@@ -68,6 +69,9 @@ class PaletteDock(QDockWidget):
             row.setToolTip(0, f"{template.tip}\n\n{how}")
             row.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
             self._rows[key] = row
+        self._groups = groups
+        self._lab_rows: list[str] = []
+        self.refresh_lab_kinds()
         self.tree.itemActivated.connect(self._activated)
         self.describe_target = lambda: ""  # the frame Enter adds to, as text (set by the assembly code)
         self.hint = QLabel(body)
@@ -78,7 +82,29 @@ class PaletteDock(QDockWidget):
         self.setWidget(body)
         bridge.selection_changed.connect(self._selection_changed)
         bridge.document_changed.connect(lambda _doc: self._selection_changed(self.session.selection))
+        bridge.document_changed.connect(lambda _doc: self.refresh_lab_kinds())
         self._selection_changed(session.selection)
+
+    def refresh_lab_kinds(self) -> None:
+        """The rows of the registered lab segment kinds, under Segments after the built-in ones."""
+        group = self._groups.get("Segments")
+        if group is None:
+            return
+        for key in self._lab_rows:
+            group.removeChild(self._rows.pop(key))
+        self._lab_rows = []
+        for key, template in lab_templates().items():
+            row = QTreeWidgetItem(group, [template.label])
+            row.setIcon(0, kind_icon(GROUP_ICONS["Segments"]))
+            row.setData(0, KEY_ROLE, key)
+            row.setToolTip(0, f"{template.tip}\n\nDrag onto a frame, or double-click / Enter to add it to "
+                              "the selected frame; its parameters are then in its form.")
+            row.setFlags(Qt.ItemIsEnabled | Qt.ItemIsSelectable | Qt.ItemIsDragEnabled)
+            if template.unavailable:  # shown greyed with the reason, not dragged
+                row.setFlags(Qt.NoItemFlags)
+                row.setToolTip(0, f"{template.tip}\n\nNot offered: {template.unavailable}.")
+            self._rows[key] = row
+            self._lab_rows.append(key)
 
     def row(self, key: str) -> QTreeWidgetItem:
         return self._rows[key]

@@ -1,10 +1,11 @@
 """The form of a segment of the chain: name, kind (kinematic or dynamic), description, the frame it mounts
 on, its placement (``at``, and the orientation shown as roll-pitch-yaw in degrees, stored as the unit
-quaternion), servo time constant, initial positions; a motor's axis and rotor inertia; its place in the chain
-(move up, move down)."""
+quaternion), servo time constant, initial positions; a motor's axis and rotor inertia; a lab kind's parameters
+(numbers editable, other values shown); its place in the chain (move up, move down)."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -12,9 +13,13 @@ from PySide6.QtWidgets import QFileDialog, QHBoxLayout, QPushButton, QWidget
 
 from mime_gui.app.docks.fields import ChoiceField, NumberField, QuantityField, TextField, VectorField
 from mime_gui.app.docks.forms.base import Form
+from mime_gui.multibody.errors import CodedError
 from mime_gui.multibody.spatial import quaternion_of, quaternion_to_matrix, rpy_of
+from mime_gui.rig.dynamics import LabSegment
+from mime_gui.rig.dynamics import kind as lab_kind
 from mime_gui.rig.paths import DELETE
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
+from mime_gui.rig.templates import default_params
 from mime_gui.rig.units import KG_M2
 from mime_gui.session import MoveItem, RenameItem, SetKind, SetValue
 from mime_gui.session.edits import _SWITCH
@@ -28,6 +33,13 @@ def rpy_to_quaternion(rpy) -> tuple[float, float, float, float]:
     Ry = np.array([[cp, 0, sp], [0, 1, 0], [-sp, 0, cp]])
     Rz = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1]])
     return tuple(float(v) for v in quaternion_of(Rz @ Ry @ Rx))
+
+
+def _like(value: float, default):
+    """A whole number stays an integer where the factory's default is one (a count, an index)."""
+    if isinstance(default, int) and not isinstance(default, bool) and float(value).is_integer():
+        return int(value)
+    return value
 
 
 def quaternion_to_rpy_degrees(wxyz) -> tuple[float, float, float]:
@@ -139,7 +151,36 @@ class SegmentForm(Form):
             self._initial_positions()
             if seg.dynamic:
                 self.hint("Armature per joint: the Armature panel.")
+        if isinstance(seg, LabSegment):
+            self._params(seg)
         self.finish()
+
+    def _params(self, seg: LabSegment) -> None:
+        """The kind's parameters: the ones set, then the factory's other defaults. A number is edited here
+        (emptied: the factory's default); text, booleans and lists are shown, edited in the rig file."""
+        try:
+            registered = lab_kind(seg.kind)
+        except CodedError:  # a broken entry point: the findings say so
+            registered = None
+        defaults = default_params(registered.factory) if registered is not None else {}
+        names = [*seg.params, *(k for k in defaults if k not in seg.params)]
+        if not names:
+            return
+        self.section("Parameters")
+        for key in names:
+            path = f"{self.base}.params.{key}"
+            value = seg.params.get(key, defaults.get(key))
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                field = NumberField(path, "", self)
+                field.edit.setPlaceholderText(f"{defaults[key]} (default)" if key in defaults else "")
+                self.add(key, field, lambda r, k=key: self.seg(r).params.get(k, defaults.get(k)),
+                         lambda v, p=path, k=key: self.apply(
+                             SetValue(p, DELETE if v is None else _like(v, defaults.get(k)))),
+                         f"The parameter {key} of the kind {seg.kind!r}")
+                field.optional = True
+            else:
+                self.add_value(key, lambda r, k=key: json.dumps(self.seg(r).params.get(k, defaults.get(k))),
+                               f"The parameter {key} of the kind {seg.kind!r} (edit it in the rig file)")
 
     def _initial_positions(self) -> None:
         drawn = self.session.segments.get(self.name)
