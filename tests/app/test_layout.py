@@ -67,6 +67,9 @@ def test_the_status_bar_does_not_stay_on_loading_a_mesh_once_all_are_loaded(qtbo
     from mime_gui.app.main_window import MainWindow
     from mime_gui.session import Session
 
+    from mime_gui.app.scene import meshes
+
+    meshes.clear_caches()  # read from disk, as at a start (earlier tests may have the demo's meshes)
     session = Session()
     session.open(DEMO_RIG)
     window = MainWindow(session, restore=False)
