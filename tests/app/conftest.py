@@ -92,3 +92,37 @@ def window(make_window):
 def robot_file():
     """``robot_file('pr2' | 'panda' | 'ur5' | 'demo')`` → the URDF path (skips without example-robot-data)."""
     return robot_path
+
+
+@pytest.fixture
+def make_scene_view(qtbot):
+    """``make_scene_view(async_meshes=False, size=(1000, 700), **kwargs)`` → a shown SceneView in a window
+    of that size, full display detail unless asked (the automatic one follows measured frame times); every
+    plotter is closed after."""
+    from PySide6.QtWidgets import QMainWindow
+
+    from mime_gui.app.scene.view import SceneView
+
+    made = []
+
+    def make(async_meshes: bool = False, size=(1000, 700), **kwargs):
+        kwargs.setdefault("display_detail", None)
+        win = QMainWindow()
+        view = SceneView(async_meshes=async_meshes, **kwargs)
+        win.setCentralWidget(view)
+        win.resize(*size)
+        win.show()
+        qtbot.waitExposed(win)
+        made.append((win, view))
+        return view
+
+    yield make
+    for win, view in made:
+        view.close()
+        win.close()
+        win.deleteLater()
+
+
+@pytest.fixture
+def make_view(make_scene_view):
+    return make_scene_view

@@ -65,9 +65,8 @@ def test_the_status_bar_does_not_stay_on_loading_a_mesh_once_all_are_loaded(qtbo
     """The app opens its file before the window exists (as ``mime-gui FILE`` does)."""
     from mime_gui.app.main import wait_until_ready
     from mime_gui.app.main_window import MainWindow
-    from mime_gui.session import Session
-
     from mime_gui.app.scene import meshes
+    from mime_gui.session import Session
 
     meshes.clear_caches()  # read from disk, as at a start (earlier tests may have the demo's meshes)
     session = Session()

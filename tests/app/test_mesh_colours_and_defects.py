@@ -68,28 +68,8 @@ RED = '<material name="red"><color rgba="1 0 0 1"/></material>'
 
 
 @pytest.fixture
-def make_view(qtbot):
-    from PySide6.QtWidgets import QMainWindow
-
-    from mime_gui.app.scene.view import SceneView
-
-    made = []
-
-    def make():
-        win = QMainWindow()
-        view = SceneView(async_meshes=False, display_detail=None)
-        win.setCentralWidget(view)
-        win.resize(500, 400)
-        win.show()
-        qtbot.waitExposed(win)
-        made.append((win, view))
-        return view
-
-    yield make
-    for win, view in made:
-        view.close()
-        win.close()
-        win.deleteLater()
+def make_view(make_scene_view):
+    return lambda: make_scene_view(size=(500, 400))
 
 
 def _centre_pixel(view, actor) -> np.ndarray:

@@ -55,32 +55,6 @@ def signed_volume(pd) -> float:
     return float(np.einsum("ij,ij->i", p[:, 0], np.cross(p[:, 1], p[:, 2])).sum() / 6.0)
 
 
-@pytest.fixture
-def make_view(qtbot):
-    """``make_view(async_meshes=False)`` → a shown SceneView (1000×700), full display detail unless asked
-    (the automatic one follows measured frame times); every plotter is closed after."""
-    from PySide6.QtWidgets import QMainWindow
-
-    from mime_gui.app.scene.view import SceneView
-
-    made = []
-
-    def make(async_meshes: bool = False, **kwargs):
-        kwargs.setdefault("display_detail", None)
-        win = QMainWindow()
-        view = SceneView(async_meshes=async_meshes, **kwargs)
-        win.setCentralWidget(view)
-        win.resize(1000, 700)
-        win.show()
-        qtbot.waitExposed(win)
-        made.append((win, view))
-        return view
-
-    yield make
-    for win, view in made:
-        view.close()
-        win.close()
-        win.deleteLater()
 
 
 # -- meshes -----------------------------------------------------------------------------------------

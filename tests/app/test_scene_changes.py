@@ -24,31 +24,6 @@ OPTIONAL_LAYERS = ("collision", "frames", "frame_labels", "joint_axes", "com", "
 EXTRA = Part(Box(size=(0.03, 0.02, 0.01)), material="aluminium", at=(0.0, 0.02, 0.05), mount="arm.link_3")
 
 
-@pytest.fixture
-def make_view(qtbot):
-    """``make_view(async_meshes=False)`` → a shown SceneView (1000×700) at full display detail."""
-    from PySide6.QtWidgets import QMainWindow
-
-    from mime_gui.app.scene.view import SceneView
-
-    made = []
-
-    def make(async_meshes: bool = False, **kwargs):
-        kwargs.setdefault("display_detail", None)
-        win = QMainWindow()
-        view = SceneView(async_meshes=async_meshes, **kwargs)
-        win.setCentralWidget(view)
-        win.resize(1000, 700)
-        win.show()
-        qtbot.waitExposed(win)
-        made.append((win, view))
-        return view
-
-    yield make
-    for win, view in made:
-        view.close()
-        win.close()
-        win.deleteLater()
 
 
 def scene_of(built, *names) -> dict:

@@ -83,28 +83,8 @@ def probe(tmp_path):
 
 
 @pytest.fixture
-def make_view(qtbot):
-    from PySide6.QtWidgets import QMainWindow
-
-    from mime_gui.app.scene.view import SceneView
-
-    made = []
-
-    def make():
-        win = QMainWindow()
-        view = SceneView(async_meshes=False, display_detail=None)
-        win.setCentralWidget(view)
-        win.resize(800, 600)
-        win.show()
-        qtbot.waitExposed(win)
-        made.append((win, view))
-        return view
-
-    yield make
-    for win, view in made:
-        view.close()
-        win.close()
-        win.deleteLater()
+def make_view(make_scene_view):
+    return lambda: make_scene_view(size=(800, 600))
 
 
 def shown_and_moved(make_view, tree, art, q):

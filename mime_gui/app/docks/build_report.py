@@ -7,16 +7,11 @@ from __future__ import annotations
 from PySide6.QtCore import QSignalBlocker, QTimer
 from PySide6.QtWidgets import (
     QDockWidget,
-    QHeaderView,
-    QLabel,
-    QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
-    QWidget,
 )
 
 from mime_gui.app.docks.fields import format_number, on_screen
-from mime_gui.app.docks.look import hint, status
+from mime_gui.app.docks.look import hint, status, table_body
 from mime_gui.app.icons import kind_icon
 
 
@@ -29,19 +24,7 @@ class BuildReportDock(QDockWidget):
         super().__init__("Build report", parent)
         self.setObjectName("BuildReportDock")
         self.session = session
-        body = QWidget(self)
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(4, 4, 4, 4)
-        self.banner = QLabel(body)
-        self.banner.setWordWrap(True)
-        self.tree = QTreeWidget(body)
-        self.tree.setColumnCount(3)
-        self.tree.setHeaderLabels(["Item", "Value", "Source"])
-        self.tree.setIndentation(12)
-        header = self.tree.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeToContents)
-        header.setStretchLastSection(True)
+        body, layout, self.banner, self.tree = table_body(self, ["Item", "Value", "Source"], fit=2)
         layout.addWidget(self.banner)
         layout.addWidget(self.tree, 1)
         self.setWidget(body)

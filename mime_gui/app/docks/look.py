@@ -5,7 +5,7 @@ selection, and a style sheet per widget costs a style pass each (style sheets we
 from __future__ import annotations
 
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QVBoxLayout, QWidget
 
 HINT = QColor("#5f6b7a")
 BAD = QColor("#b3261e")
@@ -67,3 +67,22 @@ def mark_error(widget: QWidget, on: bool) -> None:
         pal.setColor(QPalette.Base, default.color(QPalette.Base))
         pal.setColor(QPalette.Button, default.color(QPalette.Button))
     widget.setPalette(pal)
+
+
+def table_body(dock, headers: list[str], fit: int) -> tuple[QWidget, QVBoxLayout, QLabel, QTreeWidget]:
+    """A report dock's body: a wrapped line over a tree with ``headers``, its first ``fit`` columns sized to
+    their contents and the last stretched. The caller adds the two to the layout, with what goes between."""
+    body = QWidget(dock)
+    layout = QVBoxLayout(body)
+    layout.setContentsMargins(4, 4, 4, 4)
+    line = QLabel(body)
+    line.setWordWrap(True)
+    tree = QTreeWidget(body)
+    tree.setColumnCount(len(headers))
+    tree.setHeaderLabels(headers)
+    tree.setIndentation(12)
+    header = tree.header()
+    for col in range(fit):
+        header.setSectionResizeMode(col, QHeaderView.ResizeToContents)
+    header.setStretchLastSection(True)
+    return body, layout, line, tree

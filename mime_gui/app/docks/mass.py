@@ -8,16 +8,12 @@ from PySide6.QtCore import QSignalBlocker, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QDockWidget,
-    QHeaderView,
     QLabel,
-    QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
-    QWidget,
 )
 
 from mime_gui.app.docks.fields import format_number, on_screen
-from mime_gui.app.docks.look import bold, hint
+from mime_gui.app.docks.look import bold, hint, table_body
 from mime_gui.app.icons import kind_icon
 from mime_gui.session.mass_properties import mass_table
 
@@ -37,23 +33,12 @@ class MassPropertiesDock(QDockWidget):
         super().__init__("Mass properties", parent)
         self.setObjectName("MassPropertiesDock")
         self.session = session
-        body = QWidget(self)
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(4, 4, 4, 4)
-        self.total = QLabel(body)
-        self.total.setWordWrap(True)
+        body, layout, self.total, self.tree = table_body(
+            self, ["Body", "Mass", "Centre of mass (world)", "From"], fit=3)
         bold(self.total)
         self.mark = QCheckBox("Mark centres of mass in 3D", body)
         self.mark.setChecked(bool(session.layers.get("com")))
         self.mark.toggled.connect(lambda on: self.session.set_layer_visible("com", on))
-        self.tree = QTreeWidget(body)
-        self.tree.setColumnCount(4)
-        self.tree.setHeaderLabels(["Body", "Mass", "Centre of mass (world)", "From"])
-        self.tree.setIndentation(12)
-        header = self.tree.header()
-        for col in range(3):
-            header.setSectionResizeMode(col, QHeaderView.ResizeToContents)
-        header.setStretchLastSection(True)
         note = QLabel("Centres of mass in the world at the current joint positions. Parts on a kinematic "
                       "segment ride along without being carried by its dynamics (marked).", body)
         note.setWordWrap(True)

@@ -8,15 +8,10 @@ from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QDockWidget,
-    QHeaderView,
-    QLabel,
-    QTreeWidget,
     QTreeWidgetItem,
-    QVBoxLayout,
-    QWidget,
 )
 
-from mime_gui.app.docks.look import status
+from mime_gui.app.docks.look import status, table_body
 from mime_gui.app.icons import kind_icon
 
 WHERE_ROLE = Qt.UserRole
@@ -29,21 +24,9 @@ class ValidationDock(QDockWidget):
         super().__init__("Validation", parent)
         self.setObjectName("ValidationDock")
         self.session = session
-        body = QWidget(self)
-        layout = QVBoxLayout(body)
-        layout.setContentsMargins(4, 4, 4, 4)
-        self.summary = QLabel(body)
-        self.summary.setWordWrap(True)
-        self.tree = QTreeWidget(body)
-        self.tree.setColumnCount(3)
-        self.tree.setHeaderLabels(["Code", "Where", "Message"])
-        self.tree.setIndentation(12)
+        body, layout, self.summary, self.tree = table_body(self, ["Code", "Where", "Message"], fit=1)
         self.tree.setWordWrap(True)
-        header = self.tree.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.Interactive)
-        header.resizeSection(1, 170)
-        header.setStretchLastSection(True)
+        self.tree.header().resizeSection(1, 170)  # a rig path: wide enough for most, resizable
         self.tree.itemClicked.connect(self._clicked)
         self.tree.itemActivated.connect(self._clicked)
         layout.addWidget(self.summary)
