@@ -84,8 +84,9 @@ class ProbeForm(Form):
                  "Where the probe sits in its mount frame (in the world with no mount)")
         self.add_value("… in the world", self._world_text, "At the current joint positions")
         self.section("Field here (now)")
-        self.add_value("|B|", self._magnitude_text, "The magnets' field at the probe, at the pose shown")
-        self.add_value("Bx, By, Bz", self._components_text, "World axes")
+        self.magnitude = self.add_value("|B|", self._magnitude_text,
+                                        "The magnets' field at the probe, at the pose shown")
+        self.components = self.add_value("Bx, By, Bz", self._components_text, "World axes")
         self.plane_box = QCheckBox("Show the |B| plane through this probe", self)
         self.plane_box.setToolTip("A colour map of |B| on a square through the probe, square to its frame's "
                                   "z axis (View → |B| plane at the selected probe)")
