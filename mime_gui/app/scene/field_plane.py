@@ -23,6 +23,7 @@ SETTLE_MS = 250  # the rig counts as stopped after this long without a pose chan
 SIZE = 0.1  # m: the plane's side
 N = 100  # points per side
 SCALARS = "|B| (mT)"
+BAR_TITLE = "B magnitude (mT)"  # VTK's own font has no "|"
 FLOOR_MT = 1e-3  # the colour scale's lowest value (log scale needs a positive floor)
 
 
@@ -174,7 +175,7 @@ class FieldPlaneView(QObject):
             plotter = self.scene.plotter
             if self.actor is not None:
                 plotter.remove_actor(self.actor, render=False)
-                plotter.remove_scalar_bar(SCALARS, render=False)
+                plotter.remove_scalar_bar(BAR_TITLE, render=False)
             self.mesh = pv.StructuredGrid()
             self.mesh.points = points
             self.mesh.dimensions = (n, n, 1)
@@ -182,9 +183,9 @@ class FieldPlaneView(QObject):
             self.actor = plotter.add_mesh(
                 self.mesh, scalars=SCALARS, cmap="viridis", log_scale=True, clim=clim, opacity=0.85,
                 lighting=False, pickable=False, render=False, reset_camera=False,
-                scalar_bar_args=dict(title="|B| (mT)", vertical=True, position_x=0.9, position_y=0.25,
+                scalar_bar_args=dict(title=BAR_TITLE, color="white", vertical=True, position_x=0.9, position_y=0.25,
                                      height=0.5, width=0.05, fmt="%.3g", n_labels=4))
-            self.bar = plotter.scalar_bars[SCALARS]
+            self.bar = plotter.scalar_bars[BAR_TITLE]
         else:
             self.mesh.points[...] = points
             self.mesh[SCALARS][...] = mt
