@@ -168,6 +168,26 @@ def test_delete_and_rename_a_probe_through_the_edit_menu_and_its_form(demo, qtbo
     assert list(session.rig.probes) == ["sample"]
     assert session.selection == ItemRef("", "probe", "sample")
     assert demo.tree_dock.item_for(ItemRef("", "probe", "sample")) is not None
+    # remounted on the rotor from the form's list, then typed into the magnet there: the finding shows
+    # under At, and the field says why it has no value
+    form = demo.properties_dock.forms.form
+    mount = form.field_for("probes.sample.mount")
+    mount.combo.setCurrentIndex(mount.combo.findText("motor.rotor"))
+    mount.combo.activated.emit(mount.combo.currentIndex())
+    settle(qtbot)
+    assert session.rig.probes["sample"].mount == "motor.rotor"
+    assert demo.tree_dock.item_for(ItemRef("", "probe", "sample")).parent() is \
+        demo.tree_dock.item_for(ItemRef("motor", "link", "rotor"))
+    at = demo.properties_dock.forms.form.field_for("probes.sample.at")
+    at.edits[2].setFocus()
+    at.edits[2].selectAll()
+    QTest.keyClicks(at.edits[2], "25")
+    settle(qtbot)
+    assert "[probe.inside-magnet]" in at.message.text() and at.message.isVisible()
+    assert demo.properties_dock.forms.form.magnitude.text().startswith("— (the rig breaks rules")
+    QTest.keyClick(demo, Qt.Key_Z, Qt.ControlModifier)
+    settle(qtbot)
+    assert not at.message.isVisible()
     demo.assembly.act_duplicate.trigger()
     settle(qtbot)
     assert set(session.rig.probes) == {"sample", "sample_2"}
