@@ -123,7 +123,7 @@ class FieldPlot(QObject):
                 self.series = None
                 for curve in self.curves:
                     curve.setData([], [])
-                self.readout.setText(f"<b>{name}</b>: no field: [{err.code}] {err}")
+                self._say(f"<b>{name}</b>: no field: [{err.code}] {err}")
                 return
             self.computed += 1
             summary = rotating_summary(field.time, field.B)[0]
@@ -146,8 +146,12 @@ class FieldPlot(QObject):
         row = min(max(int(row), 0), len(field.time) - 1)
         self.playhead.setValue(float(field.time[row] - player.schedule.start))
         b = field.B[row, 0] * 1e3
-        self.readout.setText(f"{summary_text(self.probe, summary)} · now B ({b[0]:+.4g}, {b[1]:+.4g}, "
-                             f"{b[2]:+.4g}) mT")
+        self._say(f"{summary_text(self.probe, summary)} · now B ({b[0]:+.4g}, {b[1]:+.4g}, {b[2]:+.4g}) mT")
+
+    def _say(self, text: str) -> None:
+        """The readout line: clipped in a narrow dock, the whole of it in its tooltip."""
+        self.readout.setText(text)
+        self.readout.setToolTip(text.replace("<b>", "").replace("</b>", ""))
 
     def _fit(self, values: np.ndarray) -> None:
         finite = values[np.isfinite(values)]
@@ -164,7 +168,7 @@ class FieldPlot(QObject):
             return
         B, why = probe_field(self.session, self.probe)
         if B is None:
-            self.readout.setText(f"<b>{self.probe}</b>: no field ({why})")
+            self._say(f"<b>{self.probe}</b>: no field ({why})")
             return
         self._ring.append(time.perf_counter() - self._t0, B * 1e3)
         self._dirty = True
@@ -183,7 +187,7 @@ class FieldPlot(QObject):
             curve.setData(ago, column)
         self._fit(np.column_stack([B, magnitude]))
         b = B[-1]
-        self.readout.setText(f"<b>{self.probe}</b>: B ({b[0]:+.4g}, {b[1]:+.4g}, {b[2]:+.4g}) mT, |B| "
+        self._say(f"<b>{self.probe}</b>: B ({b[0]:+.4g}, {b[1]:+.4g}, {b[2]:+.4g}) mT, |B| "
                              f"{magnitude[-1]:.4g} mT; over the last {LIVE_SECONDS:g} s |B| "
                              f"{magnitude.min():.4g} to {magnitude.max():.4g} mT (load a command file for "
                              "the rotating field's frequency and axis)")

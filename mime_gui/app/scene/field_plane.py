@@ -183,8 +183,9 @@ class FieldPlaneView(QObject):
             self.actor = plotter.add_mesh(
                 self.mesh, scalars=SCALARS, cmap="viridis", log_scale=True, clim=clim, opacity=0.85,
                 lighting=False, pickable=False, render=False, reset_camera=False,
-                scalar_bar_args=dict(title=BAR_TITLE, color="white", vertical=True, position_x=0.9,
-                                     position_y=0.25, height=0.5, width=0.05, fmt="%.3g", n_labels=4))
+                # across the view's foot, right of the orientation axes: the whole title fits
+                scalar_bar_args=dict(title=BAR_TITLE, color="white", vertical=False, position_x=0.45,
+                                     position_y=0.03, height=0.08, width=0.5, fmt="%.3g", n_labels=4))
             self.bar = plotter.scalar_bars[BAR_TITLE]
         else:
             self.mesh.points[...] = points
