@@ -201,22 +201,30 @@ class FieldViews(QObject):
         session, bridge = window.session, window.bridge
         driving = window.driving
         self.plot = FieldPlot(driving.plots, session, bridge, driving.transport, self)
-        self.plane = None
+        self.plane = self.lines = None
         if getattr(window.scene, "plotter", None) is not None:
-            from mime_gui.app.scene.field_plane import FieldPlaneView
+            from mime_gui.app.scene.field_plane import FieldLinesView, FieldPlaneView
 
             self.plane = FieldPlaneView(window.scene, session, bridge, self)
             self.plane.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
+            self.lines = FieldLinesView(window.scene, session, bridge, self)
+            self.lines.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
         self.plane_action = QAction("|B| plane at the selected probe", window, checkable=True)
         self.plane_action.setStatusTip("A colour map of the magnets' |B| on a 10 cm square through the "
                                        "selected probe, computed when the rig stops moving")
         self.plane_action.setEnabled(self.plane is not None)
         self.plane_action.toggled.connect(self._plane_toggled)
+        self.lines_action = QAction("Field lines from the selected magnet", window, checkable=True)
+        self.lines_action.setStatusTip("Lines along B from a ring around the selected magnet's north pole, "
+                                       "traced when the rig stops moving")
+        self.lines_action.setEnabled(self.lines is not None)
+        self.lines_action.toggled.connect(lambda on: self.lines is not None and self.lines.set_on(on))
         view = next((a.menu() for a in window.menuBar().actions()
                      if a.menu() is not None and a.text().replace("&", "") == "View"), None)
         if view is not None:
             view.addSeparator()
             view.addAction(self.plane_action)
+            view.addAction(self.lines_action)
 
     def _plane_toggled(self, on: bool) -> None:
         if self.plane is not None:

@@ -614,9 +614,9 @@ class MainWindow(QMainWindow):
             s.setValue("window/state", self.saveState(STATE_VERSION))
         self.bridge.detach()
         self.session.attach_renderer(None)
-        plane = getattr(getattr(self, "field_views", None), "plane", None)
-        if plane is not None:
-            plane.close()
+        for view in (getattr(getattr(self, "field_views", None), n, None) for n in ("plane", "lines")):
+            if view is not None:
+                view.close()
         close = getattr(self.scene, "close", None)
         if close is not None:
             close()

@@ -279,3 +279,24 @@ def test_the_plane_waits_for_a_probe_and_says_so(demo, qtbot):
     demo.session.select(None)
     settle(qtbot)
     assert plane.status == "select a probe" and not plane.actor.GetVisibility()
+
+
+def test_field_lines_from_the_selected_magnet_appear_and_wait_for_a_magnet(demo, qtbot):
+    session = demo.session
+    lines = demo.field_views.lines
+    demo.field_views.lines_action.trigger()
+    settle(qtbot)
+    assert lines.status == "select a magnet" and lines.updates == 0
+    session.select(ItemRef("", "magnet", "m1"))
+    qtbot.waitUntil(lambda: lines.updates == 1, timeout=20000)
+    assert lines.actor.GetVisibility()
+    assert lines.mesh.n_lines == 12 and lines.mesh.n_points > 12
+    X = session.frame_world_pose(*next(n for n in session.document.built.frame_names
+                                       if n.endswith("part:m1")).split(".", 1))
+    first = np.asarray(lines.mesh.points[0])
+    assert (first - X[:3, 3]) @ (X[:3, :3] @ [1.0, 0.0, 0.0]) > 0  # from the north pole (along +x now)
+    session.select(None)
+    settle(qtbot)
+    assert lines.status == "select a magnet" and not lines.actor.GetVisibility()
+    demo.field_views.lines_action.trigger()
+    assert lines.status == "off"

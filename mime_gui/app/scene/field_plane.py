@@ -1,4 +1,6 @@
-"""The |B| colour plane through the selected probe: a square of ``n`` x ``n`` points centred on the probe,
+"""The |B| colour plane through the selected probe, and field lines from the selected magnet.
+
+The plane: a square of ``n`` x ``n`` points centred on the probe,
 square to its mount frame's z axis (the world's z for a probe in the world), coloured by |B| on a log scale
 with a colour bar in mT.
 
@@ -6,6 +8,9 @@ The field is computed off the GUI thread (one :func:`mime_gui.field.field_plane`
 once the rig has stopped moving for :data:`SETTLE_MS`, or when asked; the GUI thread only copies the result
 into the drawn grid. A result computed for a pose, probe or rig that has changed since is dropped. Like the
 probe marks it uses the view's public side only (``plotter``, ``request_render``).
+
+:class:`FieldLinesView` draws the field lines from the selected magnet the same way (worker, debounce),
+traced by :func:`mime_gui.field.lines.field_lines`.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import pyvista as pv
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from mime_gui.app.docks.forms.probe import probe_world
+from mime_gui.rig.build import GRAFT_PREFIX
 
 SETTLE_MS = 250  # the rig counts as stopped after this long without a pose change
 SIZE = 0.1  # m: the plane's side
@@ -129,22 +135,35 @@ class FieldPlaneView(QObject):
             return False
         self._token += 1
         token = self._token
-        built, poses, centre, normal, name = inputs
-        self._status(f"computing |B| around {name}…")
+        name = inputs[-1]
+        self._status(f"computing {self.what} {name}…")
+        compute = self._compute(inputs)
 
         def work():
-            from mime_gui.field import field_plane
-
             start = time.perf_counter()
             try:
-                plane = field_plane(built, poses, centre, normal, SIZE, N)
+                result = compute()
             except Exception as err:  # shown as the status, never a traceback in the view
                 return err, 0.0
-            return plane, time.perf_counter() - start
+            return result, time.perf_counter() - start
 
         future = self._pool.submit(work)
         future.add_done_callback(lambda f: self.computed.emit(token, (name, *f.result())))
         return True
+
+    what = "|B| around"
+
+    def _compute(self, inputs):
+        """What the worker runs (no Qt, no VTK): here the plane."""
+        from mime_gui.field import field_plane
+
+        built, poses, centre, normal, _name = inputs
+        return lambda: field_plane(built, poses, centre, normal, SIZE, N)
+
+    def _done(self, name: str, plane) -> str:
+        mt = plane.magnitude * 1e3
+        side = f"{SIZE * 100:g} cm"
+        return f"|B| around {name}: {mt.min():.3g} to {mt.max():.3g} mT on {side} × {side}"
 
     def _arrived(self, token: int, result) -> None:
         if token != self._token or not self.on:
@@ -160,9 +179,7 @@ class FieldPlaneView(QObject):
         self.plane = plane
         self.updates += 1
         self.draw_seconds = time.perf_counter() - start
-        mt = plane.magnitude * 1e3
-        self._status(f"|B| around {name}: {mt.min():.3g} to {mt.max():.3g} mT on {SIZE * 100:g} cm × "
-                     f"{SIZE * 100:g} cm")
+        self._status(self._done(name, plane))
 
     def _draw(self, plane) -> None:
         n = plane.points.shape[0]
@@ -199,4 +216,55 @@ class FieldPlaneView(QObject):
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-__all__ = ["N", "SETTLE_MS", "SIZE", "FieldPlaneView"]
+class FieldLinesView(FieldPlaneView):
+    """Field lines from the selected magnet (:func:`mime_gui.field.lines.field_lines`), on the same terms
+    as the plane: on a worker, when switched on, when the selection changes, once the rig stops."""
+
+    what = "field lines from"
+
+    def _inputs(self):
+        ref = self.session.selection
+        rig = self.session.rig
+        name = ref.name if ref is not None and ref.kind in ("magnet", "link") else None
+        if name is not None and ref.kind == "link":  # a magnet picked as the link it is grafted as
+            name = name.removeprefix(GRAFT_PREFIX) if name.startswith(GRAFT_PREFIX) else None
+        if name is None or rig is None or name not in rig.magnets:
+            return "select a magnet"
+        doc = self.session.document
+        built = doc.built if doc is not None else None
+        if built is None or doc.findings:
+            return "the rig breaks rules (see Validation)"
+        try:
+            poses = np.stack([self.session.frame_world_pose(*n.split(".", 1)) for n in built.frame_names])
+        except Exception:  # the drawn rig and the build disagree for a moment: the next pose event retries
+            return "waiting for the rig"
+        return built, poses, name
+
+    def _compute(self, inputs):
+        from mime_gui.field.lines import field_lines
+
+        built, poses, name = inputs
+        return lambda: field_lines(built, poses, name)
+
+    def _done(self, name: str, lines) -> str:
+        return f"{len(lines)} field lines from {name}, from its north pole"
+
+    def _draw(self, lines) -> None:
+        pieces = [line for line in lines if len(line) > 1]
+        points = np.concatenate(pieces) if pieces else np.zeros((0, 3))
+        cells, start = [], 0
+        for line in pieces:
+            cells += [len(line), *range(start, start + len(line))]
+            start += len(line)
+        mesh = pv.PolyData(points, lines=np.asarray(cells, dtype=np.int64)) if pieces else pv.PolyData()
+        plotter = self.scene.plotter
+        if self.actor is None:
+            self.mesh = mesh
+            self.actor = plotter.add_mesh(self.mesh, color=(0.85, 0.35, 0.75), line_width=2, lighting=False,
+                                          pickable=False, render=False, reset_camera=False)
+        else:
+            self.mesh.copy_from(mesh)
+        self._show(True)
+
+
+__all__ = ["N", "SETTLE_MS", "SIZE", "FieldLinesView", "FieldPlaneView"]
