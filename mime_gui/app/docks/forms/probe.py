@@ -116,13 +116,14 @@ class ProbeForm(Form):
         return probe_field(self.session, self.name)
 
     def _magnitude_text(self, rig):
-        B, why = self._field()
+        # computed once per refresh: the components' line, refreshed right after, reads the same value
+        self._now = B, why = self._field()
         if B is None:
             return f"— ({why})"
         return f"{format_number(float(np.linalg.norm(B)) * 1e3, 5)} mT"
 
     def _components_text(self, rig):
-        B, why = self._field()
+        B, why = getattr(self, "_now", None) or self._field()
         if B is None:
             return "—"
         return f"({', '.join(format_number(float(b) * 1e3, 4) for b in B)}) mT"
