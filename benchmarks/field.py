@@ -7,6 +7,8 @@ Figures (issue 17), each against a peer measured in the same run:
   The loop runs ``--loop-steps`` steps and its time is scaled to the full run.
 - A 100 × 100 |B| plane through the demo rig's magnet (:func:`mime_gui.field.field_plane`) against one bare
   off-screen PyVista render of the demo rig's drawn shapes at the same pose (target: at most one render).
+- The app's plane (:class:`mime_gui.app.scene.field_plane.FieldPlaneView`): the GUI thread's share of one
+  update, the worker's result copied into the drawn grid, against the same render.
 
     .venv/bin/python benchmarks/field.py [--steps N] [--loop-steps N] [--repeat R]
 """
@@ -121,6 +123,27 @@ def bare_render_time(built, frame_poses, repeat: int) -> float:
         plotter.close()
 
 
+def plane_draw_time(planes, repeat: int) -> float:
+    """The GUI thread's share of one |B| plane update in the app: the worker's result copied into the drawn
+    grid (:meth:`FieldPlaneView._draw`, in place after the first), in an off-screen Plotter."""
+    from types import SimpleNamespace
+
+    import pyvista as pv
+
+    from mime_gui.app.scene.field_plane import FieldPlaneView
+
+    plotter = pv.Plotter(off_screen=True, window_size=(1000, 700))
+    view = SimpleNamespace(mesh=None, actor=None, bar=None, _show=lambda _on: None,
+                           scene=SimpleNamespace(plotter=plotter, request_render=lambda: None))
+    FieldPlaneView._draw(view, planes[0])  # the first makes the actor and the colour bar
+    plotter.show(auto_close=False)
+    turn = iter(range(10**9))
+    try:
+        return best(lambda: FieldPlaneView._draw(view, planes[next(turn) % 2]), repeat)
+    finally:
+        plotter.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=10_000)
@@ -149,6 +172,8 @@ def main() -> None:
     plane = field_plane(demo, rest, centre, normal=(0, 1, 0), size=0.08, n=100)
     t_plane = best(lambda: field_plane(demo, rest, centre, normal=(0, 1, 0), size=0.08, n=100), args.repeat)
     t_render = bare_render_time(demo, rest, args.repeat * 2)
+    other = field_plane(demo, rest, centre + 0.01, normal=(0, 1, 0), size=0.08, n=100)
+    t_draw = plane_draw_time((plane, other), args.repeat * 2)
 
     load1 = os.getloadavg()[0]
     print(f"### Field benchmark — CPython {platform.python_version()}, numpy {np.__version__}, magpylib "
@@ -163,6 +188,9 @@ def main() -> None:
     print(f"| 100 × 100 \\|B\\| plane, demo rig (`field_plane`), max {plane.magnitude.max():.3g} T | "
           f"{t_plane * 1e3:.1f} ms | one bare off-screen PyVista render of the demo rig, 1000×700 "
           f"{t_render * 1e3:.1f} ms | {t_plane / t_render:.2f} renders |")
+    print(f"| the app's \\|B\\| plane: the GUI thread's share of an update (the worker's 100 × 100 result "
+          f"copied into the drawn grid; `field_plane` runs on a worker) | {t_draw * 1e3:.2f} ms | the same "
+          f"bare render {t_render * 1e3:.1f} ms | {t_draw / t_render:.3f} renders |")
 
 
 if __name__ == "__main__":

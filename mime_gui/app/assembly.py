@@ -125,9 +125,9 @@ class Assembly(QObject):
         edit = _menu(w, "Edit")
         edit.addSeparator()
         self.act_delete = self._action(edit, "&Delete", self.delete_selected, QKeySequence.Delete,
-                                       "Remove the selected segment, part or magnet")
+                                       "Remove the selected segment, part, magnet or probe")
         self.act_duplicate = self._action(edit, "D&uplicate", self.duplicate_selected, "Ctrl+D",
-                                          "Copy the selected part or magnet, on the same frame")
+                                          "Copy the selected part, magnet or probe, on the same frame")
         self.act_rename = self._action(edit, "Re&name", self.rename_selected, "F2",
                                        "Edit the selected item's name")
         file = _menu(w, "File")

@@ -15,6 +15,7 @@ COLOURS = {
     "frame": "#3aa776",
     "part": "#9a6fd0",
     "magnet": "#d2475a",
+    "probe": "#299e52",
     "group": "#8d949c",
     "used": "#3aa776",
     "ignored": "#d9a21b",
@@ -64,6 +65,13 @@ def kind_icon(kind: str) -> QIcon:
     elif kind == "part":
         p.drawPolygon(QPolygonF([QPointF(16, 3), QPointF(29, 10), QPointF(29, 23), QPointF(16, 29),
                                  QPointF(3, 23), QPointF(3, 10)]))
+    elif kind == "probe":  # a sensing point: a dot in a ring, with a crosshair
+        p.setBrush(Qt.NoBrush)
+        p.drawEllipse(QRectF(6, 6, 20, 20))
+        p.drawLine(QPointF(16, 2), QPointF(16, 30))
+        p.drawLine(QPointF(2, 16), QPointF(30, 16))
+        p.setBrush(QBrush(colour))
+        p.drawEllipse(QRectF(12, 12, 8, 8))
     elif kind == "warning":
         p.drawPolygon(QPolygonF([QPointF(16, 3), QPointF(30, 28), QPointF(2, 28)]))
         p.setPen(QPen(QColor("white"), 3.0))

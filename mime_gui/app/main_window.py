@@ -32,6 +32,7 @@ from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
 from mime_gui.app.docks.tree import TreeDock
 from mime_gui.app.driving import install_driving
+from mime_gui.app.field_views import install_field_views
 from mime_gui.app.layout import STATE_VERSION, arrange_docks
 from mime_gui.app.logs import current_log_file
 from mime_gui.app.undo import UndoActions
@@ -166,6 +167,7 @@ class MainWindow(QMainWindow):
         if loaded is not None:
             loaded.connect(self._meshes_loaded)
         install_driving(self)  # sliders, player, plots, the clock, the Playback menu
+        install_field_views(self)  # B at the selected probe: a plot and the |B| plane (after the plots)
         finish_docks = arrange_docks(self)  # the default arrangement, once every dock exists (app/layout.py)
         self.session.attach_renderer(self.scene)
         if not (restore and self._restore_state(finish_docks)):
@@ -624,6 +626,9 @@ class MainWindow(QMainWindow):
             s.setValue("window/state", self.saveState(STATE_VERSION))
         self.bridge.detach()
         self.session.attach_renderer(None)
+        for view in (getattr(getattr(self, "field_views", None), n, None) for n in ("plane", "lines")):
+            if view is not None:
+                view.close()
         close = getattr(self.scene, "close", None)
         if close is not None:
             close()

@@ -1,7 +1,8 @@
 """Templates the palette offers: parts, magnets and segments with sensible first values, ready to mount.
 
 A template makes one rig value (a :class:`~mime_gui.rig.parts.Part`, a
-:class:`~mime_gui.rig.parts.PermanentMagnet` or a segment) mounted on a frame, at the frame's origin. Sizes
+:class:`~mime_gui.rig.parts.PermanentMagnet`, a :class:`~mime_gui.rig.probes.Probe` or a segment) mounted on
+a frame, at the frame's origin. Sizes
 are small lab-scale solids (tens of millimetres), materials from the materials table, so a dropped item is
 valid at once and only needs its numbers. A mesh needs its file and an arm its URDF: ``make`` takes them
 as ``path``.
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from mime_gui.multibody.errors import CodedError
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import Arm, Motor
 
 PART_MATERIAL = "aluminium"
@@ -33,8 +35,8 @@ MAGNET_MATERIAL = "NdFeB-N42"
 class Template:
     key: str  # stable id (what a drag carries)
     label: str
-    group: str  # "Parts", "Magnets", "Segments"
-    collection: str  # "parts", "magnets", "chain"
+    group: str  # "Parts", "Magnets", "Probes", "Segments"
+    collection: str  # "parts", "magnets", "probes", "chain"
     base_name: str  # the new item's name, numbered when taken
     tip: str
     build: Callable[[str | None, str | None], object]  # (mount, path) -> rig value
@@ -77,6 +79,9 @@ TEMPLATES: dict[str, Template] = {t.key: t for t in (
              _part(Cylinder(0.005, 0.01), True)),
     Template("magnet.sphere", "Sphere magnet", "Magnets", "magnets", "magnet",
              "An NdFeB N42 sphere, radius 5 mm, magnetised along +z", _part(Sphere(0.005), True)),
+    Template("probe.point", "Probe", "Probes", "probes", "probe",
+             "A point where the magnets' field is computed, at the frame's origin; it rides with the frame",
+             lambda mount, path: Probe((0.0, 0.0, 0.0), mount=mount)),
     Template("segment.motor", "Motor", "Segments", "chain", "motor",
              "A motor (stator and rotor about z) mounted on the frame; it publishes the frames stator and "
              "rotor", lambda mount, path: Motor.Kinematic(mount=mount)),

@@ -853,6 +853,11 @@ class Session:
                 return False
             mount = part.mount.split(".", 1)[0] if isinstance(part.mount, str) else ""
             return item.segment in ("", mount)
+        if item.kind == "probe":  # selected by itself, ItemRef("", "probe", name), as a part is
+            probe = getattr(self.rig, "probes", {}).get(item.name) if self.rig is not None else None
+            if probe is None:
+                return False
+            return item.segment in ("", (probe.mount or "").split(".", 1)[0])
         seg = self.segments.get(item.segment)
         if seg is None:
             return False

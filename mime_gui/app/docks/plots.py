@@ -114,6 +114,7 @@ class PlotsDock(QDockWidget):
             p.setXLink(self.joint_plot)
         self.playheads = [p.addLine(x=0, pen=pg.mkPen("#888", width=1)) for p in self.plots]
         self._stacked: bool | None = None  # how the plots stand (see _arrange)
+        self._extras: dict = {}  # more plots after the three (the field at a probe): plot -> (labels, shown)
         self._labels = (("joints (rad, m)", "q"), (f"position {xyz} (m)", f"{xyz} (m)"),
                         (f"ω {xyz} (rad/s)", "ω (rad/s)"))
         rcol.addWidget(self.graphs, 1)
@@ -144,10 +145,24 @@ class PlotsDock(QDockWidget):
 
     def _time_label(self, text: str, tip: str) -> None:
         self._time_text = (text, tip)
-        for plot in self.plots:
+        for plot in (*self.plots, *self._extras):
             plot.setLabel("bottom", text)
             plot.getAxis("bottom").setToolTip(tip)
         self._arrange(force=True)  # a label set shows again: only the last of a stack keeps it
+
+    def add_plot(self, label: str, short: str, tip: str):
+        """One more plot after the three, hidden until :meth:`show_plot`; its time axis is theirs."""
+        plot = self._plot(10 + len(self._extras), label, tip)  # a free cell, left at once
+        self.graphs.ci.removeItem(plot)
+        plot.setXLink(self.joint_plot)
+        self._extras[plot] = ((label, short), False)
+        return plot
+
+    def show_plot(self, plot, on: bool) -> None:
+        if self._extras[plot][1] != on:
+            self._extras[plot] = (self._extras[plot][0], on)
+            self._stacked = None
+            self._arrange()
 
     def _arrange(self, force: bool = False) -> None:
         """The plots side by side in a wide dock, one above the other in a tall one (then the shared time
@@ -158,15 +173,17 @@ class PlotsDock(QDockWidget):
             return
         self._stacked = stacked
         layout = self.graphs.ci
-        for plot in self.plots:
+        for plot in list(layout.items):
             layout.removeItem(plot)
-        for i, plot in enumerate(self.plots):
+        shown = [*self.plots, *(p for p, (_labels, on) in self._extras.items() if on)]
+        labels = [*self._labels, *(self._extras[p][0] for p in shown[len(self.plots):])]
+        for i, plot in enumerate(shown):
             if stacked:
                 layout.addItem(plot, row=i, col=0)
             else:
                 layout.addItem(plot, row=0, col=i)
-            last = not stacked or i == len(self.plots) - 1
-            long, short = self._labels[i]
+            last = not stacked or i == len(shown) - 1
+            long, short = labels[i]
             plot.setLabel("left", short if stacked else long)  # a short plot has no room for the long name
             plot.getAxis("bottom").setStyle(showValues=last)
             plot.showLabel("bottom", last)

@@ -1,5 +1,7 @@
 """The chain tree: segments → links → joints → child links (nested as the chain), and each segment's frames.
 
+Probes have rows under the row of the frame they ride on, or in a "World" group.
+
 Selecting an item calls :meth:`Session.select` (a segment's own row selects the segment); the tree follows
 ``selection_changed`` with its signals blocked. An edit rebuilds the rows of the segments it changed, in
 place (the others keep their rows, their expansion and their selection); opening a file rebuilds the whole
@@ -155,10 +157,41 @@ class TreeDock(QDockWidget):
             self._shapes.clear()
             for seg_name, seg in self.session.segments.items():
                 self._add_segment(seg_name, seg)
+            self._place_probes()
         self.tree.resizeColumnToContents(0)
         self.tree.setColumnWidth(0, min(max(self.tree.columnWidth(0), 160), 220))
         self.apply_filter(self.filter.text())
         self.show_selection(self.session.selection)
+
+    def _place_probes(self) -> None:
+        """A row per probe under the row of the frame it rides on (its link's row, else its frame's), or in
+        a "World" group (no mount, or a mount the chain lacks): made again after every edit (a few rows)."""
+        for ref in [r for r in self._items if r.kind == "probe"]:
+            item = self._items.pop(ref)
+            try:
+                parent = item.parent()
+                if parent is not None:
+                    parent.removeChild(item)
+            except RuntimeError:  # gone with its segment's rows
+                pass
+        world = self._tops.pop(" world", None)
+        if world is not None:
+            self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(world))
+        rig = self.session.rig
+        for name, probe in (getattr(rig, "probes", {}) if rig is not None else {}).items():
+            segment, _, frame = (probe.mount or "").partition(".")
+            parent = self._items.get(ItemRef(segment, "link", frame)) or \
+                self._items.get(ItemRef(segment, "frame", frame))
+            details = "probe" if parent is not None else \
+                ("probe in the world" if probe.mount is None else f"probe on {probe.mount} (not found)")
+            if parent is None:
+                if " world" not in self._tops:
+                    self._tops[" world"] = self._item(None, "World", "", "group", None, "group")
+                    self._tops[" world"].setToolTip(0, "Items fixed in the world")
+                    self.tree.addTopLevelItem(self._tops[" world"])
+                    self._tops[" world"].setExpanded(True)
+                parent = self._tops[" world"]
+            self._item(parent, name, details, "probe", ItemRef("", "probe", name), "probe")
 
     @staticmethod
     def _shape(seg) -> tuple:
@@ -190,6 +223,10 @@ class TreeDock(QDockWidget):
                     item.setToolTip(1, text)
         redo = (change.added | change.changed) - in_place
         if not (redo or change.removed):
+            with QSignalBlocker(self.tree):
+                self._place_probes()
+            self.apply_filter(self.filter.text())
+            self.show_selection(self.session.selection)
             return
         expanded = {ref for ref, item in self._items.items()
                     if ref.segment in change.changed and item.isExpanded()}
@@ -211,6 +248,7 @@ class TreeDock(QDockWidget):
                 for ref in self.session.hidden:
                     if ref.segment == name:
                         self._visibility_changed(ref, False)
+            self._place_probes()
         self.apply_filter(self.filter.text())
         self.show_selection(self.session.selection)
 
@@ -294,7 +332,7 @@ class TreeDock(QDockWidget):
                 item.setExpanded(True)
             return shown
 
-        for i in range(self.tree.topLevelItemCount()):
+        for i in range(self.tree.topLevelItemCount()):  # segments (and the World group) always show
             top = self.tree.topLevelItem(i)
             visit(top)
             top.setHidden(False)
@@ -346,7 +384,8 @@ class TreeDock(QDockWidget):
         menu = QMenu(self.tree)
         focus = menu.addAction("Focus camera")
         hidden = not self.session.is_item_visible(ref)
-        toggle = menu.addAction("Show" if hidden else "Hide") if ref.kind != "segment" else None
+        shown_alone = ref.kind not in ("segment", "probe")  # a probe's marker goes with the parts layer
+        toggle = menu.addAction("Show" if hidden else "Hide") if shown_alone else None
         extra = self.context_actions(ref)  # Delete, Duplicate, Rename … (the assembly code's)
         if extra:
             menu.addSeparator()

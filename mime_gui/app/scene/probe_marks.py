@@ -18,9 +18,11 @@ import pyvista as pv
 import vtk
 
 from mime_gui.app.scene.part_marks import _rotation_to
+from mime_gui.session import ItemRef
 
 PROBE_RGB = (0.16, 0.62, 0.32)
 FIELD_RGB = (0.55, 0.22, 0.72)
+SELECTED_RGB = (1.0, 0.74, 0.16)  # the highlight colour of a selected part
 FLOOR = 1e-6  # T: an arrow's shortest length stands for this or less
 CEILING = 1.0  # T: its longest length for this or more
 
@@ -47,16 +49,17 @@ class ProbeMarks:
         bridge.document_changed.connect(lambda _d: self.rebuild())
         bridge.poses_changed.connect(lambda _s: self.place())
         bridge.layers_changed.connect(lambda _l, _v: self.place())
+        bridge.selection_changed.connect(lambda _ref: self.place())
         self.rebuild()
 
-    def _actor(self, pd, rgb):
+    def _actor(self, pd, rgb, pick=None):
         mapper = vtk.vtkPolyDataMapper()
         mapper.SetInputData(pd)
         actor = pv.Actor(mapper=mapper)
         prop = actor.GetProperty()
         prop.SetColor(*rgb)
         prop.SetAmbient(0.3)
-        actor.SetPickable(False)
+        actor.SetPickable(pick is not None)
         self.renderer.AddActor(actor)
         return actor
 
@@ -70,14 +73,23 @@ class ProbeMarks:
         if key != self._built:
             for actor in (*self.markers.values(), *self.arrows.values()):
                 self.renderer.RemoveActor(actor)
+                self._pick_as(actor, None)
             self.markers = {name: self._actor(pv.Sphere(radius=1.0, theta_resolution=12, phi_resolution=8),
-                                              PROBE_RGB) for name in key}
+                                              PROBE_RGB, pick=name) for name in key}
             # a unit arrow along +x from the probe: scaled to its length when placed
             self.arrows = {name: self._actor(pv.Arrow(start=(0, 0, 0), direction=(1, 0, 0), scale=1.0,
                                                       tip_length=0.25, tip_radius=0.08, shaft_radius=0.03),
                                              FIELD_RGB) for name in key}
             self._built = key
+        for name, marker in self.markers.items():  # again after a new document cleared the view's table
+            self._pick_as(marker, ItemRef("", "probe", name))
         self.place()
+
+    def _pick_as(self, actor, ref) -> None:
+        """A click on a marker selects its probe (through the view's picking)."""
+        pick = getattr(self.scene, "set_pick_ref", None)
+        if pick is not None:
+            pick(actor, ref)
 
     def _where(self, probe) -> np.ndarray | None:
         """The probe's world position as the session draws the rig now (None on a frame it lacks)."""
@@ -109,6 +121,8 @@ class ProbeMarks:
         on = self.scene.layer_visible("parts")
         size = max(self.scene.model_size(), 1e-3)
         radius, longest = 0.008 * size, 0.12 * size
+        selected = self.session.selection
+        chosen = selected.name if selected is not None and selected.kind == "probe" else None
         self.field = self._field() if on else None
         B = {} if self.field is None else dict(zip(self.field.probe_names, self.field.B[0], strict=True))
         for name, probe in self._probes().items():
@@ -122,7 +136,10 @@ class ProbeMarks:
             arrow.SetVisibility(where is not None and b is not None and magnitude > 0)
             if where is None:
                 continue
-            X = np.diag([radius, radius, radius, 1.0])
+            lit = name == chosen  # the selected probe: larger and yellow, as a lit part
+            marker.GetProperty().SetColor(*(SELECTED_RGB if lit else PROBE_RGB))
+            r = radius * (1.8 if lit else 1.0)
+            X = np.diag([r, r, r, 1.0])
             X[:3, 3] = where
             marker.user_matrix = X
             if b is not None and magnitude > 0:

@@ -415,6 +415,13 @@ class SceneView(QWidget):
     def item_of(self, actor) -> ItemRef | None:
         return self._registry.by_actor.get(id(actor))
 
+    def set_pick_ref(self, actor, ref: ItemRef | None) -> None:
+        """Make an actor of a helper outside the registry (a probe's marker) pick as ``ref`` (None: not)."""
+        if ref is None:
+            self._registry.by_actor.pop(id(actor), None)
+        else:
+            self._registry.by_actor[id(actor)] = ref
+
     def pick(self, x: float, y: float) -> ItemRef | None:
         """Pick at display coordinates (VTK's, origin bottom-left) and emit :attr:`picked`."""
         return self._picking.pick(x, y)

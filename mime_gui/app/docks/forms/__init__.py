@@ -1,6 +1,7 @@
 """Editable forms of the selection, shown in the properties dock: the rig (nothing selected), a segment, a
-part or a magnet. :class:`FormPanel` picks the form for a selection, keeps it in step with the rig (in place
-while its shape holds) and focuses the field of a rig path (a finding clicked in the validation dock)."""
+part, a magnet or a probe. :class:`FormPanel` picks the form for a selection, keeps it in step with the rig
+(in place while its shape holds) and focuses the field of a rig path (a finding clicked in the validation
+dock)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from mime_gui.app.docks.fields import LENGTH_UNITS, LengthUnit
 from mime_gui.app.docks.forms.base import Form, canonical, graft_of, item_ref, part_target
 from mime_gui.app.docks.forms.document import DocumentForm
 from mime_gui.app.docks.forms.part import PartForm
+from mime_gui.app.docks.forms.probe import ProbeForm
 from mime_gui.app.docks.forms.segment import SegmentForm
 from mime_gui.app.docks.look import hint
 
@@ -55,6 +57,8 @@ class FormPanel(QWidget):
         if ref.kind == "segment":
             return ("segment", ref.name) if ref.name in self.session.rig.chain else None
         found = part_target(self.session, ref)
+        if found is not None and found[0] == "probes":
+            return ("probe", found[1])
         return ("part", *found) if found is not None else None
 
     def show(self, ref) -> bool:
@@ -76,10 +80,13 @@ class FormPanel(QWidget):
             form = DocumentForm(self)
         elif target[0] == "segment":
             form = SegmentForm(self, target[1])
+        elif target[0] == "probe":
+            form = ProbeForm(self, target[1])
         else:
             form = PartForm(self, target[1], target[2])
         form.target = target
-        self.title.setText({"document": "the rig", "segment": "segment", "part": "part or magnet"}[target[0]])
+        self.title.setText({"document": "the rig", "segment": "segment", "part": "part or magnet",
+                            "probe": "probe"}[target[0]])
         rig = self.session.rig
         form._shape = form.shape(rig)
         form.refresh(rig, force=True)

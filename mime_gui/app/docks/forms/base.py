@@ -21,10 +21,12 @@ from mime_gui.session import ItemRef, SessionError
 
 def part_target(session, ref: ItemRef | None):
     """``(collection, name)`` of the part or magnet ``ref`` stands for (its own ref, or the link it is
-    grafted as, ``part:<name>``), else None."""
+    grafted as, ``part:<name>``), or of the probe (``("probes", name)``), else None."""
     rig = session.rig
     if ref is None or rig is None:
         return None
+    if ref.kind == "probe":
+        return ("probes", ref.name) if ref.name in getattr(rig, "probes", {}) else None
     if ref.kind in ("part", "magnet"):
         collection = "parts" if ref.kind == "part" else "magnets"
         return (collection, ref.name) if ref.name in getattr(rig, collection) else None
@@ -47,7 +49,7 @@ def item_ref(session, collection: str, name: str) -> ItemRef | None:
     rig = session.rig
     if rig is None or name not in getattr(rig, collection, {}):
         return None
-    return ItemRef("", "part" if collection == "parts" else "magnet", name)
+    return ItemRef("", {"parts": "part", "magnets": "magnet", "probes": "probe"}[collection], name)
 
 
 def graft_of(session, name: str) -> tuple[str, str] | None:

@@ -1,0 +1,43 @@
+"""Field lines from a magnet: along B at every step, from its north pole back to the magnet, refused with a
+code for a name that is not a magnet."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mime_gui import RESOURCES
+from mime_gui.field import FieldError, field_now, rest_poses
+from mime_gui.field.lines import field_lines
+from mime_gui.rig import Probe, load
+
+
+@pytest.fixture(scope="module")
+def demo():
+    built = load(RESOURCES / "demo" / "demo.rig.json").build()
+    return built, rest_poses(built)
+
+
+def test_lines_leave_the_north_pole_follow_B_and_come_back_to_the_magnet(demo):
+    built, poses = demo
+    lines = field_lines(built, poses, "m1", seeds=6)
+    assert len(lines) == 6
+    X = poses[built.frame_names.index("motor.part:m1")]
+    centre, north = X[:3, 3], X[:3, 2]  # m1 is magnetised along its frame's +z
+    index = {n: i for i, n in enumerate(built.frame_names)}
+    for line in lines:
+        assert (line[0] - centre) @ north > 0  # starts on the north side
+        assert np.linalg.norm(line[-1] - centre) < 0.55 * 0.01 + 1e-9  # ends back at the magnet
+        # each chord is along B at its midpoint (the midpoint rule's own direction), to a small angle
+        for a, b in zip(line[5:-5:10], line[6:-4:10], strict=True):
+            mid = (a + b) / 2
+            B = field_now(built, lambda s, f: poses[index[f"{s}.{f}"]], {"m": Probe(tuple(mid))}).B[0, 0]
+            chord = (b - a) / np.linalg.norm(b - a)
+            assert chord @ (B / np.linalg.norm(B)) > 0.99
+
+
+def test_a_name_that_is_not_a_magnet_is_refused_with_its_code(demo):
+    built, poses = demo
+    with pytest.raises(FieldError) as err:
+        field_lines(built, poses, "holder")
+    assert err.value.code == "field.magnet" and "m1" in str(err.value)
