@@ -108,3 +108,15 @@ def test_the_plots_stand_side_by_side_when_wide_and_stacked_with_one_time_axis_w
     qtbot.wait(20)
     assert [p.getAxis("bottom").label.isVisible() for p in plots.plots] == [False, False, True]
     assert plots.plots[-1].getAxis("bottom").labelText == "t (s)"
+    # a fourth plot (the field at a probe) makes a tall dock two columns of two, the time axis on the bottom row
+    extra = plots.add_plot("B xyz (mT)", "B (mT)", "the field at the selected probe")
+    plots.show_plot(extra, True)
+    plots.resize(520, 701)
+    qtbot.wait(20)
+    four = [*plots.plots, extra]
+    assert [plots.graphs.ci.items[p][0] for p in four] == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert [p.getAxis("bottom").label.isVisible() for p in four] == [False, False, True, True]
+    plots.show_plot(extra, False)
+    qtbot.wait(20)
+    assert extra not in plots.graphs.ci.items
+    assert [plots.graphs.ci.items[p][0] for p in plots.plots] == [(0, 0), (1, 0), (2, 0)]

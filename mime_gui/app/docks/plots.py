@@ -177,12 +177,16 @@ class PlotsDock(QDockWidget):
             layout.removeItem(plot)
         shown = [*self.plots, *(p for p, (_labels, on) in self._extras.items() if on)]
         labels = [*self._labels, *(self._extras[p][0] for p in shown[len(self.plots):])]
+        # up to three stand in one column; more stand in two (a fourth plot in a short dock would leave each
+        # too low to read); the time axis is labelled on the bottom row only
+        cols = 1 if len(shown) <= 3 else 2
+        rows = -(-len(shown) // cols)
         for i, plot in enumerate(shown):
             if stacked:
-                layout.addItem(plot, row=i, col=0)
+                layout.addItem(plot, row=i // cols, col=i % cols)
             else:
                 layout.addItem(plot, row=0, col=i)
-            last = not stacked or i == len(shown) - 1
+            last = not stacked or i // cols == rows - 1 or i + cols >= len(shown)
             long, short = labels[i]
             plot.setLabel("left", short if stacked else long)  # a short plot has no room for the long name
             plot.getAxis("bottom").setStyle(showValues=last)
