@@ -108,7 +108,7 @@ def test_the_plots_stand_side_by_side_when_wide_and_stacked_with_one_time_axis_w
     qtbot.wait(20)
     assert [p.getAxis("bottom").label.isVisible() for p in plots.plots] == [False, False, True]
     assert plots.plots[-1].getAxis("bottom").labelText == "t (s)"
-    # a fourth plot (the field at a probe) makes a tall dock two columns of two, time labelled on the bottom row
+    # a fourth plot (the field at a probe): a tall dock shows two columns of two, time on the bottom row
     extra = plots.add_plot("B xyz (mT)", "B (mT)", "the field at the selected probe")
     plots.show_plot(extra, True)
     plots.resize(520, 701)
