@@ -22,6 +22,7 @@ from mime_gui.multibody import Articulation, MultibodyTree
 from mime_gui.multibody.tree import Inertial
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.parts import Mesh, PermanentMagnet
+from mime_gui.rig.payload import carry
 from mime_gui.rig.report import RigReport, geometry_dict, link_inertials
 from mime_gui.rig.rules import Analysis, analyse
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
@@ -38,6 +39,13 @@ class BuiltSegment:
     articulation: Articulation  # compiled from ``tree`` with the armature
     mount: tuple[str, str] | None  # (segment, frame) it rides on; None: the world
     placement: np.ndarray  # mount_X_base (or world_X_base for the first segment)
+    riders: tuple = ()  # the segments it carries (mime_gui.rig.payload.Rider)
+    carrying: Articulation | None = None  # ``articulation`` with the riders welded on (None: no payload)
+
+    @property
+    def dynamics_articulation(self) -> Articulation:
+        """What its dynamics use: the articulation with its payload welded on, when it carries one."""
+        return self.articulation if self.carrying is None else self.carrying
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,6 +106,11 @@ class BuiltRig:
             return self.segments[segment].articulation
         except KeyError:
             raise KeyError(f"no segment {segment!r}; segments: {', '.join(self.segments)}") from None
+
+    def dynamics_articulation(self, segment: str) -> Articulation:
+        """The segment's Articulation with its armature, grafted parts and payload (what its dynamics use)."""
+        self.articulation(segment)
+        return self.segments[segment].dynamics_articulation
 
     def node(self, segment: str, servo_time_constant: float | None = None):
         """A :class:`~mime_gui.nodes.KinematicArmNode` for the segment, placed as the rig places it."""
@@ -294,6 +307,9 @@ def build(apparatus, analysis: Analysis | None = None, reuse=None) -> BuiltRig:
         segments[name], seg_grafts = _build_segment(name, seg, apparatus, a, reuse=(reuse or {}).get(name))
         grafts += seg_grafts
         seg_report.append(_segment_report(name, seg, a, segments[name].tree, mounted_mass[name]))
+    segments, payloads = carry(segments, apparatus, a)
+    for entry in seg_report:
+        entry["payload"] = payloads[entry["name"]]
 
     world = sum(p["mass"] for p in parts_report if p["mount"] is None)
     carried = sum(p["mass"] for p in parts_report if p["carried_by"] is not None)
