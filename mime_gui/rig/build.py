@@ -58,6 +58,7 @@ class RigTrajectory:
     frame_names: tuple[str, ...]
     command_names: tuple[str, ...]
     dt: float
+    initial: dict | None = None  # each segment's NodeState before step 0
 
     def _stack(self, attr: str) -> np.ndarray:
         return np.concatenate([getattr(t, attr) for t in self.segments.values()], axis=1)
@@ -171,9 +172,18 @@ class BuiltRig:
             k = len(self.node(n).command_names)
             per_segment[n], initial[n] = u[:, col:col + k], init[col:col + k]
             col += k
-        played = self.chain_node(servo_time_constant).play(per_segment, dt, initial, progress=progress)
+        chain = self.chain_node(servo_time_constant)
+        played = chain.play(per_segment, dt, initial, progress=progress)
         out = {n: played[n] for n in self.segments}  # chain order, for the stacked arrays
-        return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt))
+        return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt),
+                             chain.initial_state(initial))
+
+    def torques(self, trajectory: RigTrajectory, start: float = 0.0, gravity=(0.0, 0.0, -9.81)):
+        """The joint torques ``trajectory`` asks of every dynamic segment, and the limits it exceeds
+        (:func:`mime_gui.rig.torques.rig_torques`)."""
+        from mime_gui.rig.torques import rig_torques
+
+        return rig_torques(self, trajectory.segments, trajectory.initial, trajectory.dt, start, gravity)
 
     def _command_array(self, commands, names) -> tuple[np.ndarray, int]:
         if not isinstance(commands, Mapping):

@@ -77,7 +77,12 @@ class RigPlayable:
         initial = dict(zip(self.command_names, np.asarray(schedule.initial_positions, float), strict=True))
         trajectory = self.built.play(schedule.commands, schedule.dt, initial_positions=initial,
                                      servo_time_constant=self.servo_time_constant, progress=progress)
+        self.played = trajectory
         return trajectory.as_trajectory()
+
+    def torques(self, schedule, trajectory=None):
+        """The joint torques of the last :meth:`play` (see :mod:`mime_gui.rig.torques`)."""
+        return self.built.torques(self.played, schedule.start)
 
 
 def load_rig_playable(path, options=None) -> RigPlayable:
