@@ -155,3 +155,24 @@ def rigid_mass_properties(masses, coms, inertias, poses) -> tuple[float, np.ndar
                                      - d[:, :, None] * d[:, None, :])
     return total, com, (Ic + shift).sum(axis=0)
 
+
+def base_motion(world_X_base: np.ndarray, world_X_base0: np.ndarray, omega: np.ndarray, dt: float,
+                gravity=(0.0, 0.0, -9.81)) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The base's twist, spatial acceleration and gravity in its own axes at each step ``(T, 6)``,
+    ``(T, 6)``, ``(T, 3)``, from its world poses ``(T, 4, 4)`` (``world_X_base0`` before step 0) and world
+    angular velocities ``omega (T, 3)``."""
+    p = world_X_base[:, :3, 3]
+    p_prev = np.concatenate([world_X_base0[None, :3, 3], p[:-1]])
+    v = (p - p_prev) / dt
+    # spatial twist in world axes about the world origin: [ω; v_p − ω × p]
+    Vw = np.concatenate([omega, v - np.cross(omega, p)], axis=1)
+    Aw = np.diff(Vw, axis=0, prepend=np.zeros((1, 6))) / dt
+    Rt = np.swapaxes(world_X_base[:, :3, :3], -1, -2)
+
+    def to_base(X):
+        w, lin = X[:, :3], X[:, 3:]
+        return np.concatenate([(Rt @ w[..., None])[..., 0], (Rt @ (lin - np.cross(p, w))[..., None])[..., 0]],
+                              axis=1)
+
+    g = (Rt @ np.asarray(gravity, float))
+    return to_base(Vw), to_base(Aw), g

@@ -23,7 +23,7 @@ import numpy as np
 from mime_gui.multibody import PRISMATIC, inverse_dynamics
 from mime_gui.multibody._model import dynamic_model
 from mime_gui.multibody._world import WorldState
-from mime_gui.multibody.moving_base import _rnea_moving
+from mime_gui.multibody.moving_base import _rnea_moving, base_motion
 
 GRAVITY = (0.0, 0.0, -9.81)
 #: steps per batched inverse-dynamics call on a moving base (bounds its scratch memory)
@@ -36,28 +36,6 @@ def rates(q: np.ndarray, q0: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndar
     v = (q - previous) / dt
     vdot = np.diff(v, axis=0, prepend=np.zeros((1, q.shape[1]))) / dt
     return v, vdot
-
-
-def base_motion(world_X_base: np.ndarray, world_X_base0: np.ndarray, omega: np.ndarray, dt: float,
-                gravity=GRAVITY) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The base's twist, spatial acceleration and gravity in its own axes at each step ``(T, 6)``,
-    ``(T, 6)``, ``(T, 3)``, from its world poses ``(T, 4, 4)`` (``world_X_base0`` before step 0) and world
-    angular velocities ``omega (T, 3)``."""
-    p = world_X_base[:, :3, 3]
-    p_prev = np.concatenate([world_X_base0[None, :3, 3], p[:-1]])
-    v = (p - p_prev) / dt
-    # spatial twist in world axes about the world origin: [ω; v_p − ω × p]
-    Vw = np.concatenate([omega, v - np.cross(omega, p)], axis=1)
-    Aw = np.diff(Vw, axis=0, prepend=np.zeros((1, 6))) / dt
-    Rt = np.swapaxes(world_X_base[:, :3, :3], -1, -2)
-
-    def to_base(X):
-        w, lin = X[:, :3], X[:, 3:]
-        return np.concatenate([(Rt @ w[..., None])[..., 0], (Rt @ (lin - np.cross(p, w))[..., None])[..., 0]],
-                              axis=1)
-
-    g = (Rt @ np.asarray(gravity, float))
-    return to_base(Vw), to_base(Aw), g
 
 
 def segment_torques(art, q, q0, dt: float, world_X_base=None, world_X_base0=None, omega=None,
