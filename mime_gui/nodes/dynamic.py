@@ -109,7 +109,7 @@ class DynamicArmNode(MountedNode):
         V0, A0, g = base
         if self.integrator == "euler":
             v = v + h * self.acceleration(q, v, u, V0, A0, g)
-            q = q + h * (v - h * 0)
+            q = q + h * v
         else:
             k1v = self.acceleration(q, v, u, V0, A0, g)
             k2q = v + 0.5 * h * k1v
