@@ -129,6 +129,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
     parser.add_argument("--torques", action="store_true",
                         help="add the joint torques of every dynamic segment (joint_torques, "
                              "armature_torques) and check the effort and velocity limits (docs/dynamics.md)")
+    parser.add_argument("--integrator", choices=("euler", "rk4"), default="euler",
+                        help="how torque-driven segments are integrated (default: semi-implicit Euler)")
+    parser.add_argument("--substeps", type=int, default=1, metavar="N",
+                        help="sub-steps of forward dynamics per step of torque-driven segments (default 1)")
     package_dirs.add_option(parser)
 
 
@@ -138,6 +142,9 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.servo_tau is not None and not (math.isfinite(args.servo_tau) and args.servo_tau >= 0):
         raise PlayError("play.servo-tau", f"the servo time constant must be ≥ 0 seconds, got "
                         f"{args.servo_tau}", "--servo-tau")
+    if getattr(args, "substeps", 1) < 1:
+        raise PlayError("play.substeps", "the sub-steps per step are a whole number ≥ 1, got "
+                        f"{args.substeps}", "--substeps")
     if not str(args.out).lower().endswith(".npz"):
         raise PlayError("play.out", "the output file must end in .npz", str(args.out))
     try:  # an output that is not a regular file is refused now, not after the play (the save refuses it too)

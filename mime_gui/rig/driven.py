@@ -15,16 +15,18 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from mime_gui.multibody.errors import CodedError
 from mime_gui.rig.segments import MOTOR_JOINT
 
 JOINT_TORQUES = "joint_torques"
 TORQUE = "torque"
 
 
-class TorqueCommandError(ValueError):
-    """A torque command that names no dynamic segment or joint (``commands.torque``)."""
+class TorqueCommandError(CodedError):
+    """A torque command naming no dynamic segment or joint, or of the wrong shape (``commands.torque``)."""
 
-    code = "commands.torque"
+    def __init__(self, message: str):
+        super().__init__("commands.torque", message)
 
 
 def is_torque_channel(name: str) -> bool:
