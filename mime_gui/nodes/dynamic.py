@@ -26,10 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from mime_gui.multibody import Articulation
-from mime_gui.multibody.moving_base import base_motion, dynamics_on_moving_base
+from mime_gui.multibody._model import dynamic_model
+from mime_gui.multibody._world import WorldState
+from mime_gui.multibody.joint_space import _mass_matrix
+from mime_gui.multibody.moving_base import _rnea_moving, base_motion
 from mime_gui.nodes.chain import KinematicArmNode, MountedNode, Trajectory, _dt, _pose, _rate, _readonly
 
 INTEGRATORS = ("euler", "rk4")
+_ZERO6 = np.zeros(6)
+_ZERO6.setflags(write=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,6 +61,7 @@ class DynamicArmNode(MountedNode):
         if g.shape != (3,) or not np.isfinite(g).all():
             raise ValueError(f"gravity must be a finite 3-vector (m/s²), got {gravity!r}")
         self.art = art
+        self._model = dynamic_model(art)  # refuses an articulation whose mass properties are not physical
         self.integrator = integrator
         self.substeps = substeps
         self.gravity = g
@@ -90,9 +96,16 @@ class DynamicArmNode(MountedNode):
         return u - self._damping * v - self._friction * np.tanh(v / self.friction_velocity)
 
     def acceleration(self, q, v, u, base_twist=None, base_acceleration=None, gravity=None) -> np.ndarray:
+        """``v̇`` of one state: :func:`~mime_gui.multibody.moving_base.dynamics_on_moving_base` without its
+        argument checks (the node checked its inputs once), solved by LU (``M`` is small and well
+        conditioned)."""
         g = self.gravity if gravity is None else gravity
-        tau = self.joint_forces(u, v)
-        return dynamics_on_moving_base(self.art, q, v, tau, base_twist, base_acceleration, g)
+        V0 = _ZERO6 if base_twist is None else base_twist
+        A0 = _ZERO6 if base_acceleration is None else base_acceleration
+        ws = WorldState(self._model, q)
+        M = _mass_matrix(self._model, ws, self.art.armature)
+        c = _rnea_moving(self._model, ws, v, None, V0, A0, g, self.art.armature)
+        return np.linalg.solve(M, self.joint_forces(u, v) - c)
 
     def stop(self, q, v) -> tuple[np.ndarray, np.ndarray]:
         """Joints past a limit put back on it, their velocity into it zeroed."""
