@@ -28,6 +28,7 @@ import numpy as np
 from mime_gui.multibody import Articulation
 from mime_gui.multibody._model import dynamic_model
 from mime_gui.multibody._world import WorldState
+from mime_gui.multibody.errors import CodedError
 from mime_gui.multibody.joint_space import _mass_matrix
 from mime_gui.multibody.moving_base import _rnea_moving, base_motion
 from mime_gui.nodes.chain import KinematicArmNode, MountedNode, Trajectory, _dt, _pose, _rate, _readonly
@@ -35,6 +36,13 @@ from mime_gui.nodes.chain import KinematicArmNode, MountedNode, Trajectory, _dt,
 INTEGRATORS = ("euler", "rk4")
 _ZERO6 = np.zeros(6)
 _ZERO6.setflags(write=False)
+
+
+class DivergenceError(CodedError):
+    """Forward dynamics that left the finite numbers (``dynamics.diverged``)."""
+
+    def __init__(self, message: str):
+        super().__init__("dynamics.diverged", message)
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,6 +143,15 @@ class DynamicArmNode(MountedNode):
             v = v + (h / 6.0) * (k1v + 2.0 * k2v + 2.0 * k3v + k4v)
         return self.stop(q, v)
 
+    def _check_finite(self, qs, vs, dt) -> None:
+        bad = ~(np.isfinite(qs).all(axis=1) & np.isfinite(vs).all(axis=1))
+        if bad.any():
+            n = int(np.argmax(bad))
+            raise DivergenceError(f"the forward dynamics of {self.art.name!r} diverged at step {n} (t = "
+                                  f"{(n + 1) * dt:g} s): positions or velocities are no longer finite; "
+                                  f"check the torques' size and units, or take a smaller step, more "
+                                  f"sub-steps or RK4")
+
     # -- many steps --------------------------------------------------------------------------------
     def play(self, torques, dt: float, initial_positions=None, initial_velocities=None, mount_poses=None,
              mount_rates=None, mount_pose0=None, progress=None) -> DynamicTrajectory:
@@ -171,12 +188,16 @@ class DynamicArmNode(MountedNode):
             bases = list(zip(V0, A0, g, strict=True))
         h = dt / self.substeps
         qs, vs = np.empty((T, nq)), np.empty((T, nq))
-        for n in range(T):
-            for _ in range(self.substeps):
-                q, v = self.step(q, v, u[n], h, bases[n])
-            qs[n], vs[n] = q, v
-            if progress is not None and (n + 1) % 2048 == 0:
-                progress(n + 1, T)
+        with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is refused below, with its step
+            for n in range(T):
+                for _ in range(self.substeps):
+                    q, v = self.step(q, v, u[n], h, bases[n])
+                qs[n], vs[n] = q, v
+                if progress is not None and (n + 1) % 2048 == 0:
+                    if not (np.isfinite(q).all() and np.isfinite(v).all()):
+                        break
+                    progress(n + 1, T)
+        self._check_finite(qs, vs, dt)
         poses = self._kinematic.frames(qs, M)
         angular = np.empty((T, self.art.nframes, 3))
         omega = np.zeros(3) if mount_rates is None else np.asarray(mount_rates, dtype=float)

@@ -160,3 +160,14 @@ def test_bad_settings_and_inputs_are_refused():
         node.play(np.full((3, 2), np.nan), 0.01)
     with pytest.raises(ValueError, match="dt"):
         node.play(np.zeros((3, 2)), 0.0)
+
+
+def test_a_diverging_run_is_refused_with_its_step():
+    from mime_gui.nodes.dynamic import DivergenceError
+
+    art = _frictionless(read_urdf(robot_urdf(PENDULUM)).compile())
+    u = np.zeros((20, art.nq))
+    u[5:] = 1e200
+    with pytest.raises(DivergenceError, match="diverged at step [5-9]") as e:
+        DynamicArmNode(art).play(u, 0.01)
+    assert e.value.code == "dynamics.diverged"
