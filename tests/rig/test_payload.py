@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import math
 
+import jsonschema
 import numpy as np
 import pytest
 from rig_helpers import DEMO_RIG, DEMO_URDF, snippet_rig
 
+from mime_gui import RESOURCES
 from mime_gui.multibody import dynamics_bias, mass_matrix
 from mime_gui.rig import Arm, Cylinder, Motor, Part, RigFileError, kg_m2, load, save
 from mime_gui.rig.rigfile import parse, to_data
@@ -208,6 +210,7 @@ def test_carries_payload_round_trips_through_the_rig_file(tmp_path):
     data = json.loads(path.read_text())
     assert data["chain"][1]["carries_payload"] is False
     assert "carries_payload" not in data["chain"][0]  # written only when off
+    jsonschema.validate(data, json.loads((RESOURCES / "rig.schema.json").read_text()))
     again = load(path)
     assert again.chain["motor"].carries_payload is False
     assert again.chain["arm"].carries_payload is True
