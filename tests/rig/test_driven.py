@@ -111,3 +111,19 @@ def test_mime_gui_play_drives_a_segment_by_its_torque_columns(tmp_path, capsys):
     assert main(["play", str(DEMO_RIG), "--commands", str(commands), "--out", str(out),
                  "--substeps", "0"]) == 2
     assert "error[play.substeps]" in capsys.readouterr().err
+
+
+def test_the_app_player_plays_torque_channels_and_gives_the_torques(tmp_path):
+    from mime_gui.session import Session
+    from mime_gui.session.player import Player
+
+    session = Session()
+    session.open(str(DEMO_RIG))
+    commands = tmp_path / "cmd.csv"
+    commands.write_text("time,arm.joint_2,motor.torque\n0,-0.4,1e-5\n0.1,-0.4,0\n0.3,-0.4,0\n")
+    player = Player.for_document(session.document, commands, dt=0.01)
+    shaft = list(player.joint_names).index("motor.shaft")
+    assert player.trajectory.joint_positions[-1, shaft] > 0.0
+    torques = player.torques()
+    assert torques is player.torques()  # computed once
+    assert torques.joint_torques.shape == (player.rows, 7)
