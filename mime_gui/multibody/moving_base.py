@@ -11,8 +11,9 @@ the moving arm.
   acceleration), base axes.
 - ``gravity (..., 3)`` in base axes (it changes with the base's orientation, so it may carry the batch).
 
-:func:`with_payload` welds rigid mass properties onto a body (what rides on an arm, at its current
-configuration): the body's spatial inertia gains the payload's.
+:func:`base_motion` turns a played base trajectory (world poses and angular velocities per step) into those
+three by backward differences from rest. :func:`with_payload` welds rigid mass properties onto a body (what
+rides on an arm, at its current configuration): the body's spatial inertia gains the payload's.
 """
 
 from __future__ import annotations
