@@ -32,7 +32,11 @@ def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtb
     assert len(listed) == len(torques.excesses) > 0
     assert listed[0][1].startswith(torques.excesses[0].joint)
     driving.transport.seek(100)
+    dock.raise_()  # the playhead moves while the dock is shown, and when it is shown
+    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
     assert dock.playhead.value() == player.times[100] - player.schedule.start
+    driving.transport.seek(120)
+    assert dock.playhead.value() == player.times[120] - player.schedule.start
     # unloading the file clears them
     driving.transport.unload()
     assert dock.joint.count() == 0

@@ -48,7 +48,9 @@ class TorquesDock(QDockWidget):
         layout.addWidget(self.plot, 1)
         self.setWidget(body)
         transport.player_changed.connect(self._player_changed)
+        self._row = 0
         transport.playhead_changed.connect(self._playhead_moved)
+        self.visibilityChanged.connect(lambda shown: shown and self._playhead_moved(self._row))
         self._player_changed(transport.player)
 
     # -- the trajectory ----------------------------------------------------------------------------------
@@ -110,8 +112,11 @@ class TorquesDock(QDockWidget):
         self.plot.setLabel("left", f"τ {name} (N·m; N on a sliding joint)")
 
     def _playhead_moved(self, row: int) -> None:
+        self._row = row
+        if not self.plot.isVisible():  # behind another tab: moved when shown, not on every played frame
+            return
         player = self.transport.player
-        if player is not None and self.torques is not None and len(player.times):
+        if player is not None and self.torques is not None and 0 <= row < len(player.times):
             self.playhead.setValue(float(np.asarray(player.times)[row] - player.schedule.start))
 
     def curve_data(self) -> tuple[np.ndarray, np.ndarray]:
