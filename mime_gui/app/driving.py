@@ -19,7 +19,6 @@ from mime_gui.app.clock import Clock
 from mime_gui.app.docks.player import PlayerDock
 from mime_gui.app.docks.plots import PlotsDock
 from mime_gui.app.docks.sliders import JointSlidersDock
-from mime_gui.app.docks.torques import install_torques
 from mime_gui.app.video import FPS, VideoError, frame_rows, kinds, render_video
 from mime_gui.session.transport import Transport
 
@@ -48,7 +47,6 @@ class Driving(QObject):
         self.player.video_requested.connect(self.export_video_dialog)
         self.clock.ticked.connect(lambda _dt: self.player.tick())
         self._place_docks()
-        self.torques = install_torques(self, window)  # joint torques and their limits (docks/torques.py)
         self._build_menu()
         window.installEventFilter(self)
         self.clock.start()
