@@ -67,6 +67,13 @@ class ArmPlayable:
         return self.node.play(schedule.commands, schedule.dt, schedule.initial_positions,
                               chunk=CHUNK_STEPS, progress=progress)
 
+    def torques(self, schedule: Schedule, trajectory: Trajectory):
+        """The joint torques along ``trajectory`` of the arm fixed at the world origin."""
+        from mime_gui.rig.torques import arm_torques
+
+        q0 = self.node.initial_state(schedule.initial_positions).joint_positions
+        return arm_torques(self.node.art, trajectory.joint_positions, q0, schedule.dt, schedule.start)
+
 
 def load_urdf(path: Path, options: argparse.Namespace) -> ArmPlayable:
     from mime_gui.multibody import read_urdf
@@ -129,6 +136,13 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
                         help="servo time constant in seconds (default 0: joints follow the command at once)")
     parser.add_argument("--out", required=True, metavar="OUT.npz", help="where to write the trajectory")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    parser.add_argument("--torques", action="store_true",
+                        help="add the joint torques of every dynamic segment (joint_torques, "
+                             "armature_torques) and check the effort and velocity limits (docs/dynamics.md)")
+    parser.add_argument("--integrator", choices=("euler", "rk4"), default="euler",
+                        help="how torque-driven segments are integrated (default: semi-implicit Euler)")
+    parser.add_argument("--substeps", type=int, default=1, metavar="N",
+                        help="sub-steps of forward dynamics per step of torque-driven segments (default 1)")
     package_dirs.add_option(parser)
 
 
@@ -138,6 +152,9 @@ def _check_options(args: argparse.Namespace) -> None:
     if args.servo_tau is not None and not (math.isfinite(args.servo_tau) and args.servo_tau >= 0):
         raise PlayError("play.servo-tau", f"the servo time constant must be ≥ 0 seconds, got "
                         f"{args.servo_tau}", "--servo-tau")
+    if getattr(args, "substeps", 1) < 1:
+        raise PlayError("play.substeps", "the sub-steps per step are a whole number ≥ 1, got "
+                        f"{args.substeps}", "--substeps")
     if not str(args.out).lower().endswith(".npz"):
         raise PlayError("play.out", "the output file must end in .npz", str(args.out))
     try:  # an output that is not a regular file is refused now, not after the play (the save refuses it too)
@@ -216,6 +233,34 @@ def _check_finite(trajectory: Trajectory, playable: Playable, schedule: Schedule
                             "choose a larger step (--dt)", commands)
 
 
+def _torques(playable, schedule: Schedule, trajectory: Trajectory, args):
+    """The torques of ``--torques`` (None without it); a description whose mass properties are not physical
+    is refused with its code."""
+    if not getattr(args, "torques", False):
+        return None
+    from mime_gui.multibody import DynamicsError
+
+    try:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return playable.torques(schedule, trajectory)
+    except DynamicsError as exc:
+        raise PlayError(exc.code, exc.message, str(args.file)) from None
+
+
+def _torques_summary(torques) -> list[str]:
+    n = len(torques.joint_names)
+    if not n:
+        return ["  torques: no dynamic segment"]
+    peak = np.abs(torques.joint_torques).max(axis=0) if len(torques.time) else np.zeros(n)
+    worst = int(np.argmax(peak))
+    lines = [f"  torques: {n} joint(s) of dynamic segments, largest |τ| {peak[worst]:.6g} at "
+             f"{torques.joint_names[worst]}; {len(torques.excesses)} limit excess(es)"]
+    lines += [f"    {e}" for e in torques.excesses[:20]]
+    if len(torques.excesses) > 20:
+        lines.append(f"    … and {len(torques.excesses) - 20} more (limit_excesses in the output)")
+    return lines
+
+
 def _clamped_summary(names, counts, steps: int) -> str:
     total = int(np.sum(counts))
     parts = ", ".join(f"{n}: {int(c)}" for n, c in zip(names, counts, strict=True) if c)
@@ -239,6 +284,7 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
         trajectory = playable.play(schedule, progress)
     playing = _time.perf_counter() - started
     _check_finite(trajectory, playable, schedule, str(args.commands))
+    torques = _torques(playable, schedule, trajectory, args)
     _write(Path(args.out), {
         "time": trajectory.times(schedule.start),
         "joint_names": np.array(playable.joint_names, dtype=str),
@@ -249,6 +295,7 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
         "command_names": np.array(schedule.command_names, dtype=str),
         "dt": np.float64(schedule.dt),
         "clamped": trajectory.clamped,
+        **(torques.arrays() if torques is not None else {}),
     })
     if not args.quiet:
         steps, dt = schedule.steps, schedule.dt
@@ -263,6 +310,8 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
                  f"  clamped command values: {clamped}",
                  f"  wall time: {playing * 1e3:.1f} ms playing, {total * 1e3:.1f} ms in all",
                  f"  wrote {args.out}"]
+        if torques is not None:
+            lines[-1:-1] = _torques_summary(torques)
         for line in lines:  # names and paths from files: escaped, so no line can be forged
             print(printable(line), file=out)
     return 0

@@ -22,6 +22,7 @@ from mime_gui.multibody import Articulation, MultibodyTree
 from mime_gui.multibody.tree import Inertial
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.parts import Mesh, PermanentMagnet
+from mime_gui.rig.payload import carry
 from mime_gui.rig.report import RigReport, geometry_dict, link_inertials
 from mime_gui.rig.rules import Analysis, analyse
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
@@ -38,6 +39,13 @@ class BuiltSegment:
     articulation: Articulation  # compiled from ``tree`` with the armature
     mount: tuple[str, str] | None  # (segment, frame) it rides on; None: the world
     placement: np.ndarray  # mount_X_base (or world_X_base for the first segment)
+    riders: tuple = ()  # the segments it carries (mime_gui.rig.payload.Rider)
+    carrying: Articulation | None = None  # ``articulation`` with the riders welded on (None: no payload)
+
+    @property
+    def dynamics_articulation(self) -> Articulation:
+        """What its dynamics use: the articulation with its payload welded on, when it carries one."""
+        return self.articulation if self.carrying is None else self.carrying
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +58,7 @@ class RigTrajectory:
     frame_names: tuple[str, ...]
     command_names: tuple[str, ...]
     dt: float
+    initial: dict | None = None  # each segment's NodeState before step 0
 
     def _stack(self, attr: str) -> np.ndarray:
         return np.concatenate([getattr(t, attr) for t in self.segments.values()], axis=1)
@@ -98,6 +107,11 @@ class BuiltRig:
             return self.segments[segment].articulation
         except KeyError:
             raise KeyError(f"no segment {segment!r}; segments: {', '.join(self.segments)}") from None
+
+    def dynamics_articulation(self, segment: str) -> Articulation:
+        """The segment's Articulation with its armature, grafted parts and payload (what its dynamics use)."""
+        self.articulation(segment)
+        return self.segments[segment].dynamics_articulation
 
     def node(self, segment: str, servo_time_constant: float | None = None):
         """A :class:`~mime_gui.nodes.KinematicArmNode` for the segment, placed as the rig places it."""
@@ -158,9 +172,18 @@ class BuiltRig:
             k = len(self.node(n).command_names)
             per_segment[n], initial[n] = u[:, col:col + k], init[col:col + k]
             col += k
-        played = self.chain_node(servo_time_constant).play(per_segment, dt, initial, progress=progress)
+        chain = self.chain_node(servo_time_constant)
+        played = chain.play(per_segment, dt, initial, progress=progress)
         out = {n: played[n] for n in self.segments}  # chain order, for the stacked arrays
-        return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt))
+        return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt),
+                             chain.initial_state(initial))
+
+    def torques(self, trajectory: RigTrajectory, start: float = 0.0, gravity=(0.0, 0.0, -9.81)):
+        """The joint torques ``trajectory`` asks of every dynamic segment, and the limits it exceeds
+        (:func:`mime_gui.rig.torques.rig_torques`)."""
+        from mime_gui.rig.torques import rig_torques
+
+        return rig_torques(self, trajectory.segments, trajectory.initial, trajectory.dt, start, gravity)
 
     def _command_array(self, commands, names) -> tuple[np.ndarray, int]:
         if not isinstance(commands, Mapping):
@@ -294,6 +317,9 @@ def build(apparatus, analysis: Analysis | None = None, reuse=None) -> BuiltRig:
         segments[name], seg_grafts = _build_segment(name, seg, apparatus, a, reuse=(reuse or {}).get(name))
         grafts += seg_grafts
         seg_report.append(_segment_report(name, seg, a, segments[name].tree, mounted_mass[name]))
+    segments, payloads = carry(segments, apparatus, a)
+    for entry in seg_report:
+        entry["payload"] = payloads[entry["name"]]
 
     world = sum(p["mass"] for p in parts_report if p["mount"] is None)
     carried = sum(p["mass"] for p in parts_report if p["carried_by"] is not None)

@@ -37,9 +37,13 @@ class Playable(Protocol):
 class RigPlayable:
     """The :class:`Playable` of a built rig: every segment through the rig's chain node."""
 
-    def __init__(self, built, servo_time_constant: float | None = None):
+    def __init__(self, built, servo_time_constant: float | None = None, integrator: str = "euler",
+                 substeps: int = 1):
         self.built = built
         self.servo_time_constant = servo_time_constant
+        self.integrator = integrator  # of torque-driven segments (mime_gui.rig.driven)
+        self.substeps = substeps
+        self.torque_schedule = None
         self.name = built.apparatus.name
         self.joint_names = built.joint_names
         self.frame_names = built.frame_names
@@ -85,6 +89,7 @@ class RigPlayable:
         return tuple(out)
 
     def schedule(self, recorded, dt: float | None):
+        recorded, self.torque_schedule = self._torque_columns(recorded, dt)
         linear, followers = set(), {}
         for seg, s in self.built.segments.items():
             art = s.articulation
@@ -97,11 +102,49 @@ class RigPlayable:
         return self._qualified(recorded).schedule(self.command_names, dt, self.built.initial_commands(),
                                                   not_commandable=followers, linear=linear)
 
+    def _torque_columns(self, recorded, dt):
+        """The file without its torque channels, and those channels scheduled on the same steps (None when
+        it has none). Torque columns carry no unit marker: N·m (N on a sliding joint)."""
+        from mime_gui.rig.driven import is_torque_channel
+
+        torque = [i for i, n in enumerate(recorded.joint_names) if is_torque_channel(n)]
+        if not torque:
+            return recorded, None
+        for i in torque:
+            if recorded.units[i]:
+                raise recorded.fail("commands.units", f"column {i + 2}: the torque channel "
+                                    f"{recorded.joint_names[i]!r} takes no unit marker (N·m, or N on a "
+                                    f"sliding joint); remove [{recorded.units[i]}]", recorded.header_line)
+        keep = [i for i in range(len(recorded.joint_names)) if i not in torque]
+
+        def part(cols):
+            return dataclasses.replace(recorded, joint_names=tuple(recorded.joint_names[i] for i in cols),
+                                       joint_positions=recorded.joint_positions[:, cols],
+                                       units=tuple(recorded.units[i] for i in cols))
+
+        torques = part(torque)
+        return part(keep), torques.schedule(torques.joint_names, dt)
+
     def play(self, schedule, progress=None):
         initial = dict(zip(self.command_names, np.asarray(schedule.initial_positions, float), strict=True))
+        if self.torque_schedule is not None:
+            from mime_gui.rig.driven import play_driven
+
+            ts = self.torque_schedule
+            torques = dict(zip(ts.command_names, ts.commands.T, strict=True))
+            trajectory = play_driven(self.built, schedule.commands, torques, schedule.dt, initial,
+                                     self.servo_time_constant, self.integrator, self.substeps,
+                                     progress=progress)
+            self.played = trajectory
+            return trajectory.as_trajectory()
         trajectory = self.built.play(schedule.commands, schedule.dt, initial_positions=initial,
                                      servo_time_constant=self.servo_time_constant, progress=progress)
+        self.played = trajectory
         return trajectory.as_trajectory()
+
+    def torques(self, schedule, trajectory=None):
+        """The joint torques of the last :meth:`play` (see :mod:`mime_gui.rig.torques`)."""
+        return self.built.torques(self.played, schedule.start)
 
 
 def load_rig_playable(path, options=None) -> RigPlayable:
@@ -113,7 +156,9 @@ def load_rig_playable(path, options=None) -> RigPlayable:
         built = rig.build()
     except RigError as exc:
         raise _RigRefused(exc, str(path)) from None
-    return RigPlayable(built, getattr(options, "servo_tau", None))
+    integrator = getattr(options, "integrator", None) or "euler"
+    return RigPlayable(built, getattr(options, "servo_tau", None), integrator,
+                       getattr(options, "substeps", None) or 1)
 
 
 class _RigRefused(ValueError):

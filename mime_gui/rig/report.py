@@ -96,6 +96,7 @@ class RigReport:
             m = s["mass"]
             carried = "carries" if s["dynamic"] else "kinematic, carries none of"
             out.append(f"    mass: own {_fmt(m['own'])} kg; {carried} {_fmt(m['mounted'])} kg of parts")
+            out += _payload_lines(s.get("payload"))
         for title, role in (("parts", "part"), ("magnets", "magnet")):
             items = [p for p in d["parts"] if p["role"] == role]
             out += ["", title]
@@ -142,4 +143,19 @@ def link_inertials(tree) -> list[dict]:
             continue
         out.append({"link": name, "mass": float(inertial.mass), "com": inertial.link_X_com[:3, 3].tolist(),
                     "inertia": np.asarray(inertial.inertia, dtype=float).tolist()})
+    return out
+
+
+def _payload_lines(payload: dict | None) -> list[str]:
+    if not payload or not payload["riders"] and not payload["carried"]:
+        quiet = not payload or "kinematic" in payload["detail"]
+        return [] if quiet else [f"    payload: {payload['detail']}"]
+    if not payload["carried"]:
+        names = ", ".join(r["segment"] for r in payload["riders"])
+        return [f"    payload: none ({payload['detail']}; riding: {names})"]
+    out = [f"    payload: {_fmt(payload['mass'])} kg ({payload['detail']})"]
+    for r in payload["riders"]:
+        via = f" through {', '.join(r['via'])}" if r["via"] else ""
+        out.append(f"      {r['segment']}: {_fmt(r['mass'])} kg on {r['frame']}{via}, centre of mass at "
+                   f"{_vec(r['com'])} m")
     return out

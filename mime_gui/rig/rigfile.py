@@ -85,6 +85,11 @@ class _Reader:
                                                f"{_kind(value)}")
         return value
 
+    def boolean(self, value, pointer: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail("rigfile.type", pointer, f"expected true or false, got {_kind(value)}")
+        return value
+
     def number(self, value, pointer: str) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.fail("rigfile.type", pointer, f"expected a number, got {_kind(value)}")
@@ -206,7 +211,7 @@ class _Reader:
             if "initial_positions" in d:
                 kw["initial_positions"] = self.positions(d["initial_positions"], f"{p}/initial_positions")
         elif issubclass(cls, _ArmSegment):
-            extra = ("armature", "actuators") if cls.dynamic else ()
+            extra = ("armature", "actuators", "carries_payload") if cls.dynamic else ()
             d = self.obj(value, p, ("name", "kind", "description"), (*common, "initial_positions", *extra))
             kw["description"] = self.string(d["description"], f"{p}/description")
             if "initial_positions" in d:
@@ -215,14 +220,14 @@ class _Reader:
                 values = self.names(ip["value"], f"{p}/initial_positions/value")
                 kw["initial_positions"] = {k: self.number(v, f"{p}/initial_positions/value/{_escape(k)}")
                                            for k, v in values.items()}
-            for key in extra:
+            for key in extra[:2]:
                 if key in d:
                     entries = self.names(d[key], f"{p}/{key}")
                     kw[key] = {k: (v if key == "actuators" and isinstance(v, str) else
                                    self.quantity(v, f"{p}/{key}/{_escape(k)}", nullable=False))
                                for k, v in entries.items()}
         else:
-            extra = ("inertia",) if cls.dynamic else ()
+            extra = ("inertia", "carries_payload") if cls.dynamic else ()
             d = self.obj(value, p, ("name", "kind"), (*common, "axis", "initial_position", *extra))
             if "axis" in d:
                 kw["axis"] = self.numbers(d["axis"], f"{p}/axis", 3)
@@ -230,6 +235,8 @@ class _Reader:
                 kw["initial_position"] = self.measured(d["initial_position"], f"{p}/initial_position", "rad")
             if "inertia" in d:
                 kw["inertia"] = self.quantity(d["inertia"], f"{p}/inertia")
+        if "carries_payload" in d:
+            kw["carries_payload"] = self.boolean(d["carries_payload"], f"{p}/carries_payload")
         name = self.string(d["name"], f"{p}/name")
         if "at" in d:
             kw["at"] = self.measured(d["at"], f"{p}/at", "m", 3)
@@ -510,6 +517,8 @@ def to_data(rig: Apparatus, folder) -> dict:
             d["initial_position"] = _measured(seg.initial_position, "rad")
             if seg.dynamic:
                 d["inertia"] = _quantity(seg.inertia)
+        if seg.dynamic and not seg.carries_payload:  # written only when off, so older files stay as they are
+            d["carries_payload"] = False
         chain.append(d)
 
     def part(p) -> dict:

@@ -62,6 +62,13 @@ def _positions(value, what: str) -> dict[str, float]:
     return out
 
 
+def _check_carries_payload(value) -> None:
+    """``carries_payload``: whether a dynamic segment carries the segments riding on it (see
+    :mod:`mime_gui.rig.payload`)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"carries_payload is true or false, got {value!r}")
+
+
 def placement(at, orientation) -> np.ndarray:
     """``mount_X_base`` from a position (m) and a unit quaternion (w, x, y, z)."""
     X = np.eye(4)
@@ -139,11 +146,13 @@ class Arm:
         description: str
         armature: dict[str, Quantity] = field(default_factory=dict)
         actuators: dict[str, Quantity | str] = field(default_factory=dict)
+        carries_payload: bool = True
         kind = "Arm.Dynamic"
         dynamic = True
 
         def __post_init__(self):
             super().__post_init__()
+            _check_carries_payload(self.carries_payload)
             for what, d in (("armature", self.armature), ("actuators", self.actuators)):
                 if not isinstance(d, dict) or not all(isinstance(k, str) for k in d):
                     raise TypeError(f"{what} must map names to quantities, got {d!r}")
@@ -199,8 +208,13 @@ class Motor:
         """``inertia`` is the rotor's moment of inertia about ``axis`` (``kg_m2``, with its reason)."""
 
         inertia: Quantity | None = None
+        carries_payload: bool = True
         kind = "Motor.Dynamic"
         dynamic = True
+
+        def __post_init__(self):
+            super().__post_init__()
+            _check_carries_payload(self.carries_payload)
 
         def rotor_inertia(self) -> float:
             q = self.inertia

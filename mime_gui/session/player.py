@@ -85,6 +85,8 @@ class Player:
         self._check_size()
         with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused below, with its place
             self.trajectory = playable.play(self.schedule)
+        self._played = getattr(playable, "played", None)  # the rig's trajectory, for torques()
+        self._torques = None
         self._check_finite()
         self.columns = _columns(playable.built)
         self.times = self.trajectory.times(self.schedule.start)
@@ -106,6 +108,13 @@ class Player:
         playable = document_playable(document, servo_time_constant)
         recorded = read_commands(commands) if not hasattr(commands, "joint_positions") else commands
         return cls(playable, recorded, dt, bare=bare_names(document), **kwargs)
+
+    def torques(self):
+        """The joint torques the trajectory asks of every dynamic segment and the limits it exceeds
+        (:class:`~mime_gui.rig.torques.RigTorques`), computed on first use."""
+        if self._torques is None:
+            self._torques = self.playable.built.torques(self._played, self.schedule.start)
+        return self._torques
 
     # -- checks ----------------------------------------------------------------------------------------
     def _check_size(self) -> None:

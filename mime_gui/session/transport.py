@@ -121,8 +121,12 @@ class Transport:
 
     def pause(self) -> None:
         if self.player is not None:
-            self.player.pause()
-            self.playhead_changed.emit(self.player.row)
+            before = self.player.row
+            self.player.pause()  # the playhead moves to where the wall clock has got
+            if self.player.row != before and self.mode == "player":
+                self._show()  # so the row it stops on is the row shown
+            else:
+                self.playhead_changed.emit(self.player.row)
 
     def toggle(self) -> None:
         if self.player is not None and self.player.playing and self.mode == "player":

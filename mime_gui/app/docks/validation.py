@@ -32,6 +32,7 @@ class ValidationDock(QDockWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.tree, 1)
         self.setWidget(body)
+        self.excesses = ()  # limits the played trajectory exceeds (set_limit_excesses)
         bridge.findings_changed.connect(lambda _f: self.rebuild())
         bridge.document_changed.connect(lambda _d: self.rebuild())
         self.rebuild()
@@ -49,6 +50,10 @@ class ValidationDock(QDockWidget):
                 self._group("Warnings from the descriptions read", "warning", [
                     (w.code, f"{name}" + (f" line {w.line}" if w.line else ""), w.message,
                      f"chain.{name}.description") for name, w in warnings])
+            if self.excesses:
+                self._group("Limits the played trajectory exceeds", "warning", [
+                    (e.code, f"{e.joint} at {e.time:.6g} s", str(e).split(": ", 1)[1],
+                     f"chain.{e.joint.split('.', 1)[0]}") for e in self.excesses])
         if self.session.document is None:
             self.summary.setText("Nothing is open.")
             status(self.summary, "")
@@ -61,6 +66,11 @@ class ValidationDock(QDockWidget):
         else:
             self.summary.setText("✓ The rig follows every rule; it can be exported.")
             status(self.summary, "ok")
+
+    def set_limit_excesses(self, excesses) -> None:
+        """Show the effort and velocity limit excesses of the played trajectory (the torques dock's)."""
+        self.excesses = tuple(excesses)
+        self.rebuild()
 
     def _group(self, title: str, icon: str, rows) -> None:
         group = QTreeWidgetItem(self.tree, [f"{title} ({len(rows)})", "", ""])

@@ -1,0 +1,209 @@
+"""A torque-driven dynamic segment: joint torques in, forward dynamics integrated, frames published.
+
+One step ``n → n + 1`` of ``dt`` with the command ``u`` (joint torques, N·m or N) held through it, in
+``substeps`` equal sub-steps of ``h = dt / substeps``:
+
+- joint force ``τ = u − d·v − μ·tanh(v / v_s)``: the description's viscous damping ``d`` and Coulomb friction
+  ``μ``, regularised by a hyperbolic tangent of width ``v_s`` (``friction_velocity``, default 1e-3 rad/s or
+  m/s) so it is smooth and the integrators can step through zero velocity (below ``v_s`` the friction is
+  nearly viscous, ``μ·v/v_s``, and a joint creeps under a load below ``μ`` instead of sticking);
+- ``v̇ = M(q)⁻¹ (τ − c(q, v))`` on the mount's motion as the base's
+  (:func:`~mime_gui.multibody.moving_base.dynamics_on_moving_base`; ``M`` includes the armature), the base's
+  twist and acceleration held through the step;
+- semi-implicit Euler (default): ``v ← v + h·v̇(q, v)``, ``q ← q + h·v``; or classical RK4 on ``(q, v)``;
+- joint limits are a stop: a joint that passes its lower or upper limit is put back on it and its velocity
+  into the limit set to zero (a perfectly inelastic stop, no force computed).
+
+The state is published like a kinematic segment's (``P_k = M_j ∘ O ∘ FK_k(θ)``, frame angular velocities
+from the joint velocities), so what rides on it follows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from mime_gui.multibody import Articulation
+from mime_gui.multibody._model import dynamic_model
+from mime_gui.multibody._world import WorldState
+from mime_gui.multibody.errors import CodedError
+from mime_gui.multibody.joint_space import _mass_matrix
+from mime_gui.multibody.moving_base import _rnea_moving, base_motion
+from mime_gui.nodes.chain import KinematicArmNode, MountedNode, Trajectory, _dt, _pose, _rate, _readonly
+
+INTEGRATORS = ("euler", "rk4")
+_ZERO6 = np.zeros(6)
+_ZERO6.setflags(write=False)
+
+
+class DivergenceError(CodedError):
+    """Forward dynamics that left the finite numbers (``dynamics.diverged``)."""
+
+    def __init__(self, message: str):
+        super().__init__("dynamics.diverged", message)
+
+
+@dataclass(frozen=True, eq=False)
+class DynamicTrajectory(Trajectory):
+    """A :class:`~mime_gui.nodes.Trajectory` with the joint velocities ``(T, nq)`` of each step."""
+
+    joint_velocities: np.ndarray = None
+
+
+class DynamicArmNode(MountedNode):
+    """Forward dynamics of an articulation driven by joint torques (see the module docstring)."""
+
+    def __init__(self, art: Articulation, placement=None, integrator: str = "euler", substeps: int = 1,
+                 gravity=(0.0, 0.0, -9.81), friction_velocity: float = 1e-3, stops: bool = True):
+        super().__init__(placement)
+        if integrator not in INTEGRATORS:
+            raise ValueError(f"integrator must be one of {', '.join(INTEGRATORS)}, got {integrator!r}")
+        if isinstance(substeps, bool) or not isinstance(substeps, int) or substeps < 1:
+            raise ValueError(f"substeps must be a whole number ≥ 1, got {substeps!r}")
+        fv = float(friction_velocity)
+        if not (math.isfinite(fv) and fv > 0):
+            raise ValueError(f"friction_velocity must be a positive finite number, got {friction_velocity!r}")
+        g = np.asarray(gravity, dtype=float)
+        if g.shape != (3,) or not np.isfinite(g).all():
+            raise ValueError(f"gravity must be a finite 3-vector (m/s²), got {gravity!r}")
+        self.art = art
+        self._model = dynamic_model(art)  # refuses an articulation whose mass properties are not physical
+        self.integrator = integrator
+        self.substeps = substeps
+        self.gravity = g
+        self.friction_velocity = fv
+        self.stops = stops
+        self._kinematic = KinematicArmNode(art, placement=self.placement)
+        self.lower = np.where(art.continuous, -np.inf, art.lower)
+        self.upper = np.where(art.continuous, np.inf, art.upper)
+        self._damping = np.asarray(art.damping, dtype=float)
+        self._friction = np.asarray(art.friction, dtype=float)
+        self._dissipative = bool(np.any(self._damping) or np.any(self._friction))
+        self._bounded = bool(np.any(np.isfinite(self.lower) | np.isfinite(self.upper)))
+
+    @property
+    def joint_names(self) -> tuple[str, ...]:
+        return self.art.joint_names
+
+    @property
+    def frame_names(self) -> tuple[str, ...]:
+        return self.art.frame_names
+
+    @property
+    def command_names(self) -> tuple[str, ...]:
+        """Every movable joint takes a torque (mimic joints are independent degrees of freedom here)."""
+        return self.art.joint_names
+
+    # -- the equations -----------------------------------------------------------------------------
+    def joint_forces(self, u, v) -> np.ndarray:
+        """``τ = u − d·v − μ·tanh(v / v_s)``."""
+        if not self._dissipative:
+            return u
+        return u - self._damping * v - self._friction * np.tanh(v / self.friction_velocity)
+
+    def acceleration(self, q, v, u, base_twist=None, base_acceleration=None, gravity=None) -> np.ndarray:
+        """``v̇`` of one state: :func:`~mime_gui.multibody.moving_base.dynamics_on_moving_base` without its
+        argument checks (the node checked its inputs once), solved by LU (``M`` is small and well
+        conditioned)."""
+        g = self.gravity if gravity is None else gravity
+        V0 = _ZERO6 if base_twist is None else base_twist
+        A0 = _ZERO6 if base_acceleration is None else base_acceleration
+        ws = WorldState(self._model, q)
+        M = _mass_matrix(self._model, ws, self.art.armature)
+        c = _rnea_moving(self._model, ws, v, None, V0, A0, g, self.art.armature)
+        return np.linalg.solve(M, self.joint_forces(u, v) - c)
+
+    def stop(self, q, v) -> tuple[np.ndarray, np.ndarray]:
+        """Joints past a limit put back on it, their velocity into it zeroed."""
+        if not (self.stops and self._bounded):
+            return q, v
+        low, high = q < self.lower, q > self.upper
+        if low.any() or high.any():
+            q = np.clip(q, self.lower, self.upper)
+            v = np.where((low & (v < 0)) | (high & (v > 0)), 0.0, v)
+        return q, v
+
+    def step(self, q, v, u, h, base=(None, None, None)) -> tuple[np.ndarray, np.ndarray]:
+        """One sub-step of ``h`` seconds from ``(q, v)`` with torques ``u`` and the base's motion held."""
+        V0, A0, g = base
+        if self.integrator == "euler":
+            v = v + h * self.acceleration(q, v, u, V0, A0, g)
+            q = q + h * v
+        else:
+            k1v = self.acceleration(q, v, u, V0, A0, g)
+            k2q = v + 0.5 * h * k1v
+            k2v = self.acceleration(q + 0.5 * h * v, k2q, u, V0, A0, g)
+            k3q = v + 0.5 * h * k2v
+            k3v = self.acceleration(q + 0.5 * h * k2q, k3q, u, V0, A0, g)
+            k4q = v + h * k3v
+            k4v = self.acceleration(q + h * k3q, k4q, u, V0, A0, g)
+            q = q + (h / 6.0) * (v + 2.0 * k2q + 2.0 * k3q + k4q)
+            v = v + (h / 6.0) * (k1v + 2.0 * k2v + 2.0 * k3v + k4v)
+        return self.stop(q, v)
+
+    def _check_finite(self, qs, vs, dt) -> None:
+        bad = ~(np.isfinite(qs).all(axis=1) & np.isfinite(vs).all(axis=1))
+        if bad.any():
+            n = int(np.argmax(bad))
+            raise DivergenceError(f"the forward dynamics of {self.art.name!r} diverged at step {n} (t = "
+                                  f"{(n + 1) * dt:g} s): positions or velocities are no longer finite; "
+                                  f"check the torques' size and units, or take a smaller step, more "
+                                  f"sub-steps or RK4")
+
+    # -- many steps --------------------------------------------------------------------------------
+    def play(self, torques, dt: float, initial_positions=None, initial_velocities=None, mount_poses=None,
+             mount_rates=None, mount_pose0=None, progress=None) -> DynamicTrajectory:
+        """``T`` steps: torque row ``n`` ``(T, nq)`` held through step ``n`` from ``initial_positions``
+        (full ``nq``, default zeros held within the limits) and ``initial_velocities`` (default rest).
+        ``mount_poses (T, 4, 4)`` and ``mount_rates (T, 3)``: the mount during each step, ``mount_pose0``
+        before step 0 (default: the first pose), from which the base's motion is differenced."""
+        dt = _dt(dt)
+        u = np.asarray(torques, dtype=float)
+        nq = self.art.nq
+        if u.ndim != 2 or u.shape[1] != nq:
+            raise ValueError(f"torques must be a (T, {nq}) array ({', '.join(self.joint_names)}), got shape "
+                             f"{u.shape}")
+        if not np.isfinite(u).all():
+            raise ValueError("torques hold non-finite values")
+        T = len(u)
+        q = np.zeros(nq) if initial_positions is None else np.array(initial_positions, dtype=float)
+        v = np.zeros(nq) if initial_velocities is None else np.array(initial_velocities, dtype=float)
+        if q.shape != (nq,) or v.shape != (nq,) or not (np.isfinite(q).all() and np.isfinite(v).all()):
+            raise ValueError(f"initial positions and velocities must be {nq} finite numbers")
+        q, v = self.stop(q, v)
+        if mount_poses is None:
+            R = self.placement[:3, :3]
+            bases = [(None, None, R.T @ self.gravity)] * T
+            M = None
+        else:
+            M = _pose(mount_poses, "mount_poses", T)
+            M = np.broadcast_to(M, (T, 4, 4))
+            w = np.zeros((T, 3)) if mount_rates is None else np.broadcast_to(
+                _rate(mount_rates, "mount_rates", T), (T, 3))
+            M0 = M[0] if mount_pose0 is None else _pose(mount_pose0, "mount_pose0")
+            X = M @ self.placement
+            V0, A0, g = base_motion(X, M0 @ self.placement, w, dt, self.gravity)
+            bases = list(zip(V0, A0, g, strict=True))
+        h = dt / self.substeps
+        qs, vs = np.empty((T, nq)), np.empty((T, nq))
+        with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is refused below, with its step
+            for n in range(T):
+                for _ in range(self.substeps):
+                    q, v = self.step(q, v, u[n], h, bases[n])
+                qs[n], vs[n] = q, v
+                if progress is not None and (n + 1) % 2048 == 0:
+                    if not (np.isfinite(q).all() and np.isfinite(v).all()):
+                        break
+                    progress(n + 1, T)
+        self._check_finite(qs, vs, dt)
+        poses = self._kinematic.frames(qs, M)
+        angular = np.empty((T, self.art.nframes, 3))
+        omega = np.zeros(3) if mount_rates is None else np.asarray(mount_rates, dtype=float)
+        self._kinematic._angular_from_poses(poses, vs, omega, angular)
+        if progress is not None:
+            progress(T, T)
+        clamped = np.zeros(nq, dtype=int)
+        return DynamicTrajectory(_readonly(qs), _readonly(np.ascontiguousarray(poses)), _readonly(angular),
+                                 dt, _readonly(clamped), _readonly(vs))

@@ -1,0 +1,137 @@
+"""What a trajectory asks of a rig's motors: the joint torques each dynamic segment needs, step by step.
+
+For a played trajectory (every row the state after a step of ``dt``) each dynamic segment's joint torques are
+its inverse dynamics along it, batched over time: gravity, the mount's motion (as the base's), armature,
+grafted parts and payload (:mod:`mime_gui.rig.payload`). Rates are those the playback publishes:
+
+- ``v_n = (θ_n − θ_{n−1}) / dt`` with ``θ_{−1}`` the state before step 0;
+- ``v̇_n = (v_n − v_{n−1}) / dt`` with ``v_{−1} = 0`` (a trajectory starts at rest);
+- the base: its origin's velocity by the same difference of positions, its angular velocity the mount
+  frame's published one, and its spatial acceleration the same difference of its spatial twist (world axes,
+  about the world origin), all turned into the base's axes at each step.
+
+The armature's share ``armature · v̇`` is returned separately (it is included in the torques). Damping and
+friction are the description's, not the motor's demand: they are not added.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mime_gui.multibody import PRISMATIC, inverse_dynamics
+from mime_gui.multibody._model import dynamic_model
+from mime_gui.multibody._world import WorldState
+from mime_gui.multibody.moving_base import _rnea_moving, base_motion
+
+GRAVITY = (0.0, 0.0, -9.81)
+#: steps per batched inverse-dynamics call on a moving base (bounds its scratch memory)
+CHUNK = 2048
+
+
+def rates(q: np.ndarray, q0: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray]:
+    """``v`` and ``v̇`` ``(T, nq)`` by backward differences (see the module docstring)."""
+    previous = np.concatenate([np.asarray(q0, float)[None], q[:-1]])
+    v = (q - previous) / dt
+    vdot = np.diff(v, axis=0, prepend=np.zeros((1, q.shape[1]))) / dt
+    return v, vdot
+
+
+def segment_torques(art, q, q0, dt: float, world_X_base=None, world_X_base0=None, omega=None,
+                    gravity=GRAVITY) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Joint torques ``(T, nq)`` (armature included), the armature's share, and the joint velocities of one
+    segment along ``q (T, nq)`` from ``q0``. ``world_X_base`` ``(4, 4)`` (fixed) or ``(T, 4, 4)`` with
+    ``world_X_base0`` and ``omega (T, 3)`` (moving); None: the world."""
+    q = np.asarray(q, float)
+    v, vdot = rates(q, q0, dt)
+    armature = art.armature * vdot
+    X = np.eye(4) if world_X_base is None else np.asarray(world_X_base, float)
+    if X.ndim == 2:  # a base at rest: gravity in its axes, the batched recursive pass
+        g = X[:3, :3].T @ np.asarray(gravity, float)
+        return inverse_dynamics(art, q, v, vdot, gravity=g), armature, v
+    V0, A0, g = base_motion(X, world_X_base0, np.asarray(omega, float), dt, gravity)
+    m = dynamic_model(art)
+    tau = np.empty_like(q)
+    for start in range(0, len(q), CHUNK):
+        s = slice(start, start + CHUNK)
+        tau[s] = _rnea_moving(m, WorldState(m, q[s]), v[s], vdot[s], V0[s], A0[s], g[s], art.armature)
+    return tau, armature, v
+
+
+@dataclass(frozen=True, eq=False)
+class RigTorques:
+    """The torques a trajectory asks of every dynamic segment: columns ``joint_names`` (``<segment>.<joint>``,
+    chain order); ``joint_torques``, ``armature_torques`` and ``joint_velocities`` ``(T, n)``; ``time (T,)``;
+    ``excesses`` (:class:`~mime_gui.rig.limits.Excess`) of the description's effort and velocity limits."""
+
+    joint_names: tuple[str, ...]
+    time: np.ndarray
+    joint_torques: np.ndarray
+    armature_torques: np.ndarray
+    joint_velocities: np.ndarray
+    effort_limits: np.ndarray
+    velocity_limits: np.ndarray
+    excesses: tuple
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """What ``mime-gui play --torques`` adds to its output."""
+        return {"torque_joint_names": np.array(self.joint_names, dtype=str),
+                "joint_torques": self.joint_torques, "armature_torques": self.armature_torques,
+                "effort_limits": self.effort_limits, "velocity_limits": self.velocity_limits,
+                "limit_excesses": np.array([str(e) for e in self.excesses], dtype=str)}
+
+
+def rig_torques(built, segments: dict, initial: dict, dt: float, start: float = 0.0,
+                gravity=GRAVITY) -> RigTorques:
+    """Torques of every dynamic segment of ``built`` along ``segments`` (name → Trajectory, as the chain
+    node plays them) from ``initial`` (name → NodeState before step 0)."""
+    from mime_gui.rig.limits import excesses
+
+    names, taus, arms, vels, effort, velocity, types = [], [], [], [], [], [], []
+    T = len(next(iter(segments.values()))) if segments else 0
+    time = start + dt * np.arange(1, T + 1)
+    for name, s in built.segments.items():
+        if not s.segment.dynamic:
+            continue
+        art = s.dynamics_articulation
+        if s.mount is None:
+            X = X0 = s.placement
+            omega = None
+        else:
+            seg, frame = s.mount
+            f = built.segments[seg].articulation.frame_index(frame)
+            X = segments[seg].frame_poses[:, f] @ s.placement
+            X0 = initial[seg].frame_poses[f] @ s.placement
+            omega = segments[seg].frame_angular_velocities[:, f]
+        tau, arm, v = segment_torques(art, segments[name].joint_positions, initial[name].joint_positions,
+                                      dt, X, X0, omega, gravity)
+        names += [f"{name}.{j}" for j in art.joint_names]
+        taus.append(tau)
+        arms.append(arm)
+        vels.append(v)
+        effort.append(art.effort_limit)
+        velocity.append(art.velocity_limit)
+        types += list(art.joint_type)
+    def stack(xs):
+        return np.concatenate(xs, axis=1) if xs else np.zeros((T, 0))
+
+    tau, arm, v = stack(taus), stack(arms), stack(vels)
+    effort = np.concatenate(effort) if effort else np.zeros(0)
+    velocity = np.concatenate(velocity) if velocity else np.zeros(0)
+    units = [("N", "m/s") if t == PRISMATIC else ("N·m", "rad/s") for t in types]
+    found = excesses(tuple(names), time, tau, v, effort, velocity, units)
+    return RigTorques(tuple(names), time, tau, arm, v, effort, velocity, tuple(found))
+
+
+def arm_torques(art, joint_positions, q0, dt: float, start: float = 0.0, gravity=GRAVITY) -> RigTorques:
+    """:func:`rig_torques` of one arm fixed at the world origin (``mime-gui play ARM.urdf --torques``)."""
+    from mime_gui.rig.limits import excesses
+
+    q = np.asarray(joint_positions, float)
+    tau, arm, v = segment_torques(art, q, q0, dt, gravity=gravity)
+    time = start + dt * np.arange(1, len(q) + 1)
+    units = [("N", "m/s") if t == PRISMATIC else ("N·m", "rad/s") for t in art.joint_type]
+    found = excesses(art.joint_names, time, tau, v, art.effort_limit, art.velocity_limit, units)
+    return RigTorques(tuple(art.joint_names), time, tau, arm, v, np.asarray(art.effort_limit),
+                      np.asarray(art.velocity_limit), tuple(found))

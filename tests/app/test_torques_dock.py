@@ -1,0 +1,45 @@
+"""The torques dock: the played trajectory's joint torques with the effort limit, excesses in Validation."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtWidgets import QDockWidget
+from test_driving import DEMO, open_ready
+
+from mime_gui.app.docks.torques import install_torques
+
+
+def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtbot):
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    install_torques(driving, window)  # not in the window by default yet (docs/dynamics.md, In the app)
+    dock = window.findChild(QDockWidget, "TorquesDock")
+    assert dock.joint.count() == 0 and "Open a command file" in dock.summary.text()
+    assert driving.player.open_file(str(DEMO / "wave.csv"))
+    player = driving.transport.player
+    torques = player.torques()
+    assert dock.joint.count() == 7 and dock.joint.itemText(6) == "motor.shaft"
+    x, y = dock.curve_data()
+    np.testing.assert_array_equal(y, torques.joint_torques[:, 0])
+    np.testing.assert_allclose(x, player.times - player.schedule.start)
+    assert [line.value() for line in dock.limits] == [150.0, -150.0]
+    assert all(line.isVisible() for line in dock.limits)
+    dock.joint.setCurrentIndex(1)  # arm.joint_2 exceeds its effort limit at the start
+    marked = dock.marks.getData()[1]
+    assert len(marked) and np.all(np.abs(marked) > 150.0)
+    dock.joint.setCurrentIndex(6)  # the motor's shaft has no effort limit
+    assert not any(line.isVisible() for line in dock.limits)
+    # every excess is listed in the Validation dock, under its own group
+    rows = window.assembly.validation.rows()
+    listed = [r for r in rows if r[0] in ("torque.effort", "torque.velocity")]
+    assert len(listed) == len(torques.excesses) > 0
+    assert listed[0][1].startswith(torques.excesses[0].joint)
+    dock.raise_()  # the playhead moves while the dock is shown
+    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
+    driving.transport.seek(100)
+    assert dock.playhead.value() == player.times[100] - player.schedule.start
+    driving.transport.seek(120)
+    assert dock.playhead.value() == player.times[120] - player.schedule.start
+    # unloading the file clears them
+    driving.transport.unload()
+    assert dock.joint.count() == 0
+    assert not [r for r in window.assembly.validation.rows() if r[0].startswith("torque.")]

@@ -1,0 +1,160 @@
+"""Torques along a trajectory: per step against Pinocchio's RNEA on real robots; limits; play --torques."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from rig_helpers import DEMO_RIG, snippet_rig
+from robot_data import robot_urdf
+
+from mime_gui.cli import main
+from mime_gui.multibody import REVOLUTE
+from mime_gui.rig import Apparatus, Arm, kg_m2
+from mime_gui.rig.limits import EFFORT, VELOCITY, excesses
+from mime_gui.rig.torques import rates
+
+pin = pytest.importorskip("pinocchio")
+
+ROBOTS = {"ur5": "ur_description/urdf/ur5_robot.urdf", "panda": "panda_description/urdf/panda.urdf"}
+
+
+def _twin(path, art):
+    model = pin.buildModelFromUrdf(str(path))
+    jid = [model.getJointId(j) for j in art.joint_names]
+    iq = np.array([model.joints[j].idx_q for j in jid])
+    iv = np.array([model.joints[j].idx_v for j in jid])
+    assert all(model.joints[j].nq == 1 for j in jid)
+    model.armature = np.zeros(model.nv)
+    model.armature[iv] = art.armature
+    return model, iq, iv
+
+
+@pytest.mark.parametrize("robot", sorted(ROBOTS))
+def test_torques_along_a_trajectory_equal_pinocchio_rnea_per_step(robot):
+    path = robot_urdf(ROBOTS[robot])
+    probe = Arm.Dynamic(description=str(path)).tree().compile()
+    joints = probe.joint_names
+    armature = {j: kg_m2(0.01 * (i + 1), reason="test") for i, j in enumerate(joints)
+                if i % 2 == 0 and probe.joint_type[i] == REVOLUTE}
+    rig = Apparatus("r", chain={"arm": Arm.Dynamic(description=str(path), servo_time_constant=0.02,
+                                                   armature=armature, at=(0.1, -0.2, 0.3),
+                                                   orientation=(np.cos(0.4), 0.0, np.sin(0.4), 0.0))})
+    built = rig.build()
+    art = built.dynamics_articulation("arm")
+    assert art.armature[0] == pytest.approx(0.01)
+    T, dt = 300, 0.004
+    t = dt * np.arange(T)[:, None]
+    commands = 0.4 * np.sin(2.0 * t + np.arange(len(built.command_names))) * (1 - np.exp(-t / 0.1))
+    trajectory = built.play(commands, dt)
+    torques = built.torques(trajectory)
+    assert torques.joint_names == tuple(f"arm.{j}" for j in art.joint_names)
+    # the reference: the same backward differences, by hand, and Pinocchio's RNEA one step at a time with
+    # gravity turned into the base's axes (the arm is turned on its placement)
+    model, iq, iv = _twin(path, art)
+    data = model.createData()
+    R = built.segments["arm"].placement[:3, :3]
+    model.gravity.linear = R.T @ np.array([0.0, 0.0, -9.81])
+    q = trajectory.segments["arm"].joint_positions
+    q0 = trajectory.initial["arm"].joint_positions
+    v = np.diff(np.vstack([q0, q]), axis=0) / dt
+    a = np.diff(np.vstack([np.zeros(art.nq), v]), axis=0) / dt
+    for n in range(T):
+        pq, pv, pa = (np.zeros(model.nq), np.zeros(model.nv), np.zeros(model.nv))
+        pq[iq], pv[iv], pa[iv] = q[n], v[n], a[n]
+        ref = pin.rnea(model, data, pq, pv, pa)[iv]
+        np.testing.assert_allclose(torques.joint_torques[n], ref, rtol=1e-9, atol=1e-9, err_msg=f"step {n}")
+    np.testing.assert_allclose(torques.armature_torques, a * art.armature, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(torques.joint_velocities, v, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(torques.time, trajectory.times())
+
+
+def test_rates_are_backward_differences_from_rest():
+    q = np.array([[1.0], [3.0], [6.0]])
+    v, vdot = rates(q, np.array([0.0]), 0.5)
+    np.testing.assert_array_equal(v[:, 0], [2.0, 4.0, 6.0])
+    np.testing.assert_array_equal(vdot[:, 0], [4.0, 4.0, 4.0])
+
+
+def test_a_mounted_segment_feels_its_mount_motion():
+    """The motor on the arm's flange: when the arm swings, the rotor's inertia needs torque about the shaft
+    even with the shaft held still relative to the flange (the base's angular acceleration)."""
+    rig = snippet_rig()
+    built = rig.build()
+    T, dt = 200, 0.005
+    t = dt * np.arange(T)
+    wrist = 0.5 * np.sin(8 * t)  # joint_6 turns the flange about the motor's axis
+    trajectory = built.play({"arm.joint_6": wrist}, dt)
+    torques = built.torques(trajectory)
+    shaft = torques.joint_names.index("motor.shaft")
+    rotor_z = 3e-6 + sum(p["inertia_about_centroid"][2][2] for p in built.report["parts"])
+    omega = trajectory.segments["arm"].frame_angular_velocities[:, built.articulation("arm").frame_index(
+        "link_6")]
+    # about the shaft: I_zz · d(ω·z)/dt (the flange's z is the shaft; the parts are on the axis)
+    z = trajectory.segments["arm"].frame_poses[:, built.articulation("arm").frame_index("link_6"), :3, 2]
+    spin = np.einsum("ti,ti->t", omega, z)
+    expected = rotor_z * np.diff(spin, prepend=0.0) / dt
+    np.testing.assert_allclose(torques.joint_torques[:, shaft], expected, rtol=1e-6, atol=1e-12)
+    assert np.abs(torques.joint_torques[:, shaft]).max() > 1e-5
+
+
+def test_an_effort_excess_is_found_at_the_step_it_happens():
+    rig = snippet_rig()
+    built = rig.build()
+    T, dt, k = 100, 0.01, 37
+    commands = np.tile(built.initial_commands(), (T, 1))
+    j2 = built.command_names.index("arm.joint_2")
+    commands[k:, j2] += 0.05  # a step of 0.05 rad in one step: a large acceleration at step k
+    torques = built.torques(built.play(commands, dt, servo_time_constant=0.0))
+    col = torques.joint_names.index("arm.joint_2")
+    tau = torques.joint_torques[:, col]
+    found = [e for e in torques.excesses if e.joint == "arm.joint_2" and e.code == EFFORT]
+    assert found, [str(e) for e in torques.excesses]
+    first = found[0]
+    assert first.step == k and first.time == pytest.approx((k + 1) * dt)
+    assert first.value == pytest.approx(abs(tau[first.peak_step]))
+    assert first.margin == pytest.approx(150.0 - abs(tau[first.peak_step])) and first.margin < 0
+    assert "warning[torque.effort] arm.joint_2" in str(first)
+    # the velocity of that step (5 rad/s) exceeds the 2 rad/s limit for exactly one step
+    fast = [e for e in torques.excesses if e.joint == "arm.joint_2" and e.code == VELOCITY]
+    assert [(e.step, e.steps) for e in fast] == [(k, 1)]
+
+
+def test_excesses_are_runs_and_a_value_at_the_limit_is_not_one():
+    t = np.arange(8) * 0.1
+    tau = np.array([[0.0], [10.0], [11.0], [12.0], [10.0], [-13.0], [0.0], [10.0000001]])
+    found = excesses(("a.j",), t, tau, np.zeros_like(tau), [10.0], [np.inf])
+    assert [(e.step, e.steps, e.peak_step) for e in found] == [(2, 2, 3), (5, 1, 5), (7, 1, 7)]
+    assert found[1].margin == pytest.approx(-3.0)
+    # no limit declared (0, inf, nan) checks nothing
+    for limit in (0.0, np.inf, np.nan):
+        assert excesses(("a.j",), t, tau, tau, [limit], [limit]) == []
+
+
+def test_play_torques_adds_the_torques_to_the_output(tmp_path, capsys):
+    commands = tmp_path / "cmd.csv"
+    commands.write_text("time,arm.joint_2\n0,-0.4\n0.5,0.3\n1.0,-0.2\n")
+    out = tmp_path / "out.npz"
+    assert main(["play", str(DEMO_RIG), "--commands", str(commands), "--dt", "0.01", "--out", str(out),
+                 "--torques"]) == 0
+    printed = capsys.readouterr().out
+    assert "torques: 7 joint(s) of dynamic segments" in printed
+    data = np.load(out)
+    assert list(data["torque_joint_names"])[-1] == "motor.shaft"
+    assert data["joint_torques"].shape == (len(data["time"]), 7)
+    assert data["armature_torques"].shape == data["joint_torques"].shape
+    assert data["effort_limits"][0] == 150.0
+    # without --torques the output is as before
+    assert main(["play", str(DEMO_RIG), "--commands", str(commands), "--out", str(out), "--quiet"]) == 0
+    assert "joint_torques" not in np.load(out)
+
+
+def test_play_torques_of_a_bare_urdf(tmp_path, capsys):
+    path = robot_urdf(ROBOTS["ur5"])
+    commands = tmp_path / "cmd.csv"
+    commands.write_text("time,shoulder_lift_joint\n0,0\n0.2,0.5\n")
+    out = tmp_path / "out.npz"
+    assert main(["play", str(path), "--commands", str(commands), "--dt", "0.01", "--out", str(out),
+                 "--torques"]) == 0
+    data = np.load(out)
+    assert data["joint_torques"].shape == (len(data["time"]), 6)
+    assert np.abs(data["joint_torques"]).max() > 1.0  # gravity alone holds the arm up
