@@ -7,7 +7,8 @@ installed:
 - left: the chain tree above the palette;
 - right: the forms (Properties) with the joint sliders as a tab beside them;
 - below the view: the findings' tabs (Validation, Armature, Build report, Mass properties, Read report) beside
-  the plots, and the player across the whole foot of the window, its timeline as wide as the window.
+  the plots (with the joint torques as a tab behind them), and the player across the whole foot of the
+  window, its timeline as wide as the window.
 
 A layout the user saved (the window state in the settings) is restored over this one afterwards, in the
 event-loop turn after the window is made (see :func:`arrange_docks`).
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow
 LEFT = ("ChainTreeDock", "PaletteDock")
 RIGHT_TABS = ("PropertiesDock", "JointSlidersDock")
 BELOW_TABS = ("ValidationDock", "ArmatureDock", "BuildReportDock", "MassPropertiesDock", "ReadReportDock")
-BESIDE_TABS = "PlotsDock"
+BESIDE_TABS = ("PlotsDock", "TorquesDock")
 FOOT = "PlayerDock"
 
 # the window's state format: bumped when the arrangement changes, so an older saved layout is not restored
@@ -60,7 +61,7 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
     docks = {d.objectName(): d for d in window.findChildren(QDockWidget)}
     options = window.dockOptions()
     window.setDockOptions(options & ~QMainWindow.AnimatedDocks)
-    known = [*LEFT, *RIGHT_TABS, *BELOW_TABS, BESIDE_TABS, FOOT]
+    known = [*LEFT, *RIGHT_TABS, *BELOW_TABS, *BESIDE_TABS, FOOT]
     present = [docks[n] for n in known if n in docks]
     for dock in present:  # each one placed afresh
         window.removeDockWidget(dock)
@@ -80,10 +81,11 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
     # stray tab bar behind
     below = _tabbed(window, docks, Qt.BottomDockWidgetArea, BELOW_TABS)
     # Qt 6 leaves a stray copy of a second tab group's bar over the window when both are made before it is
-    # shown: the right group is tabbed by the step returned, once the window is shown
+    # shown: the right group and the plots' tabs are made by the step returned, once the window is shown
     right = _tabbed(window, docks, Qt.RightDockWidgetArea, RIGHT_TABS[:1])
     later = [docks[n] for n in RIGHT_TABS[1:] if n in docks]
-    beside = add(Qt.BottomDockWidgetArea, BESIDE_TABS)  # beside the tabs: the bottom area runs across
+    beside = add(Qt.BottomDockWidgetArea, BESIDE_TABS[0])  # beside the tabs: the bottom area runs across
+    beside_later = [docks[n] for n in BESIDE_TABS[1:] if n in docks]
     foot = docks.get(FOOT)
     if foot is not None:  # across the bottom area, under everything in it
         window.addDockWidget(Qt.BottomDockWidgetArea, foot, Qt.Vertical)
@@ -98,6 +100,7 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
 
     def finish() -> None:
         _tab_beside(window, right, later)
+        _tab_beside(window, [beside] if beside is not None else [], beside_later)
         # the side columns a quarter of the window each at most once it has its size: at 1024 px the view
         # keeps half the width
         side = max(230, min(360, window.width() // 4))

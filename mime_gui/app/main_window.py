@@ -30,6 +30,7 @@ from mime_gui.app.assembly import install_assembly
 from mime_gui.app.bridge import SessionBridge
 from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
+from mime_gui.app.docks.torques import install_torques
 from mime_gui.app.docks.tree import TreeDock
 from mime_gui.app.driving import install_driving
 from mime_gui.app.field_views import install_field_views
@@ -167,6 +168,7 @@ class MainWindow(QMainWindow):
         if loaded is not None:
             loaded.connect(self._meshes_loaded)
         install_driving(self)  # sliders, player, plots, the clock, the Playback menu
+        self.torques_dock = install_torques(self.driving, self)  # the played file's joint torques
         install_field_views(self)  # B at the selected probe: a plot and the |B| plane (after the plots)
         finish_docks = arrange_docks(self)  # the default arrangement, once every dock exists (app/layout.py)
         self.session.attach_renderer(self.scene)

@@ -6,13 +6,12 @@ import numpy as np
 from PySide6.QtWidgets import QDockWidget
 from test_driving import DEMO, open_ready
 
-from mime_gui.app.docks.torques import install_torques
-
 
 def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtbot):
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
-    install_torques(driving, window)  # not in the window by default yet (docs/dynamics.md, In the app)
     dock = window.findChild(QDockWidget, "TorquesDock")
+    assert dock is window.torques_dock
+    assert window.tabifiedDockWidgets(window.driving.plots) == [dock]  # a tab behind the plots
     assert dock.joint.count() == 0 and "Open a command file" in dock.summary.text()
     assert driving.player.open_file(str(DEMO / "wave.csv"))
     player = driving.transport.player

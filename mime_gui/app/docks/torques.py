@@ -126,11 +126,9 @@ class TorquesDock(QDockWidget):
 
 
 def install_torques(driving, window) -> TorquesDock:
-    """The torques dock beside the plots, its excesses sent to the Validation dock."""
+    """The torques dock (a tab beside the plots: placed with the other docks by app/layout.py), its
+    excesses sent to the Validation dock."""
     dock = TorquesDock(driving.transport, window)
-    window.addDockWidget(Qt.BottomDockWidgetArea, dock)
-    window.tabifyDockWidget(driving.plots, dock)
-    driving.plots.raise_()
     validation = getattr(getattr(window, "assembly", None), "validation", None)
     if validation is not None:
         dock.excesses_changed.connect(validation.set_limit_excesses)
