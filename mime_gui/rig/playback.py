@@ -110,6 +110,15 @@ class RigPlayable:
         torque = [i for i, n in enumerate(recorded.joint_names) if is_torque_channel(n)]
         if not torque:
             return recorded, None
+        for i in torque:  # said with the header's line here; the rest of a torque column's checks come later
+            name = recorded.joint_names[i]
+            seg = name.split(".")[0]
+            s = self.built.segments.get(seg)
+            if s is not None and not s.segment.dynamic:
+                where = f"column {i + 2}" if recorded.header_line else f"joint_names[{i}]"
+                raise recorded.fail("commands.torque", f"{where}: {name!r}: segment {seg!r} is kinematic; "
+                                    "only a dynamic segment takes torques (make it Arm.Dynamic or "
+                                    "Motor.Dynamic)", recorded.header_line)
         for i in torque:
             if recorded.units[i]:
                 raise recorded.fail("commands.units", f"column {i + 2}: the torque channel "

@@ -181,9 +181,9 @@ def test_mime_gui_play_reads_joint_positions_channels(rig, tmp_path, capsys):
 @pytest.mark.parametrize(("column", "words", "code"), [
     ("arm.joint_positions.1", "arm has 1 commanded joint(s)", "unknown-joint"),
     ("arm.joint_positions.flange", "'flange' is not a commanded joint of arm", "unknown-joint"),
-    ("stage.joint_torques.0", "torque channel", "torque-channel"),
-    ("stage.joint_torques", "torque channel", "torque-channel"),
-    ("stage.torque", "torque channel", "torque-channel"),
+    ("stage.joint_torques.0", "segment 'stage' is kinematic", "torque"),  # a lab segment plays kinematically
+    ("stage.joint_torques", "segment 'stage' is kinematic", "torque"),
+    ("stage.torque", "segment 'stage' is kinematic", "torque"),
     ("stage.joint_velocities", "unknown joint", "unknown-joint"),
     ("arm.joint_1", "which another column names too", "columns"),
 ])
