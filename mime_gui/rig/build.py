@@ -31,6 +31,17 @@ from mime_gui.rig.visuals import part_shape
 GRAFT_PREFIX = "part:"
 
 
+def frame_under_grafts(tree: MultibodyTree, link: str) -> str | None:
+    """The description's own frame a grafted part's link hangs from (``link`` itself when not a graft);
+    None when a graft has no parent joint."""
+    while link.startswith(GRAFT_PREFIX):
+        joint = tree.parent_joint(link)
+        if joint is None:
+            return None
+        link = joint.parent
+    return link
+
+
 @dataclass(frozen=True, eq=False)
 class BuiltSegment:
     name: str

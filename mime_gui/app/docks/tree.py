@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.drag import template_key
 from mime_gui.app.icons import kind_icon
-from mime_gui.rig.build import GRAFT_PREFIX
+from mime_gui.rig.build import GRAFT_PREFIX, frame_under_grafts
 from mime_gui.session import ItemRef, Session
 
 REF_ROLE = Qt.UserRole
@@ -424,12 +424,8 @@ class TreeDock(QDockWidget):
         if ref.kind == "joint":
             joint = seg.tree.joints.get(name)
             name = joint.child if joint is not None else name
-        while name.startswith(GRAFT_PREFIX):
-            joint = seg.tree.parent_joint(name)
-            if joint is None:
-                return None
-            name = joint.parent
-        return ref.segment, name
+        name = frame_under_grafts(seg.tree, name)
+        return None if name is None else (ref.segment, name)
 
     def eventFilter(self, watched, event) -> bool:
         kind = event.type()

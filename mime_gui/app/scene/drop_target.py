@@ -17,7 +17,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtWidgets import QLabel
 
 from mime_gui.app.drag import template_key
-from mime_gui.rig.build import GRAFT_PREFIX
+from mime_gui.rig.build import frame_under_grafts
 from mime_gui.session import ItemRef
 
 LABEL_STYLE = ("QLabel { background: rgba(20, 22, 26, 210); color: white; padding: 3px 7px; "
@@ -64,13 +64,8 @@ class DropTarget(QObject):
         seg = self.session.segments.get(ref.segment)
         if seg is None:
             return None
-        name = ref.name
-        while name.startswith(GRAFT_PREFIX):
-            joint = seg.tree.parent_joint(name)
-            if joint is None:
-                return None
-            name = joint.parent
-        return ref.segment, name
+        name = frame_under_grafts(seg.tree, ref.name)
+        return None if name is None else (ref.segment, name)
 
     # -- the drag ------------------------------------------------------------------------------------
     def eventFilter(self, watched, event) -> bool:
