@@ -20,6 +20,8 @@ $(BIN)/python:
 
 $(VENV)/.installed: $(BIN)/python pyproject.toml $(CONSTRAINTS)
 	$(BIN)/pip install -q -c $(CONSTRAINTS) -e .
+	# compile the dynamics kernels once, now, so the first torque-driven play does not wait for it
+	$(BIN)/python -m mime_gui.multibody._kernels
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed pyproject.toml $(CONSTRAINTS)

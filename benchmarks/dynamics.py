@@ -130,6 +130,27 @@ def main() -> None:
         f"target within 4× Pinocchio `aba` + the same integrator looped from Python, {t_aba * 1e6:.1f} µs: "
         f"**{t_node / t_aba:.1f}×**{' (met)' if t_node <= 4 * t_aba else ' (not met)'}")
 
+    # -- the compiled kernels' one-off cost in a new process -------------------------------------------
+    import subprocess
+    import tempfile
+
+    warm = ("import time, numpy as np; t = time.perf_counter(); "
+            "from mime_gui.multibody import _kernels; "
+            "from mime_gui.nodes.dynamic import DynamicArmNode; "
+            "from mime_gui.rig.torques import segment_torques; "
+            "import mime_gui.multibody as mb; import sys; "
+            "art = mb.read_urdf(sys.argv[1]).compile(); "
+            "DynamicArmNode(art).play(np.zeros((2, art.nq)), 1e-3); "
+            "DynamicArmNode(art, integrator='rk4').play(np.zeros((2, art.nq)), 1e-3); "
+            "segment_torques(art, np.zeros((2, art.nq)), np.zeros(art.nq), 1e-3); "
+            "print(time.perf_counter() - t)")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        cold, cached = (float(subprocess.run([sys.executable, "-c", warm, str(path)], env=env, check=True,
+                                             capture_output=True, text=True).stdout) for _ in range(2))
+    row("first torque-driven play and torques in a new process (numba import + compile, Panda read)",
+        f"{cold:.1f} s with an empty cache", f"{cached:.2f} s once compiled code is cached on disk")
+
     print(f"# Dynamics benchmark — CPython {platform.python_version()}, numpy {np.__version__}, "
           f"pin {pin.__version__}, {platform.machine()}, best of {R}, load average "
           f"{os.getloadavg()[0]:.1f}")

@@ -14,6 +14,11 @@ One step ``n → n + 1`` of ``dt`` with the command ``u`` (joint torques, N·m o
 - joint limits are a stop: a joint that passes its lower or upper limit is put back on it and its velocity
   into the limit set to zero (a perfectly inelastic stop, no force computed).
 
+:meth:`DynamicArmNode.play` integrates in compiled code (:func:`mime_gui.multibody._kernels.forward_rollout`,
+the articulated-body algorithm, about as fast per step as Pinocchio's ABA called from Python);
+:meth:`~DynamicArmNode.step` and :meth:`~DynamicArmNode.acceleration` are the same equations in numpy, for
+one state.
+
 The state is published like a kinematic segment's (``P_k = M_j ∘ O ∘ FK_k(θ)``, frame angular velocities
 from the joint velocities), so what rides on it follows.
 """
@@ -34,6 +39,8 @@ from mime_gui.multibody.moving_base import _rnea_moving, base_motion
 from mime_gui.nodes.chain import KinematicArmNode, MountedNode, Trajectory, _dt, _pose, _rate, _readonly
 
 INTEGRATORS = ("euler", "rk4")
+#: steps integrated between two calls of ``play``'s progress callback
+PROGRESS_STEPS = 2048
 _ZERO6 = np.zeros(6)
 _ZERO6.setflags(write=False)
 
@@ -153,6 +160,35 @@ class DynamicArmNode(MountedNode):
                                   f"sub-steps or RK4")
 
     # -- many steps --------------------------------------------------------------------------------
+    def _integrate(self, u, dt, q, v, bases, progress) -> tuple[np.ndarray, np.ndarray]:
+        """The states after each of the ``T`` steps, by the compiled kernel (the same equations as
+        :meth:`step`), in blocks of :data:`PROGRESS_STEPS` so ``progress`` is called between them."""
+        from mime_gui.multibody import _kernels
+
+        parent, prismatic, Xtree, inertia = _kernels.model_arrays(self._model)
+        w = _kernels.writable
+        V0, A0, g = (w(x) for x in bases)
+        fixed = (w(self.art.armature), w(self._damping), w(self._friction), self.friction_velocity,
+                 w(self.lower), w(self.upper),
+                 bool(self.stops and self._bounded),
+                 _kernels.RK4 if self.integrator == "rk4" else _kernels.EULER, int(self.substeps), float(dt))
+        T, nq = u.shape
+        qs, vs = np.empty((T, nq)), np.empty((T, nq))
+        q, v = np.array(q, dtype=float), np.array(v, dtype=float)
+        for start in range(0, T, PROGRESS_STEPS):
+            stop = min(start + PROGRESS_STEPS, T)
+            rows = slice(start, stop) if len(V0) > 1 else slice(0, 1)
+            bad = _kernels.forward_rollout(parent, prismatic, Xtree, inertia, *fixed,
+                                           w(u[start:stop]), V0[rows], A0[rows], g[rows],
+                                           q, v, qs[start:stop], vs[start:stop])
+            if bad >= 0:
+                qs[stop:] = np.nan
+                vs[stop:] = np.nan
+                break
+            if progress is not None and stop < T:
+                progress(stop, T)
+        return qs, vs
+
     def play(self, torques, dt: float, initial_positions=None, initial_velocities=None, mount_poses=None,
              mount_rates=None, mount_pose0=None, progress=None) -> DynamicTrajectory:
         """``T`` steps: torque row ``n`` ``(T, nq)`` held through step ``n`` from ``initial_positions``
@@ -175,7 +211,7 @@ class DynamicArmNode(MountedNode):
         q, v = self.stop(q, v)
         if mount_poses is None:
             R = self.placement[:3, :3]
-            bases = [(None, None, R.T @ self.gravity)] * T
+            bases = (np.zeros((1, 6)), np.zeros((1, 6)), (R.T @ self.gravity)[None])
             M = None
         else:
             M = _pose(mount_poses, "mount_poses", T)
@@ -184,19 +220,8 @@ class DynamicArmNode(MountedNode):
                 _rate(mount_rates, "mount_rates", T), (T, 3))
             M0 = M[0] if mount_pose0 is None else _pose(mount_pose0, "mount_pose0")
             X = M @ self.placement
-            V0, A0, g = base_motion(X, M0 @ self.placement, w, dt, self.gravity)
-            bases = list(zip(V0, A0, g, strict=True))
-        h = dt / self.substeps
-        qs, vs = np.empty((T, nq)), np.empty((T, nq))
-        with np.errstate(over="ignore", invalid="ignore"):  # a diverging run is refused below, with its step
-            for n in range(T):
-                for _ in range(self.substeps):
-                    q, v = self.step(q, v, u[n], h, bases[n])
-                qs[n], vs[n] = q, v
-                if progress is not None and (n + 1) % 2048 == 0:
-                    if not (np.isfinite(q).all() and np.isfinite(v).all()):
-                        break
-                    progress(n + 1, T)
+            bases = base_motion(X, M0 @ self.placement, w, dt, self.gravity)
+        qs, vs = self._integrate(u, dt, q, v, bases, progress)
         self._check_finite(qs, vs, dt)
         poses = self._kinematic.frames(qs, M)
         angular = np.empty((T, self.art.nframes, 3))

@@ -20,14 +20,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mime_gui.multibody import PRISMATIC, inverse_dynamics
+from mime_gui.multibody import PRISMATIC
 from mime_gui.multibody._model import dynamic_model
-from mime_gui.multibody._world import WorldState
-from mime_gui.multibody.moving_base import _rnea_moving, base_motion
+from mime_gui.multibody.moving_base import base_motion
 
 GRAVITY = (0.0, 0.0, -9.81)
-#: steps per batched inverse-dynamics call on a moving base (bounds its scratch memory)
-CHUNK = 2048
+
+
+def _rnea_rollout(art, q, v, vdot, V0, A0, g) -> np.ndarray:
+    """The compiled recursive Newton-Euler pass over the rows (one row of ``V0``, ``A0``, ``g``: a base at
+    rest)."""
+    from mime_gui.multibody import _kernels
+
+    if not (np.isfinite(q).all() and np.isfinite(v).all() and np.isfinite(vdot).all()):
+        raise ValueError("the joint positions hold non-finite values; check the trajectory")
+    tau = np.empty(q.shape)
+    w = _kernels.writable
+    _kernels.rnea_rollout(*_kernels.rnea_arrays(dynamic_model(art)), w(art.armature), w(q), w(v), w(vdot),
+                          w(V0), w(A0), w(g), tau)
+    return tau
 
 
 def rates(q: np.ndarray, q0: np.ndarray, dt: float) -> tuple[np.ndarray, np.ndarray]:
@@ -47,15 +58,12 @@ def segment_torques(art, q, q0, dt: float, world_X_base=None, world_X_base0=None
     v, vdot = rates(q, q0, dt)
     armature = art.armature * vdot
     X = np.eye(4) if world_X_base is None else np.asarray(world_X_base, float)
-    if X.ndim == 2:  # a base at rest: gravity in its axes, the batched recursive pass
-        g = X[:3, :3].T @ np.asarray(gravity, float)
-        return inverse_dynamics(art, q, v, vdot, gravity=g), armature, v
-    V0, A0, g = base_motion(X, world_X_base0, np.asarray(omega, float), dt, gravity)
-    m = dynamic_model(art)
-    tau = np.empty_like(q)
-    for start in range(0, len(q), CHUNK):
-        s = slice(start, start + CHUNK)
-        tau[s] = _rnea_moving(m, WorldState(m, q[s]), v[s], vdot[s], V0[s], A0[s], g[s], art.armature)
+    if X.ndim == 2:  # a base at rest: gravity in its axes
+        zero = np.zeros((1, 6))
+        V0, A0, g = zero, zero, (X[:3, :3].T @ np.asarray(gravity, float))[None]
+    else:
+        V0, A0, g = base_motion(X, world_X_base0, np.asarray(omega, float), dt, gravity)
+    tau = _rnea_rollout(art, q, v, vdot, V0, A0, g)
     return tau, armature, v
 
 

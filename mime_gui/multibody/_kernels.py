@@ -1,0 +1,451 @@
+"""Compiled inner loops of the algorithms that are sequential in time, or too small per step for numpy.
+
+Forward dynamics integrate one step after another, so numpy cannot batch them over time, and one step of a
+7-joint arm is a few thousand flops: a per-step numpy path spends ~30x that in call overhead. These kernels
+run the articulated-body algorithm (and a recursive Newton-Euler pass for torques along a trajectory)
+compiled by numba, on the axis-frame model of :mod:`mime_gui.multibody._model`:
+
+- body ``b >= 1`` is moved by joint ``j = b - 1`` about (revolute) or along (prismatic) the z axis of its
+  axis frame; ``Xtree[j]`` is the constant motion transform child-axis(q=0) <- parent-axis, ``inertia[b]``
+  the body's spatial inertia in its axis frame;
+- spatial vectors are ``[angular; linear]``; the base (body 0) moves with twist ``V0`` and spatial
+  acceleration ``A0`` in its own axes, gravity ``g`` in its axes (see :mod:`mime_gui.multibody.moving_base`).
+
+This module imports numba; import it only where a kernel runs (numba takes ~0.5 s to import). Compiled code is
+cached on disk beside this file (or in numba's user cache when that is not writable). ``NUMBA_DISABLE_JIT=1``
+runs the same functions as plain Python (slow, for debugging and coverage).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from mime_gui.multibody.spatial import skew
+
+EULER, RK4 = 0, 1
+
+
+@njit(cache=True)
+def _joint_transform(Xtree, prismatic, q, X):
+    """``X = XJ(q) @ Xtree``: a rotation by ``q`` about z turns rows 0-1 and 3-4; a slide by ``q`` along z
+    adds ``q (w_y, -w_x, 0)`` to the linear rows."""
+    if prismatic:
+        for r in range(6):
+            for k in range(6):
+                X[r, k] = Xtree[r, k]
+        for k in range(6):
+            X[3, k] += q * Xtree[1, k]
+            X[4, k] -= q * Xtree[0, k]
+    else:
+        c, s = math.cos(q), math.sin(q)
+        for r0 in (0, 3):
+            for k in range(6):
+                x, y = Xtree[r0, k], Xtree[r0 + 1, k]
+                X[r0, k] = c * x + s * y
+                X[r0 + 1, k] = c * y - s * x
+                X[r0 + 2, k] = Xtree[r0 + 2, k]
+
+
+@njit(cache=True)
+def _matvec(A, x, out):
+    for r in range(6):
+        acc = 0.0
+        for k in range(6):
+            acc += A[r, k] * x[k]
+        out[r] = acc
+
+
+@njit(cache=True)
+def _matTvec_add(A, x, out):
+    """``out += A^T x``."""
+    for k in range(6):
+        acc = 0.0
+        for r in range(6):
+            acc += A[r, k] * x[r]
+        out[k] += acc
+
+
+@njit(cache=True)
+def _cross_motion(m, y, out):
+    """``out = m x y`` (motion cross motion)."""
+    w0, w1, w2, v0, v1, v2 = m[0], m[1], m[2], m[3], m[4], m[5]
+    out[0] = w1 * y[2] - w2 * y[1]
+    out[1] = w2 * y[0] - w0 * y[2]
+    out[2] = w0 * y[1] - w1 * y[0]
+    out[3] = w1 * y[5] - w2 * y[4] + v1 * y[2] - v2 * y[1]
+    out[4] = w2 * y[3] - w0 * y[5] + v2 * y[0] - v0 * y[2]
+    out[5] = w0 * y[4] - w1 * y[3] + v0 * y[1] - v1 * y[0]
+
+
+@njit(cache=True)
+def _cross_force_add(m, f, out):
+    """``out += m x* f`` (motion cross force)."""
+    w0, w1, w2, v0, v1, v2 = m[0], m[1], m[2], m[3], m[4], m[5]
+    out[0] += w1 * f[2] - w2 * f[1] + v1 * f[5] - v2 * f[4]
+    out[1] += w2 * f[0] - w0 * f[2] + v2 * f[3] - v0 * f[5]
+    out[2] += w0 * f[1] - w1 * f[0] + v0 * f[4] - v1 * f[3]
+    out[3] += w1 * f[5] - w2 * f[4]
+    out[4] += w2 * f[3] - w0 * f[5]
+    out[5] += w0 * f[4] - w1 * f[3]
+
+
+@njit(cache=True)
+def _aba(parent, prismatic, Xtree, inertia, armature, q, v, tau, V0, A0, g, X, vel, c, IA, pA, U, D, u, acc,
+         tmp, tmp6, qdd):
+    """Joint accelerations ``qdd`` of one state (articulated-body algorithm; armature on each joint's
+    ``D``), scratch arrays given."""
+    nb = parent.shape[0]
+    for k in range(6):
+        vel[0, k] = V0[k]
+    for b in range(1, nb):
+        j = b - 1
+        p = parent[b]
+        s = 5 if prismatic[j] else 2
+        _joint_transform(Xtree[j], prismatic[j], q[j], X[b])
+        _matvec(X[b], vel[p], vel[b])
+        vel[b, s] += v[j]
+        # c = v x (S qd): S qd is qd along axis s
+        for k in range(6):
+            tmp[k] = 0.0
+        tmp[s] = v[j]
+        _cross_motion(vel[b], tmp, c[b])
+        for r in range(6):
+            for k in range(6):
+                IA[b, r, k] = inertia[b, r, k]
+        _matvec(inertia[b], vel[b], tmp)
+        for k in range(6):
+            pA[b, k] = 0.0
+        _cross_force_add(vel[b], tmp, pA[b])
+    for b in range(nb - 1, 0, -1):
+        j = b - 1
+        p = parent[b]
+        s = 5 if prismatic[j] else 2
+        for k in range(6):
+            U[b, k] = IA[b, k, s]
+        D[b] = U[b, s] + armature[j]
+        u[b] = tau[j] - pA[b, s]
+        if p == 0:
+            continue  # the base's motion is prescribed: nothing to pass on
+        # Ia = IA - U U^T / D, pa = pA + Ia c + U u / D, carried to the parent through X
+        inv = 1.0 / D[b]
+        Ia = IA[b]
+        for r in range(6):
+            for k in range(6):
+                Ia[r, k] -= U[b, r] * U[b, k] * inv
+        for r in range(6):
+            acc_r = pA[b, r] + U[b, r] * u[b] * inv
+            for k in range(6):
+                acc_r += Ia[r, k] * c[b, k]
+            tmp[r] = acc_r
+        _matTvec_add(X[b], tmp, pA[p])
+        Xb = X[b]
+        # IA[p] += X^T Ia X, through tmp6 = Ia X
+        for r in range(6):
+            for k in range(6):
+                a = 0.0
+                for m in range(6):
+                    a += Ia[r, m] * Xb[m, k]
+                tmp6[r, k] = a
+        for r in range(6):
+            for k in range(6):
+                a = 0.0
+                for m in range(6):
+                    a += Xb[m, r] * tmp6[m, k]
+                IA[p, r, k] += a
+    for k in range(3):
+        acc[0, k] = A0[k]
+        acc[0, k + 3] = A0[k + 3] - g[k]
+    for b in range(1, nb):
+        j = b - 1
+        p = parent[b]
+        s = 5 if prismatic[j] else 2
+        _matvec(X[b], acc[p], acc[b])
+        dot = 0.0
+        for k in range(6):
+            acc[b, k] += c[b, k]
+            dot += U[b, k] * acc[b, k]
+        qdd[j] = (u[b] - dot) / D[b]
+        acc[b, s] += qdd[j]
+
+
+@njit(cache=True)
+def _forces(u, v, damping, friction, friction_velocity, dissipative, out):
+    if dissipative:
+        for j in range(u.shape[0]):
+            out[j] = u[j] - damping[j] * v[j] - friction[j] * math.tanh(v[j] / friction_velocity)
+    else:
+        for j in range(u.shape[0]):
+            out[j] = u[j]
+
+
+@njit(cache=True)
+def forward_rollout(parent, prismatic, Xtree, inertia, armature, damping, friction, friction_velocity,
+                    lower, upper, stops, integrator, substeps, dt, torques, V0, A0, g, q, v, qs, vs):
+    """Steps ``n = 0 .. T-1`` of ``dt`` (``substeps`` sub-steps each) from ``(q, v)`` (updated in place) with
+    ``torques[n]`` held and the base's ``V0``, ``A0``, ``g`` of row ``n`` (or row 0 when they have one row);
+    the states after each step go to ``qs``, ``vs``. Returns the first step whose state is not finite, or -1
+    (the remaining rows are then NaN)."""
+    nb = parent.shape[0]
+    nq = nb - 1
+    X = np.empty((nb, 6, 6))
+    IA = np.empty((nb, 6, 6))
+    vel = np.empty((nb, 6))
+    c = np.zeros((nb, 6))
+    pA = np.zeros((nb, 6))
+    U = np.empty((nb, 6))
+    acc = np.empty((nb, 6))
+    D = np.empty(nb)
+    u = np.empty(nb)
+    tmp = np.empty(6)
+    tmp6 = np.empty((6, 6))
+    f = np.empty(nq)
+    K = np.empty((4, nq))  # the integrator's stages
+    qa, va = np.empty(nq), np.empty(nq)
+    dissipative = False
+    for j in range(nq):
+        if damping[j] != 0.0 or friction[j] != 0.0:
+            dissipative = True
+    h = dt / substeps
+    T = torques.shape[0]
+    moving = V0.shape[0] > 1
+    stages = 1 if integrator == EULER else 4
+    for n in range(T):
+        r = n if moving else 0
+        tau = torques[n]
+        for _ in range(substeps):
+            # one call site of _aba for both integrators: LLVM inlines it at each call site, and four copies
+            # of it took seconds longer to compile
+            for st in range(stages):
+                for j in range(nq):
+                    if st == 0:
+                        qa[j], va[j] = q[j], v[j]
+                    elif st == 1:
+                        qa[j], va[j] = q[j] + 0.5 * h * v[j], v[j] + 0.5 * h * K[0, j]
+                    elif st == 2:  # the q-slope of stage 3 is stage 2's v: v + h/2 k1
+                        qa[j], va[j] = q[j] + 0.5 * h * (v[j] + 0.5 * h * K[0, j]), v[j] + 0.5 * h * K[1, j]
+                    else:
+                        qa[j], va[j] = q[j] + h * (v[j] + 0.5 * h * K[1, j]), v[j] + h * K[2, j]
+                _forces(tau, va, damping, friction, friction_velocity, dissipative, f)
+                _aba(parent, prismatic, Xtree, inertia, armature, qa, va, f, V0[r], A0[r], g[r], X, vel, c,
+                     IA, pA, U, D, u, acc, tmp, tmp6, K[st])
+            if integrator == EULER:
+                for j in range(nq):
+                    v[j] += h * K[0, j]
+                    q[j] += h * v[j]
+            else:
+                # classical RK4 on (q, v): the q-slopes are the v-stages
+                for j in range(nq):
+                    s2 = v[j] + 0.5 * h * K[0, j]
+                    s3 = v[j] + 0.5 * h * K[1, j]
+                    s4 = v[j] + h * K[2, j]
+                    q[j] += (h / 6.0) * (v[j] + 2.0 * s2 + 2.0 * s3 + s4)
+                    v[j] += (h / 6.0) * (K[0, j] + 2.0 * K[1, j] + 2.0 * K[2, j] + K[3, j])
+            if stops:
+                for j in range(nq):
+                    if q[j] < lower[j]:
+                        q[j] = lower[j]
+                        if v[j] < 0.0:
+                            v[j] = 0.0
+                    elif q[j] > upper[j]:
+                        q[j] = upper[j]
+                        if v[j] > 0.0:
+                            v[j] = 0.0
+        finite = True
+        for j in range(nq):
+            qs[n, j] = q[j]
+            vs[n, j] = v[j]
+            if not (math.isfinite(q[j]) and math.isfinite(v[j])):
+                finite = False
+        if not finite:
+            for m in range(n + 1, T):
+                for j in range(nq):
+                    qs[m, j] = np.nan
+                    vs[m, j] = np.nan
+            return n
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _rot(E, x0, x1, x2):
+    return (E[0, 0] * x0 + E[0, 1] * x1 + E[0, 2] * x2,
+            E[1, 0] * x0 + E[1, 1] * x1 + E[1, 2] * x2,
+            E[2, 0] * x0 + E[2, 1] * x1 + E[2, 2] * x2)
+
+@njit(cache=True, inline="always")
+def _rotT(E, x0, x1, x2):
+    return (E[0, 0] * x0 + E[1, 0] * x1 + E[2, 0] * x2,
+            E[0, 1] * x0 + E[1, 1] * x1 + E[2, 1] * x2,
+            E[0, 2] * x0 + E[1, 2] * x1 + E[2, 2] * x2)
+
+@njit(cache=True, inline="always")
+def _cross(a0, a1, a2, b0, b1, b2):
+    return a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+
+@njit(cache=True, inline="always")
+def _to_child(E, r, prism, cq, sq, d, w0, w1, w2, v0, v1, v2):
+    """motion vector from parent axes to child axes: w' = Rz^T E w, v' = Rz^T E (v - r x w) (+ slide)."""
+    c0, c1, c2 = _cross(r[0], r[1], r[2], w0, w1, w2)
+    a0, a1, a2 = _rot(E, w0, w1, w2)
+    b0, b1, b2 = _rot(E, v0 - c0, v1 - c1, v2 - c2)
+    if prism:
+        return a0, a1, a2, b0 + d * a1, b1 - d * a0, b2
+    return cq * a0 + sq * a1, cq * a1 - sq * a0, a2, cq * b0 + sq * b1, cq * b1 - sq * b0, b2
+
+@njit(cache=True)
+def rnea_rollout(parent, prismatic, E, r, mass, h, Ibar, armature, q, v, vdot, V0, A0, g, tau):
+    """Joint forces ``tau (T, nq)`` producing ``vdot`` at ``(q, v)`` for every row (recursive Newton-Euler,
+    armature included), the base's ``V0``, ``A0``, ``g`` of row ``n`` (or row 0 when they have one row).
+    Transforms are applied as rotations ``E`` and offsets ``r`` (half the work of 6x6 products), inertias as
+    ``mass``, first moment ``h = m c`` and rotational inertia ``Ibar`` about the axis frame's origin."""
+    nb = parent.shape[0]
+    T = q.shape[0]
+    vel = np.empty((nb, 6))
+    acc = np.empty((nb, 6))
+    f = np.empty((nb, 6))
+    cs = np.empty((nb, 2))
+    moving = V0.shape[0] > 1
+    for n in range(T):
+        rr = n if moving else 0
+        for k in range(6):
+            vel[0, k] = V0[rr, k]
+            acc[0, k] = A0[rr, k]
+        for k in range(3):
+            acc[0, k + 3] -= g[rr, k]
+        for b in range(1, nb):
+            j = b - 1
+            p = parent[b]
+            pr = prismatic[j]
+            qj = q[n, j]
+            cq, sq = (1.0, 0.0) if pr else (math.cos(qj), math.sin(qj))
+            cs[b, 0] = cq
+            cs[b, 1] = sq
+            w0, w1, w2, v0, v1, v2 = _to_child(E[j], r[j], pr, cq, sq, qj, vel[p, 0], vel[p, 1],
+                                                    vel[p, 2], vel[p, 3], vel[p, 4], vel[p, 5])
+            x0, x1, x2, y0, y1, y2 = _to_child(E[j], r[j], pr, cq, sq, qj, acc[p, 0], acc[p, 1],
+                                                    acc[p, 2], acc[p, 3], acc[p, 4], acc[p, 5])
+            qd = v[n, j]
+            qdd = vdot[n, j]
+            # a += v x (S qd) + S qdd
+            if pr:
+                # S = e_z linear: v x [0; qd e_z] = [0; w x qd e_z] = [0; (w1 qd, -w0 qd, 0)]
+                y0 += w1 * qd
+                y1 -= w0 * qd
+                y2 += qdd
+                v2 += qd
+            else:
+                # S = e_z angular: [w x qd e_z; v x qd e_z]
+                x0 += w1 * qd
+                x1 -= w0 * qd
+                y0 += v1 * qd
+                y1 -= v0 * qd
+                x2 += qdd
+                w2 += qd
+            vel[b, 0], vel[b, 1], vel[b, 2], vel[b, 3], vel[b, 4], vel[b, 5] = w0, w1, w2, v0, v1, v2
+            acc[b, 0], acc[b, 1], acc[b, 2], acc[b, 3], acc[b, 4], acc[b, 5] = x0, x1, x2, y0, y1, y2
+            m = mass[b]
+            I = Ibar[b]
+            h0, h1, h2 = h[b, 0], h[b, 1], h[b, 2]
+            # I [w; v] = [Ibar w + h x v; m v - h x w]
+            t0, t1, t2 = _rot(I, w0, w1, w2)
+            c0, c1, c2 = _cross(h0, h1, h2, v0, v1, v2)
+            nv0, nv1, nv2 = t0 + c0, t1 + c1, t2 + c2
+            c0, c1, c2 = _cross(h0, h1, h2, w0, w1, w2)
+            fv0, fv1, fv2 = m * v0 - c0, m * v1 - c1, m * v2 - c2
+            t0, t1, t2 = _rot(I, x0, x1, x2)
+            c0, c1, c2 = _cross(h0, h1, h2, y0, y1, y2)
+            na0, na1, na2 = t0 + c0, t1 + c1, t2 + c2
+            c0, c1, c2 = _cross(h0, h1, h2, x0, x1, x2)
+            fa0, fa1, fa2 = m * y0 - c0, m * y1 - c1, m * y2 - c2
+            # v x* [n; f] = [w x n + v x f; w x f]
+            c0, c1, c2 = _cross(w0, w1, w2, nv0, nv1, nv2)
+            d0, d1, d2 = _cross(v0, v1, v2, fv0, fv1, fv2)
+            e0, e1, e2 = _cross(w0, w1, w2, fv0, fv1, fv2)
+            f[b, 0], f[b, 1], f[b, 2] = na0 + c0 + d0, na1 + c1 + d1, na2 + c2 + d2
+            f[b, 3], f[b, 4], f[b, 5] = fa0 + e0, fa1 + e1, fa2 + e2
+        for b in range(nb - 1, 0, -1):
+            j = b - 1
+            p = parent[b]
+            pr = prismatic[j]
+            n0, n1, n2, f0, f1, f2 = f[b, 0], f[b, 1], f[b, 2], f[b, 3], f[b, 4], f[b, 5]
+            if pr:
+                tau[n, j] = f2 + armature[j] * vdot[n, j]
+            else:
+                tau[n, j] = n2 + armature[j] * vdot[n, j]
+            if p == 0:
+                continue
+            # back through the joint: rotate by +q (or n += d e_z x f), then X_tree^T
+            if pr:
+                d = q[n, j]
+                n0 -= d * f1
+                n1 += d * f0
+            else:
+                cq, sq = cs[b, 0], cs[b, 1]
+                n0, n1 = cq * n0 - sq * n1, sq * n0 + cq * n1
+                f0, f1 = cq * f0 - sq * f1, sq * f0 + cq * f1
+            a0, a1, a2 = _rotT(E[j], f0, f1, f2)
+            b0, b1, b2 = _rotT(E[j], n0, n1, n2)
+            c0, c1, c2 = _cross(r[j, 0], r[j, 1], r[j, 2], a0, a1, a2)
+            f[p, 0] += b0 + c0
+            f[p, 1] += b1 + c1
+            f[p, 2] += b2 + c2
+            f[p, 3] += a0
+            f[p, 4] += a1
+            f[p, 5] += a2
+
+
+def writable(x, dtype=float) -> np.ndarray:
+    """``x`` as a C-contiguous, writable array (a copy only when needed): every argument of a kernel comes
+    in one layout, so one compiled version serves every call (a read-only array is another signature and
+    seconds of compiling)."""
+    return np.require(x, dtype=dtype, requirements=["C", "W"])
+
+
+def _contiguous(*arrays) -> tuple:
+    return tuple(writable(a, a.dtype) for a in arrays)
+
+
+def model_arrays(m) -> tuple:
+    """``(parent, prismatic, Xtree, inertia)`` of a :class:`~mime_gui.multibody._model.Model`, as
+    :func:`forward_rollout` takes them (contiguous, one dtype each, so one compiled version serves every
+    model)."""
+    k = m.batch_constants
+    return _contiguous(m.parent.astype(np.int64), m.prismatic.astype(np.bool_), k.X2[:, :6, :6],
+                       k.I2[:, :6, :6])
+
+
+def rnea_arrays(m) -> tuple:
+    """``(parent, prismatic, E, r, mass, h, Ibar)`` of a model, as :func:`rnea_rollout` takes them."""
+    pxa = m.parent_axis_X_axis0
+    C = skew(m.com)
+    return _contiguous(m.parent.astype(np.int64), m.prismatic.astype(np.bool_),
+                       np.swapaxes(pxa[:, :3, :3], 1, 2), pxa[:, :3, 3], m.mass, m.mass[:, None] * m.com,
+                       m.inertia_com - m.mass[:, None, None] * (C @ C))
+
+
+_WARM_URDF = """<robot name="warm"><link name="base"/>
+<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="hinge" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""
+
+
+def warm() -> None:
+    """Compile every kernel as the rig's code calls them, so the compiled code is cached on disk (``make``
+    does this after installing; otherwise the first torque-driven play or torques compute it once)."""
+    from mime_gui.multibody.urdf import read_urdf
+    from mime_gui.nodes.dynamic import DynamicArmNode
+    from mime_gui.rig.torques import segment_torques
+
+    art = read_urdf(_WARM_URDF).compile()
+    for integrator in ("euler", "rk4"):
+        DynamicArmNode(art, integrator=integrator).play(np.zeros((2, art.nq)), 1e-3)
+    segment_torques(art, np.zeros((2, art.nq)), np.zeros(art.nq), 1e-3)
+    moving = np.tile(np.eye(4), (2, 1, 1))
+    segment_torques(art, np.zeros((2, art.nq)), np.zeros(art.nq), 1e-3, moving, np.eye(4), np.zeros((2, 3)))
+
+
+if __name__ == "__main__":
+    warm()
