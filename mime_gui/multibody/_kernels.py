@@ -96,7 +96,8 @@ def _cross_force_add(m, f, out):
 def _aba(parent, prismatic, Xtree, inertia, armature, q, v, tau, V0, A0, g, X, vel, c, IA, pA, U, D, u, acc,
          tmp, tmp6, qdd):
     """Joint accelerations ``qdd`` of one state (articulated-body algorithm; armature on each joint's
-    ``D``), scratch arrays given."""
+    ``D``), scratch arrays given. Returns -1, or the first joint whose ``D`` is not positive: it moves no
+    mass or inertia about its axis and has no armature, so its acceleration is undefined."""
     nb = parent.shape[0]
     for k in range(6):
         vel[0, k] = V0[k]
@@ -126,6 +127,8 @@ def _aba(parent, prismatic, Xtree, inertia, armature, q, v, tau, V0, A0, g, X, v
         for k in range(6):
             U[b, k] = IA[b, k, s]
         D[b] = U[b, s] + armature[j]
+        if D[b] <= 0.0:
+            return j
         u[b] = tau[j] - pA[b, s]
         if p == 0:
             continue  # the base's motion is prescribed: nothing to pass on
@@ -169,6 +172,7 @@ def _aba(parent, prismatic, Xtree, inertia, armature, q, v, tau, V0, A0, g, X, v
             dot += U[b, k] * acc[b, k]
         qdd[j] = (u[b] - dot) / D[b]
         acc[b, s] += qdd[j]
+    return -1
 
 
 @njit(cache=True)
@@ -186,8 +190,8 @@ def forward_rollout(parent, prismatic, Xtree, inertia, armature, damping, fricti
                     lower, upper, stops, integrator, substeps, dt, torques, V0, A0, g, q, v, qs, vs):
     """Steps ``n = 0 .. T-1`` of ``dt`` (``substeps`` sub-steps each) from ``(q, v)`` (updated in place) with
     ``torques[n]`` held and the base's ``V0``, ``A0``, ``g`` of row ``n`` (or row 0 when they have one row);
-    the states after each step go to ``qs``, ``vs``. Returns the first step whose state is not finite, or -1
-    (the remaining rows are then NaN)."""
+    the states after each step go to ``qs``, ``vs``. Returns -1; or the first step whose state is not finite
+    (the remaining rows are then NaN); or ``-2 - j`` when joint ``j``'s acceleration is undefined."""
     nb = parent.shape[0]
     nq = nb - 1
     X = np.empty((nb, 6, 6))
@@ -229,8 +233,10 @@ def forward_rollout(parent, prismatic, Xtree, inertia, armature, damping, fricti
                     else:
                         qa[j], va[j] = q[j] + h * (v[j] + 0.5 * h * K[1, j]), v[j] + h * K[2, j]
                 _forces(tau, va, damping, friction, friction_velocity, dissipative, f)
-                _aba(parent, prismatic, Xtree, inertia, armature, qa, va, f, V0[r], A0[r], g[r], X, vel, c,
-                     IA, pA, U, D, u, acc, tmp, tmp6, K[st])
+                singular = _aba(parent, prismatic, Xtree, inertia, armature, qa, va, f, V0[r], A0[r], g[r], X,
+                                vel, c, IA, pA, U, D, u, acc, tmp, tmp6, K[st])
+                if singular >= 0:
+                    return -2 - singular
             if integrator == EULER:
                 for j in range(nq):
                     v[j] += h * K[0, j]

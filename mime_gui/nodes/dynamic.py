@@ -181,6 +181,12 @@ class DynamicArmNode(MountedNode):
             bad = _kernels.forward_rollout(parent, prismatic, Xtree, inertia, *fixed,
                                            w(u[start:stop]), V0[rows], A0[rows], g[rows],
                                            q, v, qs[start:stop], vs[start:stop])
+            if bad <= -2:
+                joint = self.art.joint_names[-2 - bad]
+                raise CodedError("dynamics.singular", f"joint {joint!r} of {self.art.name!r} moves no mass "
+                                 "or inertia about its axis, so a torque on it gives no defined "
+                                 "acceleration; give the links it moves mass and inertia in the description, "
+                                 "or declare armature on the joint")
             if bad >= 0:
                 qs[stop:] = np.nan
                 vs[stop:] = np.nan

@@ -177,3 +177,24 @@ def test_one_compiled_version_serves_every_caller():
     segment_torques(art, q, np.zeros(art.nq), 1e-3, poses, np.eye(4), np.zeros((4, 3)))
     assert len(_kernels.forward_rollout.signatures) == 1
     assert len(_kernels.rnea_rollout.signatures) == 1
+
+
+_MASSLESS_TIP = """<robot name="r"><link name="base"/>
+<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="tip"/>
+<joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
+<joint name="wrist" type="revolute"><parent link="arm"/><child link="tip"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""
+
+
+def test_a_joint_moving_nothing_is_refused_by_name_and_armature_makes_it_defined():
+    art = mb.read_urdf(_MASSLESS_TIP).compile()
+    with pytest.raises(mb.errors.CodedError, match="joint 'wrist' of 'r' moves no mass") as e:
+        DynamicArmNode(art).play(np.ones((3, 2)), 1e-3)
+    assert e.value.code == "dynamics.singular"
+    armed = _with(art, armature=[0.0, 1e-3])
+    traj = DynamicArmNode(armed, stops=False).play(np.ones((3, 2)), 1e-3)
+    # the wrist alone: its armature is all it moves, so its acceleration is u / armature
+    np.testing.assert_allclose(traj.joint_velocities[-1, 1], 3e-3 * 1.0 / 1e-3, rtol=1e-12)
