@@ -22,7 +22,6 @@ velocity excesses in them (:func:`mime_gui.rig.limits.excesses`). Nothing here i
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
 
 import numpy as np
 
@@ -109,7 +108,7 @@ class LiveTorques:
         self.updated = Event("live_torques_updated")
         self._layout: tuple = ()  # ((name, articulation), …) of the dynamic segments
         self._tracks: dict[str, _Track] = {}
-        self._rows: deque = deque()  # (step, time, τ (n,), v (n,))
+        self._buffer = _Buffer(0)  # (step, time, τ, v) of the window
         self._cache: LiveWindow | None = None
         self.joint_names: tuple[str, ...] = ()
         self.effort_limits = self.velocity_limits = np.zeros(0)
@@ -139,7 +138,6 @@ class LiveTorques:
     def _set_layout(self, layout: tuple) -> None:
         self._layout = layout
         self._tracks.clear()
-        self._rows.clear()
         self._cache = None
         self.joint_names = tuple(f"{name}.{j}" for name, art in layout for j in art.joint_names)
         def joined(field):
@@ -148,6 +146,7 @@ class LiveTorques:
         self.effort_limits, self.velocity_limits = joined("effort_limit"), joined("velocity_limit")
         self._units = [("N", "m/s") if t == PRISMATIC else ("N·m", "rad/s")
                        for _, art in layout for t in art.joint_type]
+        self._buffer = _Buffer(len(self.joint_names))
 
     def clear(self) -> None:
         """Forget the kept torques (the next step starts from rest)."""
@@ -190,16 +189,24 @@ class LiveTorques:
             vels.append(v)
         self.steps += 1
         self.time += dt
-        self._rows.append((self.steps - 1, self.time, np.concatenate(taus), np.concatenate(vels)))
-        while self._rows and self._rows[0][1] < self.time - self.window - 1e-9:
-            self._rows.popleft()
+        self._buffer.append(self.steps - 1, self.time, np.concatenate(taus), np.concatenate(vels),
+                            self.time - self.window - 1e-9)
         self._cache = None
         self.updated.emit()
 
     # -- what was kept -------------------------------------------------------------------------------------
     def last(self) -> tuple[np.ndarray, np.ndarray] | None:
         """``(τ, v)`` of the last step (every column), None before the first."""
-        return (self._rows[-1][2], self._rows[-1][3]) if self._rows else None
+        b = self._buffer
+        return (b.tau[b.hi - 1], b.v[b.hi - 1]) if b.hi > b.lo else None
+
+    def series(self) -> LiveWindow:
+        """The torques of the last :attr:`window` seconds, without looking for excesses (``excesses`` is
+        empty): views of the kept arrays, no copy (a plot's data, every frame)."""
+        b = self._buffer
+        s = slice(b.lo, b.hi)
+        return LiveWindow(self.joint_names, b.time[s], b.tau[s], b.v[s], self.effort_limits,
+                          self.velocity_limits, ())
 
     def data(self) -> LiveWindow:
         """The torques of the last :attr:`window` seconds and the excesses of the limits in them (``step``:
@@ -208,16 +215,40 @@ class LiveTorques:
             return self._cache
         from mime_gui.rig.limits import excesses
 
-        n = len(self.joint_names)
-        rows = self._rows
-        time = np.fromiter((r[1] for r in rows), float, len(rows))
-        tau = np.array([r[2] for r in rows]).reshape(len(rows), n)
-        v = np.array([r[3] for r in rows]).reshape(len(rows), n)
-        found = excesses(self.joint_names, time, tau, v, self.effort_limits, self.velocity_limits,
-                         self._units)
-        first = rows[0][0] if rows else 0
+        w = self.series()
+        found = excesses(self.joint_names, w.time, w.joint_torques, w.joint_velocities, self.effort_limits,
+                         self.velocity_limits, self._units)
+        b = self._buffer
+        first = int(b.step[b.lo]) if b.hi > b.lo else 0
         found = tuple(dataclasses.replace(e, step=e.step + first, peak_step=e.peak_step + first)
                       for e in found)
-        self._cache = LiveWindow(self.joint_names, time, tau, v, self.effort_limits, self.velocity_limits,
-                                 found)
+        self._cache = dataclasses.replace(w, excesses=found)
         return self._cache
+
+
+class _Buffer:
+    """Rows ``[lo, hi)`` of growing arrays: appended at the end, dropped from the front. Full, the kept rows
+    are copied into new arrays (views handed out before stay valid)."""
+
+    def __init__(self, n: int, capacity: int = 256):
+        self.n = n
+        self.lo = self.hi = 0
+        self.step = np.zeros(capacity, dtype=np.int64)
+        self.time = np.zeros(capacity)
+        self.tau = np.zeros((capacity, n))
+        self.v = np.zeros((capacity, n))
+
+    def append(self, step: int, time: float, tau, v, keep_from: float) -> None:
+        if self.hi == len(self.time):
+            kept = self.hi - self.lo
+            capacity = max(len(self.time), 2 * kept, 256)
+            for name in ("step", "time", "tau", "v"):
+                old = getattr(self, name)
+                new = np.zeros((capacity, *old.shape[1:]), dtype=old.dtype)
+                new[:kept] = old[self.lo:self.hi]
+                setattr(self, name, new)
+            self.lo, self.hi = 0, kept
+        i = self.hi
+        self.step[i], self.time[i], self.tau[i], self.v[i] = step, time, tau, v
+        self.hi += 1
+        self.lo += int(np.searchsorted(self.time[self.lo:self.hi], keep_from, side="left"))

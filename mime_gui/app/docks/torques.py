@@ -64,6 +64,7 @@ class TorquesDock(QDockWidget):
         self._live_pending = False
         self._live_checked = -math.inf  # when live excesses were last looked at (monotonic s)
         self._live_sent: tuple = ()  # the live excesses last sent
+        self._live_excesses: tuple = ()  # and found (the plot's marks between two looks)
         self.live_redraws = 0  # plots drawn from live driving (tests)
         self.live.updated.connect(self._live_updated)
         self._row = 0
@@ -149,10 +150,10 @@ class TorquesDock(QDockWidget):
                 if current in live.joint_names:
                     self.joint.setCurrentIndex(live.joint_names.index(current))
         now = time.monotonic()
-        check = force or now - self._live_checked >= 1.0 / EXCESS_CHECK
-        data = live.data() if (check or self.plot.isVisible()) else None
-        if check:
+        if force or now - self._live_checked >= 1.0 / EXCESS_CHECK:
             self._live_checked = now
+            data = live.data()
+            self._live_excesses = data.excesses
             self._live_summary(data)
             sent = tuple(str(e) for e in data.excesses)
             if sent != self._live_sent:
@@ -160,7 +161,7 @@ class TorquesDock(QDockWidget):
                 self.excesses_changed.emit(data.excesses, f"Limits live driving exceeded in the last "
                                                           f"{live.window:g} s")
         if self.plot.isVisible() or force:
-            self._plot_live(data, self.joint.currentIndex())
+            self._plot_live(live.series(), self.joint.currentIndex())
 
     def _live_summary(self, data) -> None:
         session = self.live.session
@@ -201,7 +202,8 @@ class TorquesDock(QDockWidget):
         y = data.joint_torques[:, index]
         self.curve.setData(x, y)
         self._limit_lines(float(data.effort_limits[index]))
-        peaks = [e.peak_time for e in data.excesses if e.joint == name and e.code == EFFORT]
+        peaks = [e.peak_time for e in self._live_excesses
+                 if e.joint == name and e.code == EFFORT and e.peak_time >= data.time[0]]
         if peaks:
             rows = np.clip(np.searchsorted(data.time, np.asarray(peaks) - 1e-9), 0, len(data.time) - 1)
             self.marks.setData(x[rows], y[rows])
@@ -226,7 +228,7 @@ class TorquesDock(QDockWidget):
     def show_joint(self, index: int) -> None:
         """Joint ``index`` of the torques: its curve, its effort limit (±) and its excesses' worst steps."""
         if self.transport.player is None:
-            self._plot_live(self.live.data(), index)
+            self._plot_live(self.live.series(), index)
             return
         self.plot.setLabel("bottom", "time", units="s")
         t = self.torques
