@@ -92,3 +92,27 @@ def test_a_teleport_starts_again_from_rest_and_a_kinematic_rig_has_none(demo):
     assert not live.dynamic and live.joint_names == ()
     transport.tick(DT)
     assert live.last() is None
+
+
+def test_live_torques_of_panda_standing_turned_in_the_world_equal_the_batched_ones():
+    from robot_data import robot_urdf
+
+    from mime_gui.rig import Apparatus, Arm
+
+    path = robot_urdf("panda_description/urdf/panda.urdf")
+    rig = Apparatus("r", chain={"arm": Arm.Dynamic(description=str(path), servo_time_constant=0.03,
+                                                   at=(0.1, -0.2, 0.3),
+                                                   orientation=(np.cos(0.4), 0.0, np.sin(0.4), 0.0))})
+    session = Session()
+    session.open_apparatus(rig)
+    transport = Transport(session)
+    names = session.command_names("arm")
+    states = [snapshot(session)]
+    for n in range(30):
+        session.set_command("arm", 0.4 * np.sin(0.05 * n + np.arange(len(names))))
+        transport.tick(DT)
+        states.append(snapshot(session))
+    batched = session.document.built.torques(trajectory(states, DT))
+    window = transport.live_torques.data()
+    assert window.joint_names == batched.joint_names
+    np.testing.assert_allclose(window.joint_torques, batched.joint_torques, rtol=0, atol=1e-9)

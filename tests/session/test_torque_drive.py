@@ -8,7 +8,7 @@ import pytest
 
 from mime_gui import RESOURCES
 from mime_gui.nodes.dynamic import DynamicArmNode
-from mime_gui.session import Session, SessionError
+from mime_gui.session import Session, SessionError, SetValue
 from mime_gui.session.player import PlayerError
 from mime_gui.session.transport import Transport
 
@@ -120,6 +120,11 @@ def test_an_edit_or_another_document_drives_by_positions_again(demo):
     session, transport = demo
     changes = []
     session.drive_changed.connect(lambda s, d: changes.append((s, d)))
+    session.set_drive("arm", "torques")
+    session.apply(SetValue("chain.arm.servo_time_constant", 0.1))
+    assert session.drive("arm") == "positions" and changes[-1] == ("arm", "positions")
+    session.undo()
+    assert session.drive("arm") == "positions"
     session.set_drive("arm", "torques")
     session.open(DEMO / "demo.rig.json")
     assert session.drive("arm") == "positions" and changes[-1] == ("arm", "positions")
