@@ -104,6 +104,18 @@ def test_a_motor_turns_with_its_torque_and_a_kinematic_robot_has_no_torques_choi
         transport.tick(DT)
     assert session.joint_positions("motor")[0] > before
     qtbot.waitUntil(lambda: float(row.state_label.text()) > 0.0, timeout=5000)  # the row shows it
+    # a torque so large that the dynamics diverge: back at its last finite state, by positions, said in the
+    # status bar, and the clock goes on
+    session.set_torques("motor", [1e308])
+    last = session.joint_positions("motor")
+    transport.tick(DT)
+    assert session.drive("motor") == "positions"
+    np.testing.assert_array_equal(session.joint_positions("motor"), last)
+    assert "session.diverged" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: isinstance(sliders.row("motor", "shaft"), JointRow)
+                    and not isinstance(sliders.row("motor", "shaft"), TorqueRow), timeout=5000)
+    transport.tick(DT)
+    choose(qtbot, sliders, "motor", "Torques")
     # a recording is refused while a segment is driven by torques, with its reason
     qtbot.mouseClick(driving.player.record_button, Qt.LeftButton)
     assert transport.recording is None and not driving.player.record_button.isChecked()
