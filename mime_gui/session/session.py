@@ -1103,7 +1103,7 @@ class TorqueDrive:
         from mime_gui.nodes.dynamic import DivergenceError
 
         def drive(state, mount_pose, mount_rate):
-            if self.base is None:
+            if self.base is None or mount_pose is None:
                 base = (None, None, self.gravity_in_base)
             else:
                 base = self.base.step(mount_pose @ self.node.placement, mount_rate, dt, self.node.gravity)
