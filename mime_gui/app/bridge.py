@@ -1,6 +1,6 @@
 """Session events as Qt signals.
 
-Document, rig (edit, undo, redo), findings, history, selection, layer and error events are forwarded at
+Document, rig (edit, undo, redo), findings, history, selection, layer, drive and error events are forwarded at
 once. Pose events can arrive faster than the
 screen refreshes (sliders, playback): they are coalesced into one ``poses_changed`` per event-loop turn,
 carrying the set of segments that moved, so widgets that show poses refresh at most once per turn.
@@ -22,6 +22,7 @@ class SessionBridge(QObject):
     selection_changed = Signal(object)  # ItemRef or None
     layers_changed = Signal(str, bool)
     visibility_changed = Signal(object, bool)  # ItemRef, visible
+    drive_changed = Signal(str, str)  # segment, "torques" or "positions"
     error = Signal(object)  # SessionError
 
     def __init__(self, session: Session, parent: QObject | None = None):
@@ -40,6 +41,7 @@ class SessionBridge(QObject):
             (session.selection_changed, self.selection_changed.emit),
             (session.layers_changed, self.layers_changed.emit),
             (session.visibility_changed, self.visibility_changed.emit),
+            (session.drive_changed, self.drive_changed.emit),
             (session.error, self.error.emit),
             (session.poses_changed, self._pose_event),
         ]

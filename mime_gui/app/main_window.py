@@ -437,7 +437,13 @@ class MainWindow(QMainWindow):
             with QSignalBlocker(action):
                 action.setChecked(visible)
 
+    #: refusals that happen on the clock's ticks, not in answer to the user: the status bar says them
+    STATUS_ERRORS = ("session.diverged",)
+
     def _show_error(self, err) -> None:
+        if getattr(err, "code", "") in self.STATUS_ERRORS:
+            self.statusBar().showMessage(err.one_line(), 15000)
+            return
         box = QMessageBox(QMessageBox.Critical, "Refused", err.one_line(), QMessageBox.Ok, self)
         box.setInformativeText("The previous document stays open." if self.session.document else "")
         box.setTextInteractionFlags(Qt.TextSelectableByMouse)

@@ -238,3 +238,34 @@ class DynamicArmNode(MountedNode):
         clamped = np.zeros(nq, dtype=int)
         return DynamicTrajectory(_readonly(qs), _readonly(np.ascontiguousarray(poses)), _readonly(angular),
                                  dt, _readonly(clamped), _readonly(vs))
+
+    # -- one step at a time (the app's live clock) -------------------------------------------------
+    def advance(self, q, v, u, dt: float, base=(None, None, None), mount_pose=None, mount_rate=None,
+                max_substep: float = 1e-3):
+        """One step of ``dt`` seconds from ``(q, v)`` with the torques ``u`` and the base's motion ``base``
+        (``(V0, A0, g)`` in the base's axes, as :meth:`step` takes it) held through it, in equal sub-steps of
+        at most ``max_substep`` seconds (and at least :attr:`substeps` of them). Returns the new
+        :class:`~mime_gui.nodes.NodeState` (frames on ``mount_pose``, frame angular velocities from the joint
+        velocities and ``mount_rate``) and the joint velocities. Raises :class:`DivergenceError` when the
+        state leaves the finite numbers."""
+        from mime_gui.nodes.chain import NodeState
+
+        dt = _dt(dt)
+        n = max(self.substeps, math.ceil(dt / float(max_substep) - 1e-9))
+        h = dt / n
+        q, v = self.stop(np.array(q, dtype=float), np.array(v, dtype=float))
+        u = np.asarray(u, dtype=float)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            for _ in range(n):
+                q, v = self.step(q, v, u, h, base)
+                if not (np.isfinite(q).all() and np.isfinite(v).all()):
+                    break
+        if not (np.isfinite(q).all() and np.isfinite(v).all()):
+            raise DivergenceError(f"the forward dynamics of {self.art.name!r} diverged: positions or "
+                                  "velocities are no longer finite; check the torques' size and units")
+        kin = self._kinematic
+        M = None if mount_pose is None else _pose(mount_pose, "mount_pose")
+        omega = kin.base_rate(None if mount_rate is None else _rate(mount_rate, "mount_rate"))
+        poses = kin.frames(q, M)
+        angular = kin._angular(q, v, kin.base(M), omega)
+        return NodeState(_readonly(q), _readonly(poses), _readonly(angular)), v

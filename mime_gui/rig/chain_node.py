@@ -112,13 +112,19 @@ class ChainNode:
             state[name] = self.nodes[name].initial_state(positions.get(name), mount_pose=M, mount_rate=w)
         return state
 
-    def advance(self, state: Mapping[str, NodeState], commands: Mapping[str, object], dt: float) \
-            -> dict[str, NodeState]:
+    def advance(self, state: Mapping[str, NodeState], commands: Mapping[str, object], dt: float,
+                drivers: Mapping[str, Callable] | None = None) -> dict[str, NodeState]:
         """One step of ``dt`` seconds: each segment's command (commands or full positions) held through it;
-        a segment without a command holds its current positions."""
+        a segment without a command holds its current positions. ``drivers``: segments advanced otherwise
+        (torque-driven), name → ``driver(state, mount_pose, mount_rate) -> NodeState``, called in mount
+        order like the others so what rides on them follows."""
         new: dict[str, NodeState] = {}
+        drivers = drivers or {}
         for name in self.order:
             M, w = self._mount_of(name, new)
+            if name in drivers:
+                new[name] = drivers[name](state[name], M, w)
+                continue
             u = commands.get(name)
             if u is None:
                 u = state[name].joint_positions

@@ -117,10 +117,19 @@ class LiveDrive:
         return n
 
     def start_recording(self, step: float = RECORD_STEP) -> Recorder:
+        """Record the commands from now on; refused (``player.record-torques``) while a segment is driven by
+        torques: a recording holds position commands."""
+        driven = [s for s in self.session.segments if self.session.drive(s) == "torques"]
+        if driven:
+            raise PlayerError("player.record-torques", f"{', '.join(driven)} "
+                              f"{'is' if len(driven) == 1 else 'are'} driven by torques, which a recording "
+                              "does not hold; switch back to positions (Joint sliders ▸ Drive) to record")
         self.recorder = Recorder(self.session, step)
+        self.session.recording = True
         self._carry = 0.0
         return self.recorder
 
     def stop_recording(self) -> Recorder | None:
         rec, self.recorder = self.recorder, None
+        self.session.recording = False
         return rec

@@ -22,7 +22,15 @@ Events (each an :class:`~mime_gui.session.events.Event`):
 - ``selection_changed(item)`` — an :class:`ItemRef` or None;
 - ``layers_changed(layer, visible)``;
 - ``visibility_changed(item, visible)`` — one item hidden or shown (tree context menu);
+- ``stepped(dt, previous)`` — :meth:`~Session.tick` took a step (``previous``: name → NodeState before it);
+- ``drive_changed(segment, drive)`` — a dynamic segment is now driven by ``"torques"`` or ``"positions"``;
 - ``error(SessionError)`` — a refused file, edit, command or write; the previous state stays.
+
+A dynamic segment may be driven by joint torques instead of positions (:meth:`~Session.set_drive`,
+:meth:`~Session.set_torques`): each tick then advances it by forward dynamics
+(:meth:`mime_gui.nodes.dynamic.DynamicArmNode.advance`, semi-implicit Euler in sub-steps of at most 1 ms, the
+description's damping and friction, gravity and its mount's motion as the base's), keeping its joint
+velocities; its state is published like a position-driven segment's, so what rides on it follows.
 """
 
 from __future__ import annotations
@@ -51,6 +59,7 @@ from mime_gui.session.document import Document, Segment
 from mime_gui.session.edits import Edit, EditError
 from mime_gui.session.events import Event
 from mime_gui.session.history import History, Step
+from mime_gui.session.live_torques import BaseTrack, base_pose
 from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
 
 ITEM_KINDS = ("segment", "link", "joint", "frame", "part", "magnet")
@@ -266,7 +275,11 @@ class Session:
         self.selection_changed = Event("selection_changed")
         self.layers_changed = Event("layers_changed")
         self.visibility_changed = Event("visibility_changed")
+        self.stepped = Event("stepped")
+        self.drive_changed = Event("drive_changed")
         self.error = Event("error")
+        self._drives: dict[str, TorqueDrive] = {}  # torque-driven segments
+        self.recording = False  # set while a recording runs (torque driving is not recorded)
 
     # -- renderer ----------------------------------------------------------------------------------
     def attach_renderer(self, renderer: Renderer | None) -> None:
@@ -412,7 +425,10 @@ class Session:
 
     def _start(self, doc: Document, previous: dict[str, Segment] | None = None) -> None:
         """The chain node of the drawn segments and their state: positions and commands carried over by
-        joint name from ``previous``, else the rig's initial positions, at rest on their mounts."""
+        joint name from ``previous``, else the rig's initial positions, at rest on their mounts. Every
+        segment is driven by positions again."""
+        self._dropped = list(self._drives)
+        self._drives.clear()
         previous = previous or {}
         old_node, old_state = (self._node, self._state) if previous else (None, {})
         self._node = ChainNode({n: ChainSegment(s.articulation, s.placement, s.mount,
@@ -457,11 +473,19 @@ class Session:
         self.findings_changed.emit(doc.findings)
         self.history_changed.emit()
         self.selection_changed.emit(self.selection)
+        self._emit_dropped()
+
+    def _emit_dropped(self) -> None:
+        dropped, self._dropped = getattr(self, "_dropped", []), []
+        for name in dropped:
+            self.drive_changed.emit(name, "positions")
 
     def close(self) -> None:
         self.document = None
         self.selection = None
         self._node, self._state = None, {}
+        self._dropped = list(self._drives)
+        self._drives.clear()
         self.hidden.clear()
         self.history.clear()
         self._show_document()
@@ -469,6 +493,7 @@ class Session:
         self.findings_changed.emit(())
         self.history_changed.emit()
         self.selection_changed.emit(None)
+        self._emit_dropped()
 
     # -- edits and history ---------------------------------------------------------------------------
     def apply(self, edit: Edit) -> ChangeSet:
@@ -550,6 +575,7 @@ class Session:
             self.selection_changed.emit(None)
         for n in doc.segments:
             self.poses_changed.emit(n)
+        self._emit_dropped()
         return change
 
     def _require(self) -> Document:
@@ -774,7 +800,16 @@ class Session:
             raise self._fail("session.dt", f"a step is a positive number of seconds, got {dt}")
         commands = {n: s.command for n, s in self.segments.items()}
         old = self._state
-        self._state = self._node.advance(old, commands, dt)
+        diverged: list[tuple[str, str]] = []
+        drivers = {n: drive.driver(n, dt, diverged) for n, drive in self._drives.items()}
+        self._state = self._node.advance(old, commands, dt, drivers)
+        for name, message in diverged:  # back at its last finite state, driven by positions
+            del self._drives[name]
+            self._hold(name)
+            self.drive_changed.emit(name, "positions")
+            self._fail("session.diverged", f"{message}; {name!r} stopped at its last finite state and is "
+                       "driven by positions again")
+        self.stepped.emit(dt, old)
         moved = [n for n in self._node.order
                  if not np.array_equal(old[n].frame_poses, self._state[n].frame_poses)]
         self._publish(moved)
@@ -799,7 +834,9 @@ class Session:
         self._state = self._node.place(self._state, segment, values)
         held = self._state[segment].joint_positions
         seg.command = _readonly(held[[art.joint_index(j) for j in node.command_names]])
-        self._publish(riders_of(self._node.mounts, segment))
+        moved = riders_of(self._node.mounts, segment)
+        self._rest(moved)
+        self._publish(moved)
 
     def show_state(self, states, commands=None) -> None:
         """Show states computed elsewhere (a row of a played trajectory): each named segment's state (a
@@ -821,7 +858,114 @@ class Session:
         self._state = new
         for name, u in held.items():
             self.segments[name].command = u
+        self._rest(list(states))
         self._publish([n for n in self._node.order if n in states])
+
+    def state(self, segment: str) -> NodeState:
+        """The segment's :class:`~mime_gui.nodes.NodeState` (positions, world frame poses and angular
+        velocities after the last step)."""
+        self.segment(segment)
+        return self._state[segment]
+
+    # -- torque driving ------------------------------------------------------------------------------------
+    def drive(self, segment: str) -> str:
+        """``"torques"`` when the segment is driven by joint torques, else ``"positions"``."""
+        return "torques" if segment in self._drives else "positions"
+
+    def can_drive_torques(self, segment: str) -> bool:
+        """True for a dynamic segment of a rig that builds (only those have the mass torques move)."""
+        doc = self.document
+        built = doc.built.segments.get(segment) if doc is not None and doc.built is not None else None
+        return bool(built is not None and not doc.findings and built.segment.dynamic)
+
+    def torque_names(self, segment: str) -> tuple[str, ...]:
+        """The joints a torque-driven segment takes a torque on (every movable joint; a mimic joint is a
+        degree of freedom of its own under forward dynamics)."""
+        return tuple(self.segment(segment).articulation.joint_names)
+
+    def set_drive(self, segment: str, drive: str) -> None:
+        """Drive a dynamic segment by ``"torques"`` (from its current positions, at rest, with zero torques)
+        or by ``"positions"`` again (its current positions become its command). A kinematic segment
+        (``session.drive-kinematic``), an unknown drive (``session.drive``) or a recording in progress
+        (``session.drive-recording``) is refused."""
+        self._require()
+        seg = self.segment(segment)
+        if drive not in ("positions", "torques"):
+            raise self._fail("session.drive", "a segment is driven by 'positions' or 'torques', not "
+                             f"{drive!r}")
+        if drive == self.drive(segment):
+            return
+        if drive == "positions":
+            del self._drives[segment]
+            self._hold(segment)
+            self.drive_changed.emit(segment, drive)
+            return
+        if not self.can_drive_torques(segment):
+            why = ("the rig breaks rules, so it has no build to take the mass from" if self.findings else
+                   f"{segment!r} is {seg.kind}: a kinematic segment's motion is prescribed; make it dynamic "
+                   "to drive it by torques")
+            raise self._fail("session.drive-kinematic", f"cannot drive {segment!r} by torques: {why}")
+        if self.recording:
+            raise self._fail("session.drive-recording", "a recording is running and records positions; stop "
+                             "it before driving a segment by torques")
+        from mime_gui.nodes.dynamic import DynamicArmNode
+
+        built = self.document.built.segments[segment]
+        try:
+            node = DynamicArmNode(built.dynamics_articulation, placement=built.placement)
+        except ValueError as err:  # mass properties that are not physical
+            raise self._fail(getattr(err, "code", "session.drive-nonphysical"), str(err)) from None
+        self._drives[segment] = TorqueDrive(node, self._node.nodes[segment], seg.mount is not None,
+                                            base_pose(self, segment, self._state)[0])
+        self.drive_changed.emit(segment, drive)
+
+    def _hold(self, segment: str) -> None:
+        """The segment's command becomes its current positions (it stays where it is)."""
+        art = self.segment(segment).articulation
+        held = self._state[segment].joint_positions
+        commanded = [art.joint_index(j) for j in self._node.nodes[segment].command_names]
+        self.segments[segment].command = _readonly(held[commanded])
+
+    def set_torques(self, segment: str, torques) -> None:
+        """The torques held on a torque-driven segment from the next tick on: every joint
+        (:meth:`torque_names` order) or a mapping joint → value (N·m, N on a sliding joint)."""
+        drive = self._drives.get(self.segment(segment).name)
+        if drive is None:
+            raise self._fail("session.drive-positions", f"{segment!r} is driven by positions; switch it to "
+                             "torques first (set_drive)")
+        names = self.torque_names(segment)
+        if isinstance(torques, dict):
+            u = np.array(drive.u, dtype=float)
+            for name, value in torques.items():
+                if name not in names:
+                    raise self._fail("session.joint", f"no joint {name!r} in {segment!r}; joints: "
+                                     f"{', '.join(names)}")
+                u[names.index(name)] = float(value)
+        else:
+            u = np.array(torques, dtype=float)
+            if u.shape != (len(names),):
+                raise self._fail("session.q-shape", f"segment {segment!r} has {len(names)} joints, got "
+                                 f"torques of shape {u.shape}")
+        if not np.all(np.isfinite(u)):
+            raise self._fail("session.torque-non-finite", "torques must be finite numbers (N·m or N)")
+        drive.u = _readonly(u)
+
+    def applied_torques(self, segment: str) -> np.ndarray:
+        """The torques held on a torque-driven segment (zeros for a segment driven by positions)."""
+        drive = self._drives.get(segment)
+        return np.array(drive.u) if drive is not None else np.zeros(self.segment(segment).articulation.nq)
+
+    def joint_velocities(self, segment: str) -> np.ndarray:
+        """A torque-driven segment's joint velocities (its state beside its positions); zeros otherwise."""
+        drive = self._drives.get(segment)
+        return np.array(drive.v) if drive is not None else np.zeros(self.segment(segment).articulation.nq)
+
+    def _rest(self, names) -> None:
+        """Torque-driven segments among ``names`` were put somewhere: at rest there."""
+        for name in names:
+            drive = self._drives.get(name)
+            if drive is not None:
+                drive.rest(base_pose(self, name, self._state)[0])
 
     def frame_angular_velocity(self, segment: str, frame: str) -> np.ndarray:
         """The frame's angular velocity in world axes (rad/s) over the last step (zero at rest)."""
@@ -931,3 +1075,46 @@ def _as_finding(err: Exception):
     from mime_gui.rig.findings import Finding
 
     return Finding(getattr(err, "code", "rig.build"), "", str(err))
+
+
+class TorqueDrive:
+    """A torque-driven segment beside its NodeState: its forward-dynamics node, the torques held, its joint
+    velocities and its base's track (a mounted segment's base motion is differenced step to step)."""
+
+    def __init__(self, node, kinematic, mounted: bool, pose):
+        self.node = node
+        self.kinematic = kinematic  # the chain's node of the segment: its state at rest after a divergence
+        nq = node.art.nq
+        self.u = _readonly(np.zeros(nq))
+        self.v = np.zeros(nq)
+        self.mounted = mounted
+        self.base = BaseTrack(pose) if mounted else None
+        R = np.asarray(node.placement)[:3, :3]
+        self.gravity_in_base = R.T @ node.gravity
+
+    def rest(self, pose) -> None:
+        self.v = np.zeros_like(self.v)
+        if self.mounted:
+            self.base = BaseTrack(pose)
+
+    def driver(self, name: str, dt: float, diverged: list):
+        """The chain node's driver for one step of ``dt``; a divergence is appended to ``diverged`` and the
+        segment stays where it was, at rest."""
+        from mime_gui.nodes.dynamic import DivergenceError
+
+        def drive(state, mount_pose, mount_rate):
+            if self.base is None or mount_pose is None:
+                base = (None, None, self.gravity_in_base)
+            else:
+                base = self.base.step(mount_pose @ self.node.placement, mount_rate, dt, self.node.gravity)
+            try:
+                new, self.v = self.node.advance(state.joint_positions, self.v, self.u, dt, base, mount_pose,
+                                                mount_rate)
+            except DivergenceError as err:
+                diverged.append((name, str(getattr(err, "message", err))))
+                self.v = np.zeros_like(self.v)
+                return self.kinematic.initial_state(state.joint_positions, mount_pose=mount_pose,
+                                                    mount_rate=mount_rate)
+            return new
+
+        return drive

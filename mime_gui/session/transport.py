@@ -10,6 +10,9 @@ returns to live driving from the state shown. Opening another document unloads t
 recording; an edit of the rig plays the same commands again on the new build, or unloads the player when the
 rig no longer builds.
 
+While live, :attr:`Transport.live_torques` (:class:`~mime_gui.session.live_torques.LiveTorques`) computes
+the dynamic segments' torques of every step.
+
 Events: ``playhead_changed(row)``, ``mode_changed(mode)``, ``player_changed(player or None)``,
 ``recording_changed(recorder or None)``.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 from mime_gui.multibody.errors import CodedError
 from mime_gui.session.events import Event
+from mime_gui.session.live_torques import LiveTorques
 from mime_gui.session.player import Player
 from mime_gui.session.recorder import RECORD_STEP, LiveDrive, Recorder
 
@@ -26,6 +30,7 @@ class Transport:
     def __init__(self, session):
         self.session = session
         self.live = LiveDrive(session)
+        self.live_torques = LiveTorques(session)  # the dynamic segments' torques along live driving
         self.player: Player | None = None
         self.mode = "live"
         self.last_recording: Recorder | None = None  # the last recording stopped
@@ -37,6 +42,7 @@ class Transport:
         session.rig_changed.connect(self._rig_changed)
 
     def detach(self) -> None:
+        self.live_torques.detach()
         self.session.document_changed.disconnect(self._document_changed)
         self.session.rig_changed.disconnect(self._rig_changed)
 

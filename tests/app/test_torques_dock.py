@@ -12,7 +12,7 @@ def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtb
     dock = window.findChild(QDockWidget, "TorquesDock")
     assert dock is window.torques_dock
     assert window.tabifiedDockWidgets(window.driving.plots) == [dock]  # a tab behind the plots
-    assert dock.joint.count() == 0 and "Open a command file" in dock.summary.text()
+    assert dock.joint.count() == 7 and dock.summary.text().startswith("Live")  # live driving's, until a file
     assert driving.player.open_file(str(DEMO / "wave.csv"))
     player = driving.transport.player
     torques = player.torques()
@@ -38,7 +38,57 @@ def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtb
     assert dock.playhead.value() == player.times[100] - player.schedule.start
     driving.transport.seek(120)
     assert dock.playhead.value() == player.times[120] - player.schedule.start
-    # unloading the file clears them
+    # unloading the file clears them: live driving's torques again
     driving.transport.unload()
-    assert dock.joint.count() == 0
+    assert dock.summary.text().startswith("Live")
     assert not [r for r in window.assembly.validation.rows() if r[0].startswith("torque.")]
+
+
+def test_live_driving_shows_its_torques_scrolling_with_the_limits_and_excesses(window, qtbot):
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    dock = window.torques_dock
+    live = driving.transport.live_torques
+    dock.raise_()
+    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
+    dock.joint.setCurrentIndex(1)  # arm.joint_2
+    for _ in range(5):
+        driving.transport.tick(0.01)
+    drawn = dock.live_redraws
+    qtbot.waitUntil(lambda: dock.live_redraws > drawn, timeout=5000)
+    assert dock.live_redraws == drawn + 1  # five steps, one redraw
+    data = live.data()
+    x, y = dock.curve_data()
+    np.testing.assert_array_equal(y, data.joint_torques[:, 1])
+    np.testing.assert_allclose(x, data.time - live.time)
+    assert [line.value() for line in dock.limits] == [150.0, -150.0]
+    assert "✓" in dock.summary.text()
+    # a jump of the command: the servo's first step asks more than the effort limit
+    driving.sliders.row("arm", "joint_2").spin.setValue(40.0)
+    driving.transport.tick(0.01)
+    dock.refresh_live(force=True)
+    marked = dock.marks.getData()[1]
+    assert len(marked) and np.all(np.abs(marked) > 150.0)
+    assert "excess" in dock.summary.text()
+    rows = [r for r in window.assembly.validation.rows() if r[0] == "torque.effort"]
+    assert rows and rows[0][1].startswith("arm.joint_2")
+    assert any("live driving" in window.assembly.validation.tree.topLevelItem(i).text(0)
+               for i in range(window.assembly.validation.tree.topLevelItemCount()))
+    # closed: no plot is drawn per step
+    dock.close()
+    qtbot.waitUntil(lambda: not dock.plot.isVisible(), timeout=5000)
+    drawn = dock.live_redraws
+    for _ in range(5):
+        driving.transport.tick(0.01)
+    qtbot.wait(50)
+    assert dock.live_redraws == drawn
+    dock.show()  # drawn again when shown
+    dock.raise_()
+    qtbot.waitUntil(lambda: dock.live_redraws > drawn, timeout=5000)
+
+
+def test_a_kinematic_robot_has_no_live_torques(window, qtbot):
+    open_ready(window, DEMO / "arm.urdf", qtbot)
+    dock = window.torques_dock
+    window.driving.transport.tick(0.01)
+    dock.refresh_live(force=True)
+    assert dock.joint.count() == 0 and "No dynamic segment" in dock.summary.text()

@@ -229,6 +229,8 @@ class PlayerDock(QDockWidget):
             else:
                 self.transport.stop_recording()
         except CodedError as err:
+            with QSignalBlocker(self.record_button):  # refused: the button shows what runs
+                self.record_button.setChecked(self.transport.recording is not None)
             self.show_error(err)
         self._refresh()
 

@@ -3,6 +3,10 @@ command (or, with Teleport, its state: no lag).
 
 A row's range is the joint's limits (a continuous joint, or one without limits, spans ±180° on the slider
 and is marked ⟳; its spin box takes any angle). Mimic followers have no row: they move with their master.
+A dynamic segment has a Drive choice: Positions (these rows) or Torques, where its rows become torque sliders
+(± the joint's effort limit, or ±:data:`DEFAULT_TORQUE` where the description gives none; every joint,
+mimic ones included) and the segment moves by forward dynamics on the clock
+(:meth:`~mime_gui.session.Session.set_drive`).
 Each segment's servo time constant is an edit of the rig (undoable). The rows refresh from pose events with
 their signals blocked, and only where the command or the state changed, so the played commands show here
 while the player runs without feeding back into it.
@@ -13,10 +17,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
+    QComboBox,
     QDockWidget,
     QDoubleSpinBox,
     QGridLayout,
@@ -37,6 +42,8 @@ from mime_gui.multibody import PRISMATIC
 from mime_gui.session import Session, SessionError, SetValue
 
 RESOLUTION = 2000  # slider positions across a joint's range
+DEFAULT_TORQUE = 10.0  # N·m (N): a torque slider's half-range where the description gives no effort limit
+DRIVES = ("positions", "torques")
 
 
 class JumpStyle(QProxyStyle):
@@ -141,6 +148,63 @@ class JointRow:
         self.dock.refresh_row(self)
 
 
+class TorqueRow(JointRow):
+    """A joint of a torque-driven segment: its slider and box set the torque held on it (N·m, N on a sliding
+    joint); the state is the joint's position."""
+
+    def __init__(self, dock: JointSlidersDock, segment: str, joint: str, effort: float, linear: bool,
+                 grid: QGridLayout, row: int, parent: QWidget):
+        self.limited = math.isfinite(effort) and effort > 0
+        half = float(effort) if self.limited else DEFAULT_TORQUE
+        super().__init__(dock, segment, joint, -half, half, linear, grid, row, parent)
+        unit = "N" if linear else "N·m"
+        tip = (f"torque on {joint}: the slider spans ± its effort limit {half:g} {unit}; the box takes up to "
+               "ten times it" if self.limited else
+               f"torque on {joint}: the description gives no effort limit, so the slider spans "
+               f"±{half:g} {unit}; the box takes any value")
+        for w in (self.label, self.slider, self.spin):
+            w.setToolTip(tip)
+        self.slider.setObjectName(f"torque:{segment}.{joint}")
+        self.spin.setObjectName(f"torque-spin:{segment}.{joint}")
+        self.state_label.setToolTip("where the joint is now (forward dynamics of the torques)")
+
+    def _scale(self) -> float:
+        return 1.0
+
+    def _unit(self) -> str:
+        return " N" if self.linear else " N·m"
+
+    def _position_scale(self) -> float:
+        return 1.0 if self.linear or not self.dock.degrees else 180.0 / math.pi
+
+    def set_units(self) -> None:
+        with QSignalBlocker(self.spin):
+            self.spin.setDecimals(3)
+            self.spin.setSuffix(self._unit())
+            big = 10.0 * self.upper if self.limited else 1e6
+            self.spin.setRange(-big, big)
+            self.spin.setSingleStep(self.upper / 100.0)
+        self.command = self.state = math.nan
+        self.refresh()
+
+    def _slid(self, position: int) -> None:
+        self.dock.set_torque(self, self.lower + (self.upper - self.lower) * position / RESOLUTION)
+
+    def _typed(self, shown: float) -> None:
+        self.dock.set_torque(self, shown)
+
+    def show(self, command: float, state: float) -> None:
+        if command != self.command:
+            self.command = command
+            with QSignalBlocker(self.slider), QSignalBlocker(self.spin):
+                self.slider.setValue(self.position_of(command))
+                self.spin.setValue(command)
+        if state != self.state:
+            self.state = state
+            k = self._position_scale()
+            self.state_label.setText(f"{state * k:.{1 if k != 1.0 else 3}f}")
+
+
 class JointSlidersDock(QDockWidget):
     commanded = Signal()  # the user set a command (the player gives way to live driving, the clock steps)
 
@@ -153,6 +217,8 @@ class JointSlidersDock(QDockWidget):
         self.rows: list[JointRow] = []
         self.groups: dict[str, QGroupBox] = {}
         self.servo: dict[str, QDoubleSpinBox] = {}
+        self.drive: dict[str, QComboBox] = {}  # dynamic segments' Drive choice
+        self.zero: dict[str, QPushButton] = {}  # torque-driven segments' Zero torques button
         self.rebuilds = 0
         self._layout_key = None
 
@@ -191,18 +257,20 @@ class JointSlidersDock(QDockWidget):
         bridge.document_changed.connect(lambda _doc: self.rebuild())
         bridge.rig_changed.connect(self._rig_changed)
         bridge.poses_changed.connect(self._poses_changed)
+        bridge.drive_changed.connect(self._drive_changed)
         self.rebuild()
 
     # -- building -------------------------------------------------------------------------------------
     def _key(self):
         s = self.session
-        return tuple((n, s.command_names(n)) for n in s.segments) if s.document else None
+        return tuple((n, s.command_names(n), s.drive(n), s.can_drive_torques(n)) for n in s.segments) \
+            if s.document else None
 
     def rebuild(self) -> None:
         """One group per segment, one row per commanded joint."""
         self.rebuilds += 1
         self._layout_key = self._key()
-        self.rows, self.groups, self.servo = [], {}, {}
+        self.rows, self.groups, self.servo, self.drive, self.zero = [], {}, {}, {}, {}
         container = QWidget()
         column = QVBoxLayout(container)
         column.setContentsMargins(0, 0, 0, 0)
@@ -243,12 +311,39 @@ class JointSlidersDock(QDockWidget):
         grid.addWidget(QLabel("servo τ", box), 0, 0)
         grid.addWidget(servo, 0, 2)
         self.servo[name] = servo
-        names = self.session.command_names(name)
+        torques = self.session.drive(name) == "torques"
         row = 1
+        if self.session.can_drive_torques(name):
+            drive = QComboBox(box)
+            drive.addItems(["Positions", "Torques"])
+            drive.setCurrentIndex(1 if torques else 0)
+            drive.setObjectName(f"drive:{name}")
+            drive.setToolTip("Positions: the sliders command the joints' positions (through the servo "
+                             "lag). Torques: they set the joints' torques and the segment moves by forward "
+                             "dynamics (gravity, its mount's motion, damping and friction)")
+            drive.currentIndexChanged.connect(lambda i, _n=name: self.set_drive(_n, DRIVES[i]))
+            grid.addWidget(QLabel("drive", box), row, 0)
+            grid.addWidget(drive, row, 1)
+            self.drive[name] = drive
+            if torques:
+                zero = QPushButton("Zero torques", box)
+                zero.setObjectName(f"zero:{name}")
+                zero.setToolTip("Every joint's torque back to zero (the arm then falls under gravity)")
+                zero.clicked.connect(lambda _c=False, _n=name: self.zero_torques(_n))
+                grid.addWidget(zero, row, 2, 1, 2)
+                self.zero[name] = zero
+            row += 1
+        servo.setEnabled(not torques)
+        names = self.session.torque_names(name) if torques else self.session.command_names(name)
         for joint in names:
             j = art.joint_index(joint)
-            self.rows.append(JointRow(self, name, joint, art.lower[j], art.upper[j],
-                                      art.joint_type[j] == PRISMATIC, grid, row, box))
+            linear = art.joint_type[j] == PRISMATIC
+            if torques:
+                self.rows.append(TorqueRow(self, name, joint, float(art.effort_limit[j]), linear, grid, row,
+                                           box))
+            else:
+                self.rows.append(JointRow(self, name, joint, art.lower[j], art.upper[j], linear, grid, row,
+                                          box))
             row += 1
         followers = art.nq - len(names)
         if followers:
@@ -280,6 +375,40 @@ class JointSlidersDock(QDockWidget):
         self.refresh_segment(row.segment)
         self.commanded.emit()
 
+    def set_torque(self, row: TorqueRow, value: float) -> None:
+        """A torque row's new torque: held on the segment from the next tick on."""
+        try:
+            self.session.set_torques(row.segment, {row.joint: value})
+        except SessionError:
+            row.command = math.nan
+        self.refresh_segment(row.segment)
+        self.commanded.emit()
+
+    def set_drive(self, name: str, drive: str) -> None:
+        """Drive a dynamic segment by positions or torques (the rows are rebuilt from ``drive_changed``)."""
+        try:
+            self.session.set_drive(name, drive)
+        except SessionError:  # shown by the window; the choice shows the drive again
+            combo = self.drive.get(name)
+            if combo is not None:
+                with QSignalBlocker(combo):
+                    combo.setCurrentIndex(DRIVES.index(self.session.drive(name)))
+            return
+        self.commanded.emit()
+
+    def zero_torques(self, name: str) -> None:
+        self.session.set_torques(name, np.zeros(len(self.session.torque_names(name))))
+        self.refresh_segment(name)
+        self.commanded.emit()
+
+    def _drive_changed(self, _segment: str, _drive: str) -> None:
+        # rebuilt on the next turn of the event loop: the Drive choice that changed is one of the widgets
+        QTimer.singleShot(0, self._rebuild_if_changed)
+
+    def _rebuild_if_changed(self) -> None:
+        if self._key() != self._layout_key:
+            self.rebuild()
+
     def _set_servo(self, name: str, value: float) -> None:
         if abs(value - self._servo_of(name)) < 1e-12:
             return
@@ -301,7 +430,7 @@ class JointSlidersDock(QDockWidget):
             art = seg.articulation
             init = getattr(seg, "initial", {}) or {}
             q = np.clip([init.get(j, 0.0) for j in art.joint_names], art.lower, art.upper)
-            if self.teleport.isChecked():
+            if self.teleport.isChecked() or self.session.drive(name) == "torques":  # placed there, at rest
                 self.session.set_joint_positions(name, q)
             else:
                 commanded = [art.joint_index(j) for j in self.session.command_names(name)]
@@ -321,24 +450,32 @@ class JointSlidersDock(QDockWidget):
             box.setVisible(shown.get(name, not text))
 
     # -- refreshing from the Session ---------------------------------------------------------------------
+    def _commands(self, name: str) -> tuple[np.ndarray, tuple[str, ...]]:
+        """What the segment's rows show: its torques and joints when torque-driven, else its command."""
+        if self.session.drive(name) == "torques":
+            return self.session.applied_torques(name), self.session.torque_names(name)
+        return self.session.segment(name).command, self.session.command_names(name)
+
     def refresh_row(self, row: JointRow) -> None:
         if self.session.document is None or row.segment not in self.session.segments:
             return
-        names = self.session.command_names(row.segment)
+        if isinstance(row, TorqueRow) != (self.session.drive(row.segment) == "torques"):
+            return  # a row of the other drive, about to be rebuilt
+        commands, names = self._commands(row.segment)
         art = self.session.segment(row.segment).articulation
-        command = float(self.session.command(row.segment)[names.index(row.joint)])
         state = float(self.session.joint_positions(row.segment)[art.joint_index(row.joint)])
-        row.show(command, state)
+        row.show(float(commands[names.index(row.joint)]), state)
 
     def refresh_segment(self, name: str) -> None:
         if name not in self.session.segments:
             return
         seg = self.session.segment(name)
-        commands, q = seg.command, seg.q
-        names = self.session.command_names(name)
+        commands, names = self._commands(name)
+        torques = self.session.drive(name) == "torques"
+        q = seg.q
         art = seg.articulation
         for row in self.rows:
-            if row.segment == name:
+            if row.segment == name and isinstance(row, TorqueRow) == torques:
                 row.show(float(commands[names.index(row.joint)]), float(q[art.joint_index(row.joint)]))
 
     def _poses_changed(self, segments) -> None:

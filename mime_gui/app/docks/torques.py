@@ -1,22 +1,33 @@
 """The torques dock: the joint torques the played trajectory asks of each dynamic segment, one joint at a
 time, with its effort limit drawn, the excesses marked and the playhead; every excess goes to the Validation
-dock too (:meth:`~mime_gui.app.docks.validation.ValidationDock.set_limit_excesses`)."""
+dock too (:meth:`~mime_gui.app.docks.validation.ValidationDock.set_limit_excesses`).
+
+With no command file loaded it shows live driving's torques instead
+(:class:`~mime_gui.session.live_torques.LiveTorques`): the last seconds of the chosen joint, scrolling, with
+the same limit lines and marks, and the excesses of that window sent to the Validation dock. The plot is drawn
+at most once per turn of the event loop and only while the dock is shown; the excesses are looked at at most
+:data:`EXCESS_CHECK` times a second.
+"""
 
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from mime_gui.app.docks.look import status
 from mime_gui.rig.limits import EFFORT
 
+PLAYED = "Limits the played trajectory exceeds"
+EXCESS_CHECK = 4.0  # per second: how often live driving's excesses are looked at
+
 
 class TorquesDock(QDockWidget):
-    excesses_changed = Signal(object)  # tuple of mime_gui.rig.limits.Excess
+    excesses_changed = Signal(object, str)  # tuple of mime_gui.rig.limits.Excess, the Validation group title
 
     def __init__(self, transport, parent=None):
         super().__init__("Torques", parent)
@@ -48,13 +59,38 @@ class TorquesDock(QDockWidget):
         layout.addWidget(self.plot, 1)
         self.setWidget(body)
         transport.player_changed.connect(self._player_changed)
+        self.live = transport.live_torques
+        self._live_names: tuple[str, ...] = ()
+        self._live_pending = False
+        self._live_checked = -math.inf  # when live excesses were last looked at (monotonic s)
+        self._live_sent: tuple = ()  # the live excesses last sent
+        self._live_excesses: tuple = ()  # and found (the plot's marks between two looks)
+        self.live_redraws = 0  # plots drawn from live driving (tests)
+        self.live.updated.connect(self._live_updated)
         self._row = 0
         transport.playhead_changed.connect(self._playhead_moved)
-        self.visibilityChanged.connect(lambda shown: shown and self._playhead_moved(self._row))
+        self.visibilityChanged.connect(self._shown)
         self._player_changed(transport.player)
 
     # -- the trajectory ----------------------------------------------------------------------------------
+    def _shown(self, shown: bool) -> None:
+        if not shown:
+            return
+        if self.transport.player is None:
+            self._live_updated()
+        else:
+            self._playhead_moved(self._row)
+
     def _player_changed(self, player) -> None:
+        if player is None:
+            self.torques = None
+            self._live_names = ()
+            self._live_sent = None
+            self.playhead.hide()
+            self.refresh_live(force=True)
+            return
+        self.playhead.show()
+        self.plot.enableAutoRange()
         self.torques, why = None, ""
         if player is not None:
             try:
@@ -84,10 +120,117 @@ class TorquesDock(QDockWidget):
             self.summary.setText("✓ Every joint stays within its effort and velocity limits.")
             status(self.summary, "ok")
         self.show_joint(0)
-        self.excesses_changed.emit(tuple(found))
+        self.excesses_changed.emit(tuple(found), PLAYED)
+
+    # -- live driving -------------------------------------------------------------------------------------
+    def _live_updated(self) -> None:
+        """A live step was taken: redraw on the next turn of the event loop (once however many steps), or,
+        behind another tab, look at the excesses a few times a second."""
+        if self.transport.player is not None or self._live_pending:
+            return
+        self._live_pending = True
+        QTimer.singleShot(0 if self.plot.isVisible() else int(1000 / EXCESS_CHECK), self._live_due)
+
+    def _live_due(self) -> None:
+        self._live_pending = False
+        self.refresh_live()
+
+    def refresh_live(self, force: bool = False) -> None:
+        """Show live driving's torques (no command file loaded): the summary, the excesses sent to the
+        Validation dock when they changed, and the plot when the dock is shown."""
+        if self.transport.player is not None:
+            return
+        live = self.live
+        if live.joint_names != self._live_names:
+            current = self.joint.currentText()
+            self._live_names = live.joint_names
+            with QSignalBlocker(self.joint):
+                self.joint.clear()
+                self.joint.addItems(list(live.joint_names))
+                if current in live.joint_names:
+                    self.joint.setCurrentIndex(live.joint_names.index(current))
+        now = time.monotonic()
+        if force or now - self._live_checked >= 1.0 / EXCESS_CHECK:
+            self._live_checked = now
+            data = live.data()
+            self._live_excesses = data.excesses
+            self._live_summary(data)
+            sent = tuple(str(e) for e in data.excesses)
+            if sent != self._live_sent:
+                self._live_sent = sent
+                self.excesses_changed.emit(data.excesses, f"Limits live driving exceeded in the last "
+                                                          f"{live.window:g} s")
+        if self.plot.isVisible() or force:
+            self._plot_live(live.series(), self.joint.currentIndex())
+
+    def _live_summary(self, data) -> None:
+        session = self.live.session
+        if session.document is None:
+            self.summary.setText("Open a rig with a dynamic segment to see its torques.")
+            status(self.summary, "")
+        elif not data.joint_names:
+            self.summary.setText("No dynamic segment: a kinematic segment's motion is prescribed (or the rig "
+                                 "breaks rules, so it has no build to take the mass from).")
+            status(self.summary, "")
+        elif not len(data.time):
+            self.summary.setText("Live: drive the joints with the sliders to see the torques they need (or "
+                                 "open a command file: Playback ▸ Open commands…).")
+            status(self.summary, "")
+        else:
+            driven = [s for s in session.segments if session.drive(s) == "torques"]
+            note = (f" {', '.join(driven)}: the torques applied." if driven else "")
+            n = len(data.excesses)
+            if n:
+                self.summary.setText(f"Live: {n} excess{'es' if n != 1 else ''} of the effort or velocity "
+                                     f"limits in the last {self.live.window:g} s (listed in the Validation "
+                                     f"dock).{note}")
+                status(self.summary, "bad")
+            else:
+                self.summary.setText(f"Live: ✓ within the effort and velocity limits over the last "
+                                     f"{self.live.window:g} s.{note}")
+                status(self.summary, "ok")
+
+    def _plot_live(self, data, index: int) -> None:
+        self.live_redraws += 1
+        if data is None or not 0 <= index < len(data.joint_names) or not len(data.time):
+            self._clear_plot()
+            if data is not None and 0 <= index < len(data.joint_names):
+                self._limit_lines(float(data.effort_limits[index]))
+            return
+        name = data.joint_names[index]
+        x = data.time - self.live.time
+        y = data.joint_torques[:, index]
+        self.curve.setData(x, y)
+        self._limit_lines(float(data.effort_limits[index]))
+        peaks = [e.peak_time for e in self._live_excesses
+                 if e.joint == name and e.code == EFFORT and e.peak_time >= data.time[0]]
+        if peaks:
+            rows = np.clip(np.searchsorted(data.time, np.asarray(peaks) - 1e-9), 0, len(data.time) - 1)
+            self.marks.setData(x[rows], y[rows])
+        else:
+            self.marks.setData([], [])
+        self.plot.setXRange(-self.live.window, 0.0, padding=0.0)
+        self.plot.setLabel("left", f"τ {name} (N·m; N on a sliding joint)")
+        self.plot.setLabel("bottom", "time before now", units="s")
+
+    def _clear_plot(self) -> None:
+        self.curve.setData([], [])
+        self.marks.setData([], [])
+        for line in self.limits:
+            line.hide()
+
+    def _limit_lines(self, limit: float) -> None:
+        for line, sign in zip(self.limits, (1.0, -1.0), strict=True):
+            line.setVisible(math.isfinite(limit) and limit > 0)
+            if line.isVisible():
+                line.setValue(sign * limit)
 
     def show_joint(self, index: int) -> None:
         """Joint ``index`` of the torques: its curve, its effort limit (±) and its excesses' worst steps."""
+        if self.transport.player is None:
+            self._plot_live(self.live.series(), index)
+            return
+        self.plot.setLabel("bottom", "time", units="s")
         t = self.torques
         if t is None or not 0 <= index < len(t.joint_names):
             self.curve.setData([], [])

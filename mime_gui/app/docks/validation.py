@@ -33,6 +33,7 @@ class ValidationDock(QDockWidget):
         layout.addWidget(self.tree, 1)
         self.setWidget(body)
         self.excesses = ()  # limits the played trajectory exceeds (set_limit_excesses)
+        self.excesses_title = "Limits the played trajectory exceeds"
         bridge.findings_changed.connect(lambda _f: self.rebuild())
         bridge.document_changed.connect(lambda _d: self.rebuild())
         self.rebuild()
@@ -51,7 +52,7 @@ class ValidationDock(QDockWidget):
                     (w.code, f"{name}" + (f" line {w.line}" if w.line else ""), w.message,
                      f"chain.{name}.description") for name, w in warnings])
             if self.excesses:
-                self._group("Limits the played trajectory exceeds", "warning", [
+                self._group(self.excesses_title, "warning", [
                     (e.code, f"{e.joint} at {e.time:.6g} s", str(e).split(": ", 1)[1],
                      f"chain.{e.joint.split('.', 1)[0]}") for e in self.excesses])
         if self.session.document is None:
@@ -67,9 +68,11 @@ class ValidationDock(QDockWidget):
             self.summary.setText("✓ The rig follows every rule; it can be exported.")
             status(self.summary, "ok")
 
-    def set_limit_excesses(self, excesses) -> None:
-        """Show the effort and velocity limit excesses of the played trajectory (the torques dock's)."""
+    def set_limit_excesses(self, excesses, title: str = "Limits the played trajectory exceeds") -> None:
+        """Show the effort and velocity limit excesses of the played trajectory or of live driving (the
+        torques dock's) under ``title``."""
         self.excesses = tuple(excesses)
+        self.excesses_title = title
         self.rebuild()
 
     def _group(self, title: str, icon: str, rows) -> None:

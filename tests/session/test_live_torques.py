@@ -1,0 +1,118 @@
+"""Live torques without Qt: each live step's torques equal the batched torques of the same states, and the
+limits' excesses are flagged at the step they happen."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from mime_gui import RESOURCES
+from mime_gui.nodes import Trajectory
+from mime_gui.session import Session
+from mime_gui.session.transport import Transport
+
+DEMO = RESOURCES / "demo"
+DT = 0.01
+
+
+@pytest.fixture
+def demo():
+    session = Session()
+    session.open(DEMO / "demo.rig.json")
+    return session, Transport(session)
+
+
+def trajectory(states, dt):
+    """The recorded live states as BuiltRig.torques takes them."""
+    names = states[0].keys()
+    segments = {n: Trajectory(np.array([s[n].joint_positions for s in states[1:]]),
+                              np.array([s[n].frame_poses for s in states[1:]]),
+                              np.array([s[n].frame_angular_velocities for s in states[1:]]), dt,
+                              np.zeros(0, dtype=int)) for n in names}
+    return SimpleNamespace(segments=segments, initial=states[0], dt=dt)
+
+
+def snapshot(session):
+    return {n: session.state(n) for n in session.segments}
+
+
+def test_live_torques_equal_the_batched_torques_of_the_same_steps(demo):
+    session, transport = demo
+    live = transport.live_torques
+    assert live.dynamic
+    states = [snapshot(session)]
+    session.set_command("arm", {"joint_1": 0.6, "joint_2": -0.1, "joint_4": 0.5})
+    session.set_command("motor", [3.0])
+    for n in range(40):
+        if n == 20:
+            session.set_command("arm", {"joint_3": 0.2, "joint_6": -1.0})
+        transport.tick(DT)
+        states.append(snapshot(session))
+    batched = session.document.built.torques(trajectory(states, DT))
+    window = live.data()
+    assert window.joint_names == batched.joint_names
+    assert "motor.shaft" in window.joint_names  # a segment riding on a moving mount
+    np.testing.assert_allclose(window.time, batched.time, rtol=0, atol=1e-12)
+    scale = np.abs(batched.joint_torques).max()
+    np.testing.assert_allclose(window.joint_torques, batched.joint_torques, rtol=0, atol=1e-9 * max(scale, 1))
+    np.testing.assert_allclose(window.joint_velocities, batched.joint_velocities, rtol=0, atol=1e-9)
+    assert [str(e) for e in window.excesses] == [str(e) for e in batched.excesses]
+
+
+def test_an_effort_excess_is_flagged_at_the_step_it_happens(demo):
+    session, transport = demo
+    live = transport.live_torques
+    for _ in range(5):  # at rest, holding against gravity: within the limits
+        transport.tick(DT)
+    assert live.data().excesses == ()
+    session.set_command("arm", {"joint_2": 0.8})  # a jump of the command: the servo lag's first step is fast
+    transport.tick(DT)
+    found = [e for e in live.data().excesses if e.code == "torque.effort" and e.joint == "arm.joint_2"]
+    assert len(found) == 1
+    assert found[0].step == 5 and found[0].time == pytest.approx(6 * DT)
+    assert abs(live.last()[0][live.joint_names.index("arm.joint_2")]) > 150.0
+    # the window forgets what is older than its length
+    for _ in range(int(live.window / DT) + 50):
+        transport.tick(DT)
+    assert live.data().excesses == ()
+    assert live.data().time[0] > live.time - live.window - 1e-9
+
+
+def test_a_teleport_starts_again_from_rest_and_a_kinematic_rig_has_none(demo):
+    session, transport = demo
+    live = transport.live_torques
+    transport.tick(DT)
+    session.set_joint_positions("arm", {"joint_2": 0.5})  # a jump: not differenced as a step
+    transport.tick(DT)
+    tau, v = live.last()
+    assert np.all(v == 0)
+    session.open(DEMO / "arm.urdf")  # an Arm.Kinematic
+    assert not live.dynamic and live.joint_names == ()
+    transport.tick(DT)
+    assert live.last() is None
+
+
+def test_live_torques_of_panda_standing_turned_in_the_world_equal_the_batched_ones():
+    from robot_data import robot_urdf
+
+    from mime_gui.rig import Apparatus, Arm
+
+    path = robot_urdf("panda_description/urdf/panda.urdf")
+    rig = Apparatus("r", chain={"arm": Arm.Dynamic(description=str(path), servo_time_constant=0.03,
+                                                   at=(0.1, -0.2, 0.3),
+                                                   orientation=(np.cos(0.4), 0.0, np.sin(0.4), 0.0))})
+    session = Session()
+    session.open_apparatus(rig)
+    transport = Transport(session)
+    names = session.command_names("arm")
+    states = [snapshot(session)]
+    for n in range(30):
+        session.set_command("arm", 0.4 * np.sin(0.05 * n + np.arange(len(names))))
+        transport.tick(DT)
+        states.append(snapshot(session))
+    batched = session.document.built.torques(trajectory(states, DT))
+    window = transport.live_torques.data()
+    assert window.joint_names == batched.joint_names
+    np.testing.assert_allclose(window.joint_torques, batched.joint_torques, rtol=0, atol=1e-9)

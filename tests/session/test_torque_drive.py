@@ -1,0 +1,130 @@
+"""Torque driving without Qt: a dynamic segment advanced by forward dynamics on the live clock, what rides on
+it following, the coded refusals, divergence, and the live torques showing the torques applied."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mime_gui import RESOURCES
+from mime_gui.nodes.dynamic import DynamicArmNode
+from mime_gui.session import Session, SessionError, SetValue
+from mime_gui.session.player import PlayerError
+from mime_gui.session.transport import Transport
+
+DEMO = RESOURCES / "demo"
+DT = 0.01
+
+
+@pytest.fixture
+def demo():
+    session = Session()
+    session.open(DEMO / "demo.rig.json")
+    return session, Transport(session)
+
+
+def test_an_unpowered_arm_falls_and_its_rider_follows(demo):
+    session, transport = demo
+    changes = []
+    session.drive_changed.connect(lambda s, d: changes.append((s, d)))
+    q0 = session.joint_positions("arm")
+    motor0 = session.segment("motor").world_X_frame.copy()
+    session.set_drive("arm", "torques")
+    assert session.drive("arm") == "torques" and changes == [("arm", "torques")]
+    np.testing.assert_array_equal(session.applied_torques("arm"), 0.0)
+    for _ in range(5):
+        transport.tick(DT)
+    q = session.joint_positions("arm")
+    j2 = session.segment("arm").articulation.joint_index("joint_2")
+    assert not np.allclose(q, q0)
+    assert abs(session.joint_velocities("arm")[j2]) > 1e-3  # gravity pulls the unpowered arm
+    assert not np.allclose(session.segment("motor").world_X_frame, motor0)  # the rider follows
+    # the same steps by the node itself (the session adds nothing of its own)
+    built = session.document.built.segments["arm"]
+    node = DynamicArmNode(built.dynamics_articulation, placement=built.placement)
+    qn, vn = q0, np.zeros_like(q0)
+    g = np.asarray(built.placement)[:3, :3].T @ node.gravity
+    for _ in range(5):
+        state, vn = node.advance(qn, vn, np.zeros_like(q0), DT, (None, None, g))
+        qn = state.joint_positions
+    np.testing.assert_allclose(q, qn, rtol=0, atol=1e-12)
+
+
+def test_a_torque_turns_the_joint_its_way_and_positions_hold_it_again(demo):
+    session, transport = demo
+    session.set_drive("motor", "torques")  # a motor riding on the arm
+    before = session.joint_positions("motor")[0]
+    session.set_torques("motor", {"shaft": 0.01})
+    for _ in range(10):
+        transport.tick(DT)
+    after = session.joint_positions("motor")[0]
+    assert after > before and session.joint_velocities("motor")[0] > 0
+    # the live torques show the torque applied, not inverse dynamics
+    live = transport.live_torques
+    np.testing.assert_allclose(live.last()[0][live.joint_names.index("motor.shaft")], 0.01)
+    session.set_drive("motor", "positions")
+    np.testing.assert_array_equal(session.command("motor"), session.joint_positions("motor"))
+    held = session.joint_positions("motor")
+    transport.tick(DT)
+    np.testing.assert_allclose(session.joint_positions("motor"), held, atol=1e-12)
+
+
+def test_refusals_are_coded(demo):
+    session, transport = demo
+    with pytest.raises(SessionError) as err:
+        session.set_torques("arm", [1.0] * 6)
+    assert err.value.code == "session.drive-positions"
+    with pytest.raises(SessionError) as err:
+        session.set_drive("arm", "velocity")
+    assert err.value.code == "session.drive"
+    session.set_drive("arm", "torques")
+    with pytest.raises(SessionError) as err:
+        session.set_torques("arm", {"joint_2": float("nan")})
+    assert err.value.code == "session.torque-non-finite"
+    with pytest.raises(SessionError) as err:
+        session.set_torques("arm", [1.0, 2.0])
+    assert err.value.code == "session.q-shape"
+    with pytest.raises(PlayerError) as err:  # a recording holds positions
+        transport.start_recording()
+    assert err.value.code == "player.record-torques"
+    session.set_drive("arm", "positions")
+    transport.start_recording()
+    with pytest.raises(SessionError) as err:
+        session.set_drive("arm", "torques")
+    assert err.value.code == "session.drive-recording"
+    transport.stop_recording()
+    session.open(DEMO / "arm.urdf")  # an Arm.Kinematic
+    name = next(iter(session.segments))
+    assert not session.can_drive_torques(name)
+    with pytest.raises(SessionError) as err:
+        session.set_drive(name, "torques")
+    assert err.value.code == "session.drive-kinematic"
+
+
+def test_a_diverging_segment_stops_at_its_last_finite_state(demo):
+    session, transport = demo
+    errors = []
+    session.error.connect(errors.append)
+    session.set_drive("motor", "torques")
+    session.set_torques("motor", [1e308])
+    last = session.joint_positions("motor")
+    transport.tick(DT)
+    assert session.drive("motor") == "positions"
+    assert errors and errors[-1].code == "session.diverged"
+    np.testing.assert_array_equal(session.joint_positions("motor"), last)
+    assert np.isfinite(session.segment("motor").world_X_frame).all()
+    transport.tick(DT)  # and the clock goes on
+
+
+def test_an_edit_or_another_document_drives_by_positions_again(demo):
+    session, transport = demo
+    changes = []
+    session.drive_changed.connect(lambda s, d: changes.append((s, d)))
+    session.set_drive("arm", "torques")
+    session.apply(SetValue("chain.arm.servo_time_constant", 0.1))
+    assert session.drive("arm") == "positions" and changes[-1] == ("arm", "positions")
+    session.undo()
+    assert session.drive("arm") == "positions"
+    session.set_drive("arm", "torques")
+    session.open(DEMO / "demo.rig.json")
+    assert session.drive("arm") == "positions" and changes[-1] == ("arm", "positions")
