@@ -160,7 +160,8 @@ class DynamicArmNode(MountedNode):
                                   f"sub-steps or RK4")
 
     # -- many steps --------------------------------------------------------------------------------
-    def _integrate(self, u, dt, q, v, bases, progress) -> tuple[np.ndarray, np.ndarray]:
+    def _integrate(self, u, dt, q, v, bases, progress, substeps: int | None = None) \
+            -> tuple[np.ndarray, np.ndarray]:
         """The states after each of the ``T`` steps, by the compiled kernel (the same equations as
         :meth:`step`), in blocks of :data:`PROGRESS_STEPS` so ``progress`` is called between them."""
         from mime_gui.multibody import _kernels
@@ -171,7 +172,8 @@ class DynamicArmNode(MountedNode):
         fixed = (w(self.art.armature), w(self._damping), w(self._friction), self.friction_velocity,
                  w(self.lower), w(self.upper),
                  bool(self.stops and self._bounded),
-                 _kernels.RK4 if self.integrator == "rk4" else _kernels.EULER, int(self.substeps), float(dt))
+                 _kernels.RK4 if self.integrator == "rk4" else _kernels.EULER,
+                 int(self.substeps if substeps is None else substeps), float(dt))
         T, nq = u.shape
         qs, vs = np.empty((T, nq)), np.empty((T, nq))
         q, v = np.array(q, dtype=float), np.array(v, dtype=float)
@@ -252,14 +254,17 @@ class DynamicArmNode(MountedNode):
 
         dt = _dt(dt)
         n = max(self.substeps, math.ceil(dt / float(max_substep) - 1e-9))
-        h = dt / n
         q, v = self.stop(np.array(q, dtype=float), np.array(v, dtype=float))
         u = np.asarray(u, dtype=float)
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            for _ in range(n):
-                q, v = self.step(q, v, u, h, base)
-                if not (np.isfinite(q).all() and np.isfinite(v).all()):
-                    break
+        if u.shape != (self.art.nq,) or not np.isfinite(u).all():
+            raise ValueError(f"torques must be {self.art.nq} finite numbers ({', '.join(self.joint_names)}), "
+                             f"got shape {u.shape}")
+        V0, A0, g = base
+        rows = (np.zeros((1, 6)) if V0 is None else np.reshape(V0, (1, 6)),
+                np.zeros((1, 6)) if A0 is None else np.reshape(A0, (1, 6)),
+                np.reshape(self.gravity if g is None else g, (1, 3)))
+        qs, vs = self._integrate(u.reshape(1, -1), dt, q, v, rows, None, substeps=n)
+        q, v = qs[0], vs[0]
         if not (np.isfinite(q).all() and np.isfinite(v).all()):
             raise DivergenceError(f"the forward dynamics of {self.art.name!r} diverged: positions or "
                                   "velocities are no longer finite; check the torques' size and units")

@@ -27,9 +27,10 @@ from mime_gui.multibody.moving_base import base_motion
 GRAVITY = (0.0, 0.0, -9.81)
 
 
-def _rnea_rollout(art, q, v, vdot, V0, A0, g) -> np.ndarray:
-    """The compiled recursive Newton-Euler pass over the rows (one row of ``V0``, ``A0``, ``g``: a base at
-    rest)."""
+def inverse_dynamics_rows(art, q, v, vdot, V0, A0, g) -> np.ndarray:
+    """Joint forces ``(T, nq)`` producing ``vdot (T, nq)`` at ``(q, v)`` on a base moving with ``V0``,
+    ``A0`` (``(T, 6)``) under gravity ``g (T, 3)``, all in the base's axes (one row of each: the same base
+    for every row), armature included: the compiled recursive Newton-Euler pass, a few µs for one row."""
     from mime_gui.multibody import _kernels
 
     if not (np.isfinite(q).all() and np.isfinite(v).all() and np.isfinite(vdot).all()):
@@ -63,7 +64,7 @@ def segment_torques(art, q, q0, dt: float, world_X_base=None, world_X_base0=None
         V0, A0, g = zero, zero, (X[:3, :3].T @ np.asarray(gravity, float))[None]
     else:
         V0, A0, g = base_motion(X, world_X_base0, np.asarray(omega, float), dt, gravity)
-    tau = _rnea_rollout(art, q, v, vdot, V0, A0, g)
+    tau = inverse_dynamics_rows(art, q, v, vdot, V0, A0, g)
     return tau, armature, v
 
 

@@ -25,12 +25,14 @@ import dataclasses
 
 import numpy as np
 
-from mime_gui.multibody import PRISMATIC, inverse_dynamics
-from mime_gui.multibody.moving_base import base_motion, inverse_dynamics_on_moving_base
+from mime_gui.multibody import PRISMATIC
+from mime_gui.multibody.moving_base import base_motion
+from mime_gui.rig.torques import inverse_dynamics_rows
 from mime_gui.session.events import Event
 
 GRAVITY = (0.0, 0.0, -9.81)
 WINDOW = 10.0  # s of live torques kept
+_AT_REST = np.zeros(6)
 
 
 class BaseTrack:
@@ -181,9 +183,12 @@ class LiveTorques:
                 v = (q - track.q) / dt
                 vdot = (v - track.v) / dt
                 if base is None:
-                    tau = inverse_dynamics(art, q, v, vdot, gravity=pose[:3, :3].T @ self.gravity)
+                    V0 = A0 = _AT_REST
+                    g = pose[:3, :3].T @ self.gravity
                 else:
-                    tau = inverse_dynamics_on_moving_base(art, q, v, vdot, *base)
+                    V0, A0, g = base
+                tau = inverse_dynamics_rows(art, q[None], v[None], vdot[None], np.reshape(V0, (1, 6)),
+                                            np.reshape(A0, (1, 6)), np.reshape(g, (1, 3)))[0]
             track.state, track.q, track.v = new, q, v
             taus.append(tau)
             vels.append(v)

@@ -14,7 +14,7 @@ import pytest
 import mime_gui.multibody as mb
 from mime_gui.multibody.moving_base import base_motion, inverse_dynamics_on_moving_base
 from mime_gui.nodes.dynamic import DivergenceError, DynamicArmNode
-from mime_gui.rig.torques import _rnea_rollout, segment_torques
+from mime_gui.rig.torques import inverse_dynamics_rows, segment_torques
 
 from .engine_robots import load_articulation
 
@@ -111,7 +111,7 @@ def test_stops_hold_a_joint_driven_into_its_limit_on_the_limit():
 
 
 @pytest.mark.parametrize("robot", ["pr2", "talos", "panda"])
-def test_rnea_rollout_equals_the_engine_on_a_fixed_and_a_moving_base(robot):
+def testinverse_dynamics_rows_equals_the_engine_on_a_fixed_and_a_moving_base(robot):
     art = load_articulation(robot)
     rng = np.random.default_rng(5)
     art = _with(art, armature=rng.uniform(0.0, 0.2, art.nq))
@@ -119,10 +119,10 @@ def test_rnea_rollout_equals_the_engine_on_a_fixed_and_a_moving_base(robot):
     q = rng.uniform(-1.0, 1.0, (T, art.nq))
     v, a = rng.normal(size=(T, art.nq)), rng.normal(size=(T, art.nq))
     g = np.array([[0.3, -0.2, -9.7]])
-    fixed = _rnea_rollout(art, q, v, a, np.zeros((1, 6)), np.zeros((1, 6)), g)
+    fixed = inverse_dynamics_rows(art, q, v, a, np.zeros((1, 6)), np.zeros((1, 6)), g)
     np.testing.assert_allclose(fixed, mb.inverse_dynamics(art, q, v, a, gravity=g[0]), rtol=0, atol=1e-9)
     V0, A0, gs = rng.normal(size=(T, 6)), rng.normal(size=(T, 6)), rng.normal(size=(T, 3))
-    moving = _rnea_rollout(art, q, v, a, V0, A0, gs)
+    moving = inverse_dynamics_rows(art, q, v, a, V0, A0, gs)
     np.testing.assert_allclose(moving, inverse_dynamics_on_moving_base(art, q, v, a, V0, A0, gs), rtol=0,
                                atol=1e-9)
 
@@ -198,3 +198,24 @@ def test_a_joint_moving_nothing_is_refused_by_name_and_armature_makes_it_defined
     traj = DynamicArmNode(armed, stops=False).play(np.ones((3, 2)), 1e-3)
     # the wrist alone: its armature is all it moves, so its acceleration is u / armature
     np.testing.assert_allclose(traj.joint_velocities[-1, 1], 3e-3 * 1.0 / 1e-3, rtol=1e-12)
+
+
+def test_one_live_advance_equals_the_numpy_sub_steps_and_checks_its_torques():
+    art = load_articulation("pr2")
+    rng = np.random.default_rng(8)
+    art = _with(art, damping=rng.uniform(0, 0.5, art.nq), friction=rng.uniform(0, 0.2, art.nq))
+    node = DynamicArmNode(art, friction_velocity=0.05)
+    with np.errstate(invalid="ignore"):
+        q = np.where(np.isfinite(art.lower), 0.5 * (art.lower + art.upper), 0.2)
+    v, u = rng.normal(size=art.nq), rng.normal(0, 2, art.nq)
+    base = (rng.normal(size=6), rng.normal(size=6), np.array([0.5, 0.0, -9.7]))
+    state, v1 = node.advance(q, v, u, 1 / 60, base)  # 17 sub-steps of at most 1 ms
+    qn, vn = node.stop(q, v)
+    for _ in range(17):
+        qn, vn = node.step(qn, vn, u, (1 / 60) / 17, base)
+    np.testing.assert_allclose(state.joint_positions, qn, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(v1, vn, rtol=0, atol=1e-10)
+    with pytest.raises(ValueError, match=f"torques must be {art.nq} finite numbers"):
+        node.advance(q, v, u[:-1], 1 / 60)
+    with pytest.raises(ValueError, match="finite"):
+        node.advance(q, v, np.full(art.nq, np.nan), 1 / 60)
