@@ -82,6 +82,7 @@ class RigTorques:
     effort_limits: np.ndarray
     velocity_limits: np.ndarray
     excesses: tuple
+    effort_units: tuple = ()  # "N·m" or "N" (a sliding joint) per column
 
     def arrays(self) -> dict[str, np.ndarray]:
         """What ``mime-gui play --torques`` adds to its output."""
@@ -130,7 +131,8 @@ def rig_torques(built, segments: dict, initial: dict, dt: float, start: float = 
     velocity = np.concatenate(velocity) if velocity else np.zeros(0)
     units = [("N", "m/s") if t == PRISMATIC else ("N·m", "rad/s") for t in types]
     found = excesses(tuple(names), time, tau, v, effort, velocity, units)
-    return RigTorques(tuple(names), time, tau, arm, v, effort, velocity, tuple(found))
+    return RigTorques(tuple(names), time, tau, arm, v, effort, velocity, tuple(found),
+                      tuple(u for u, _ in units))
 
 
 def arm_torques(art, joint_positions, q0, dt: float, start: float = 0.0, gravity=GRAVITY) -> RigTorques:
@@ -143,4 +145,4 @@ def arm_torques(art, joint_positions, q0, dt: float, start: float = 0.0, gravity
     units = [("N", "m/s") if t == PRISMATIC else ("N·m", "rad/s") for t in art.joint_type]
     found = excesses(art.joint_names, time, tau, v, art.effort_limit, art.velocity_limit, units)
     return RigTorques(tuple(art.joint_names), time, tau, arm, v, np.asarray(art.effort_limit),
-                      np.asarray(art.velocity_limit), tuple(found))
+                      np.asarray(art.velocity_limit), tuple(found), tuple(u for u, _ in units))

@@ -126,6 +126,11 @@ class LiveTorques:
 
     # -- what is computed -------------------------------------------------------------------------------
     @property
+    def effort_units(self) -> tuple[str, ...]:
+        """``"N·m"`` or ``"N"`` (a sliding joint) per column."""
+        return tuple(u for u, _ in self._units)
+
+    @property
     def dynamic(self) -> bool:
         """True when the open rig has a dynamic segment to compute torques for."""
         return bool(self._dynamic_segments())

@@ -22,6 +22,7 @@ def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtb
     np.testing.assert_allclose(x, player.times - player.schedule.start)
     assert [line.value() for line in dock.limits] == [150.0, -150.0]
     assert all(line.isVisible() for line in dock.limits)
+    assert dock.plot.getAxis("left").labelText == "torque (N·m)"  # the joint's name is in the list above
     dock.joint.setCurrentIndex(1)  # arm.joint_2 exceeds its effort limit at the start
     marked = dock.marks.getData()[1]
     assert len(marked) and np.all(np.abs(marked) > 150.0)

@@ -158,3 +158,14 @@ def test_play_torques_of_a_bare_urdf(tmp_path, capsys):
     data = np.load(out)
     assert data["joint_torques"].shape == (len(data["time"]), 6)
     assert np.abs(data["joint_torques"]).max() > 1.0  # gravity alone holds the arm up
+
+
+def test_each_column_says_its_unit_a_sliding_joint_newtons():
+    from mime_gui.multibody import read_urdf
+    from mime_gui.rig.torques import arm_torques
+
+    art = read_urdf(robot_urdf("pr2_description/urdf/pr2.urdf")).compile()
+    found = arm_torques(art, np.zeros((3, art.nq)), np.zeros(art.nq), 0.01)
+    units = dict(zip(found.joint_names, found.effort_units, strict=True))
+    assert units["torso_lift_joint"] == "N" and units["r_shoulder_pan_joint"] == "N·m"
+    assert set(units.values()) == {"N", "N·m"}

@@ -210,7 +210,7 @@ class TorquesDock(QDockWidget):
         else:
             self.marks.setData([], [])
         self.plot.setXRange(-self.live.window, 0.0, padding=0.0)
-        self.plot.setLabel("left", f"τ {name} (N·m; N on a sliding joint)")
+        self._torque_label(self.live.effort_units, index)
         self.plot.setLabel("bottom", "time before now", units="s")
 
     def _clear_plot(self) -> None:
@@ -233,26 +233,25 @@ class TorquesDock(QDockWidget):
         self.plot.setLabel("bottom", "time", units="s")
         t = self.torques
         if t is None or not 0 <= index < len(t.joint_names):
-            self.curve.setData([], [])
-            self.marks.setData([], [])
-            for line in self.limits:
-                line.hide()
+            self._clear_plot()
             return
         name = t.joint_names[index]
         start = self.transport.player.schedule.start if self.transport.player is not None else 0.0
         x = t.time - start
         self.curve.setData(x, t.joint_torques[:, index])
-        limit = float(t.effort_limits[index])
-        for line, sign in zip(self.limits, (1.0, -1.0), strict=True):
-            line.setVisible(math.isfinite(limit) and limit > 0)
-            if line.isVisible():
-                line.setValue(sign * limit)
+        self._limit_lines(float(t.effort_limits[index]))
         peaks = [e.peak_step for e in t.excesses if e.joint == name and e.code == EFFORT]
         if peaks:
             self.marks.setData(x[peaks], t.joint_torques[peaks, index])
         else:
             self.marks.setData([], [])
-        self.plot.setLabel("left", f"τ {name} (N·m; N on a sliding joint)")
+        self._torque_label(t.effort_units, index)
+
+    def _torque_label(self, units, index: int) -> None:
+        """The joint's name is in the list above the plot; the axis says what and in which unit (a longer
+        title is cut off in a short dock)."""
+        unit = units[index] if 0 <= index < len(units) else "N·m"
+        self.plot.setLabel("left", f"{'force' if unit == 'N' else 'torque'} ({unit})")
 
     def _playhead_moved(self, row: int) -> None:
         self._row = row
