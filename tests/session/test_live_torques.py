@@ -17,13 +17,6 @@ DEMO = RESOURCES / "demo"
 DT = 0.01
 
 
-@pytest.fixture
-def demo():
-    session = Session()
-    session.open(DEMO / "demo.rig.json")
-    return session, Transport(session)
-
-
 def trajectory(states, dt):
     """The recorded live states as BuiltRig.torques takes them."""
     names = states[0].keys()

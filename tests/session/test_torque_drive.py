@@ -8,19 +8,11 @@ import pytest
 
 from mime_gui import RESOURCES
 from mime_gui.nodes.dynamic import DynamicArmNode
-from mime_gui.session import Session, SessionError, SetValue
+from mime_gui.session import SessionError, SetValue
 from mime_gui.session.player import PlayerError
-from mime_gui.session.transport import Transport
 
 DEMO = RESOURCES / "demo"
 DT = 0.01
-
-
-@pytest.fixture
-def demo():
-    session = Session()
-    session.open(DEMO / "demo.rig.json")
-    return session, Transport(session)
 
 
 def test_an_unpowered_arm_falls_and_its_rider_follows(demo):
