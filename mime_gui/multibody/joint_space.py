@@ -8,8 +8,8 @@ friction model of your choice) to ``tau`` yourself.
 
 Every function takes leading batch dimensions on ``q``, ``v``, ``vdot`` and ``tau`` (they broadcast). Small
 batches run the world-frame algorithms vectorised over bodies; large batches of :func:`inverse_dynamics` and
-:func:`dynamics_bias` run a recursive Newton-Euler pass in joint-axis frames, vectorised over the batch and
-looping over bodies only.
+:func:`dynamics_bias` run a compiled recursive Newton-Euler pass in joint-axis frames, one state after
+another (:mod:`mime_gui.multibody._kernels`).
 """
 
 from __future__ import annotations
@@ -21,12 +21,10 @@ import numpy as np
 from mime_gui.multibody import _world
 from mime_gui.multibody._model import Model, dynamic_model
 from mime_gui.multibody.articulation import Articulation
-from mime_gui.multibody.kinematics import _cos_sin, axis_frames, check_vector
+from mime_gui.multibody.kinematics import axis_frames, check_vector
 
-#: batches at least this large take the axis-frame recursive path in inverse_dynamics
+#: batches at least this large take the compiled axis-frame recursive path in inverse_dynamics
 LARGE_BATCH = 64
-#: configurations per chunk on that path
-CHUNK = 2048
 
 
 def mass_matrix(art: Articulation, q) -> np.ndarray:
@@ -159,112 +157,14 @@ def _rnea_world(m: Model, ws: _world.WorldState, q, v, vdot, g, fext, armature) 
 
 
 def _rnea_axis_frames(m: Model, q, v, vdot, g, armature) -> np.ndarray:
-    """RNEA for a large batch ``(n, nq)`` in joint-axis frames, chunked; returns ``tau (n, nq)``."""
-    n = q.shape[0]
-    tau = np.empty((n, m.nq))
-    for start in range(0, n, CHUNK):
-        stop = min(start + CHUNK, n)
-        _rnea_chunk(m, q[start:stop], v[start:stop], None if vdot is None else vdot[start:stop], g,
-                    tau[start:stop])
-    if vdot is not None:
-        tau += armature * vdot
+    """RNEA for a large batch ``(n, nq)`` in joint-axis frames, compiled (:mod:`mime_gui.multibody._kernels`:
+    one state after another, each joint's transform applied as a rotation and an offset); ``tau (n, nq)``."""
+    from mime_gui.multibody import _kernels
+
+    w = _kernels.writable
+    tau = np.empty(q.shape)
+    zero = np.zeros((1, 6))
+    vdot = np.zeros(q.shape) if vdot is None else vdot
+    _kernels.rnea_rollout(*_kernels.rnea_arrays(m), w(armature), w(q), w(v), w(vdot), zero, zero,
+                          w(np.reshape(g, (1, 3))), tau)
     return tau
-
-
-def _rnea_chunk(m: Model, q, v, vdot, g, tau) -> None:
-    """One chunk of the axis-frame RNEA. Spatial vectors are component-major ``(6, n)`` blocks
-    ``[wx, wy, wz, vx, vy, vz]``; velocity and acceleration of a body travel together as ``(12, n)``."""
-    k = m.batch_constants
-    n = q.shape[0]
-    nb = m.nb
-    qt, vt = q.T, v.T
-    c = np.empty((m.nq, n))
-    s = np.empty((m.nq, n))
-    _cos_sin(qt, c, s)  # the rows of prismatic joints are not used
-    VA = np.empty((nb, 12, n))  # velocity (rows 0-5) and acceleration (rows 6-11) in the body's axis frame
-    H = np.empty((nb, 6, n))  # net spatial force on the body, then accumulated over its subtree
-    VA[0, :6] = 0.0
-    VA[0, 6:9] = 0.0
-    VA[0, 9:] = -g[:, None]
-    prismatic = m.prismatic
-    for b in range(1, nb):
-        j = b - 1
-        p = m.parent_list[b]
-        u = VA[b]
-        if p == 0:
-            u[...] = k.X2[j] @ VA[0, :, :1]
-        else:
-            np.matmul(k.X2[j], VA[p], out=u)
-        u4 = u.reshape(4, 3, n)  # [w, v, dw, dv] blocks
-        if prismatic[j]:
-            d = qt[j]
-            # translate by d along z: linear parts gain d (w x e_z) = d (wy, -wx, 0)
-            u4[1, 0] += d * u4[0, 1]
-            u4[1, 1] -= d * u4[0, 0]
-            u4[3, 0] += d * u4[2, 1]
-            u4[3, 1] -= d * u4[2, 0]
-            u[5] += vt[j]
-            if vdot is not None:
-                u[11] += vdot[:, j]
-            # v x (e_z qd) for a linear e_z: (0, 0, 0, wy, -wx, 0) qd
-            u[9] += u[1] * vt[j]
-            u[10] -= u[0] * vt[j]
-        else:
-            cj, sj = c[j], s[j]
-            x = u4[:, 0].copy()
-            y = u4[:, 1]
-            u4[:, 0] *= cj
-            u4[:, 0] += sj * y
-            y *= cj
-            y -= sj * x
-            u[2] += vt[j]
-            if vdot is not None:
-                u[8] += vdot[:, j]
-            # v x (e_z qd) for an angular e_z: (wy, -wx, 0, vy, -vx, 0) qd
-            qd = vt[j]
-            u[6] += u[1] * qd
-            u[7] -= u[0] * qd
-            u[9] += u[4] * qd
-            u[10] -= u[3] * qd
-        # net force: I a + v x* (I v)
-        Ih = k.I2[b] @ u  # (12, n): I v, I a
-        w, lin = u[0:3], u[3:6]
-        hw, hl = Ih[0:3], Ih[3:6]
-        f = H[b]
-        f[:] = Ih[6:12]
-        f[0:3] += _cross_rows(w, hw) + _cross_rows(lin, hl)
-        f[3:6] += _cross_rows(w, hl)
-    for b in range(nb - 1, 0, -1):
-        j = b - 1
-        f = H[b]
-        if prismatic[j]:
-            tau[:, j] = f[5]
-            d = qt[j]
-            g6 = f.copy()
-            # back through the translation: n += d e_z x f = d (-fy, fx, 0)
-            g6[0] -= d * f[4]
-            g6[1] += d * f[3]
-        else:
-            tau[:, j] = f[2]
-            cj, sj = c[j], s[j]
-            g6 = np.empty_like(f)
-            f3 = f.reshape(2, 3, n)
-            g3 = g6.reshape(2, 3, n)
-            g3[:, 0] = cj * f3[:, 0] - sj * f3[:, 1]
-            g3[:, 1] = sj * f3[:, 0] + cj * f3[:, 1]
-            g3[:, 2] = f3[:, 2]
-        p = m.parent_list[b]
-        if p > 0:
-            H[p] += k.XT[j] @ g6
-
-
-def _cross_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Cross product of component-major ``(3, n)`` blocks."""
-    out = np.empty_like(a)
-    np.multiply(a[1], b[2], out=out[0])
-    out[0] -= a[2] * b[1]
-    np.multiply(a[2], b[0], out=out[1])
-    out[1] -= a[0] * b[2]
-    np.multiply(a[0], b[1], out=out[2])
-    out[2] -= a[1] * b[0]
-    return out
