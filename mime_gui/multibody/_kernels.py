@@ -418,8 +418,7 @@ def model_arrays(m) -> tuple:
     :func:`forward_rollout` takes them (contiguous, one dtype each, so one compiled version serves every
     model)."""
     k = m.batch_constants
-    return _contiguous(m.parent.astype(np.int64), m.prismatic.astype(np.bool_), k.X2[:, :6, :6],
-                       k.I2[:, :6, :6])
+    return _contiguous(m.parent.astype(np.int64), m.prismatic.astype(np.bool_), k.X, k.I)
 
 
 def rnea_arrays(m) -> tuple:

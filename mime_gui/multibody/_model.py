@@ -104,11 +104,11 @@ class Model:
 
 @dataclass(frozen=True, eq=False)
 class BatchConstants:
-    """Constant 6x6 operators of the axis-frame recursive algorithms (spatial vectors [angular; linear])."""
+    """Constant 6x6 operators of the compiled articulated-body algorithm (spatial vectors
+    [angular; linear])."""
 
-    X2: np.ndarray  # (nq, 12, 12) two copies of the motion transform child-axis(q=0) <- parent-axis
-    XT: np.ndarray  # (nq, 6, 6) its transpose: forces back from child to parent
-    I2: np.ndarray  # (nb, 12, 12) two copies of each body's spatial inertia in its axis frame
+    X: np.ndarray  # (nq, 6, 6) the motion transform child-axis(q=0) <- parent-axis
+    I: np.ndarray  # (nb, 6, 6) each body's spatial inertia in its axis frame  # noqa: E741
 
 
 def _batch_constants(pxa, mass, com, inertia_com) -> BatchConstants:
@@ -118,17 +118,10 @@ def _batch_constants(pxa, mass, com, inertia_com) -> BatchConstants:
     X[:, :3, :3] = Rt
     X[:, 3:, 3:] = Rt
     X[:, 3:, :3] = -Rt @ skew(pxa[:, :3, 3])
-    X2 = np.zeros((nq, 12, 12))
-    X2[:, :6, :6] = X
-    X2[:, 6:, 6:] = X
-    inertia = spatial_inertia(mass, com, inertia_com)
-    I2 = np.zeros((len(mass), 12, 12))
-    I2[:, :6, :6] = inertia
-    I2[:, 6:, 6:] = inertia
-    XT = np.ascontiguousarray(np.swapaxes(X, 1, 2))
-    for a in (X2, XT, I2):
+    inertia = np.ascontiguousarray(spatial_inertia(mass, com, inertia_com))
+    for a in (X, inertia):
         a.setflags(write=False)
-    return BatchConstants(X2=X2, XT=XT, I2=I2)
+    return BatchConstants(X=X, I=inertia)
 
 
 def dynamic_model(art: Articulation) -> Model:
