@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QProgressDialog
 
@@ -20,6 +20,7 @@ from mime_gui.app.docks.player import PlayerDock
 from mime_gui.app.docks.plots import PlotsDock
 from mime_gui.app.docks.sliders import JointSlidersDock
 from mime_gui.app.video import FPS, VideoError, frame_rows, kinds, render_video
+from mime_gui.multibody import compiled
 from mime_gui.session.transport import Transport
 
 
@@ -49,7 +50,21 @@ class Driving(QObject):
         self._place_docks()
         self._build_menu()
         window.installEventFilter(self)
+        session.document_changed.connect(lambda _doc: self._load_compiled_when_dynamic())
+        session.rig_changed.connect(lambda _change: self._load_compiled_when_dynamic())
         self.clock.start()
+
+    #: seconds after a rig with a dynamic segment opens before its compiled dynamics load on a thread (the
+    #: first frames are drawn first; until then the live torques use numpy)
+    COMPILED_DELAY = 1.0
+
+    def _load_compiled_when_dynamic(self) -> None:
+        built = getattr(self.window.session.document, "built", None)
+        if built is None or compiled.ready():
+            return
+        if any(s.segment.dynamic for s in built.segments.values()):
+            # bound to self: a window closed before it fires starts nothing
+            QTimer.singleShot(int(self.COMPILED_DELAY * 1000), self, compiled.load_in_background)
 
     def _place_docks(self) -> None:
         # where they go is decided with every other dock, once all exist (app/layout.py): a dock added here

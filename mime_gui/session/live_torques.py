@@ -25,14 +25,23 @@ import dataclasses
 
 import numpy as np
 
-from mime_gui.multibody import PRISMATIC
-from mime_gui.multibody.moving_base import base_motion
+from mime_gui.multibody import PRISMATIC, compiled
+from mime_gui.multibody.moving_base import base_motion, inverse_dynamics_on_moving_base
 from mime_gui.rig.torques import inverse_dynamics_rows
 from mime_gui.session.events import Event
 
 GRAVITY = (0.0, 0.0, -9.81)
 WINDOW = 10.0  # s of live torques kept
 _AT_REST = np.zeros(6)
+
+
+def _inverse_dynamics(art, q, v, vdot, V0, A0, g) -> np.ndarray:
+    """One state's joint torques: compiled (a few µs) once the kernels are loaded, numpy's equal algorithm
+    (a few hundred µs) until then, so no tick waits for numba."""
+    if compiled.ready():
+        return inverse_dynamics_rows(art, q[None], v[None], vdot[None], np.reshape(V0, (1, 6)),
+                                     np.reshape(A0, (1, 6)), np.reshape(g, (1, 3)))[0]
+    return inverse_dynamics_on_moving_base(art, q, v, vdot, V0, A0, g)
 
 
 class BaseTrack:
@@ -192,8 +201,7 @@ class LiveTorques:
                     g = pose[:3, :3].T @ self.gravity
                 else:
                     V0, A0, g = base
-                tau = inverse_dynamics_rows(art, q[None], v[None], vdot[None], np.reshape(V0, (1, 6)),
-                                            np.reshape(A0, (1, 6)), np.reshape(g, (1, 3)))[0]
+                tau = _inverse_dynamics(art, q, v, vdot, V0, A0, g)
             track.state, track.q, track.v = new, q, v
             taus.append(tau)
             vels.append(v)

@@ -93,3 +93,23 @@ def test_a_kinematic_robot_has_no_live_torques(window, qtbot):
     window.driving.transport.tick(0.01)
     dock.refresh_live(force=True)
     assert dock.joint.count() == 0 and "No dynamic segment" in dock.summary.text()
+
+
+def test_a_dynamic_rig_loads_the_compiled_dynamics_on_a_thread_and_a_robot_alone_does_not(window, qtbot,
+                                                                                         monkeypatch):
+    import threading
+
+    from mime_gui.app.driving import Driving
+    from mime_gui.multibody import compiled
+
+    monkeypatch.setattr(compiled, "_ready", threading.Event())
+    monkeypatch.setattr(compiled, "_thread", None)
+    monkeypatch.setattr(Driving, "COMPILED_DELAY", 0.05)
+    open_ready(window, DEMO / "arm.urdf", qtbot)  # kinematic: nothing to load
+    qtbot.wait(300)
+    assert compiled._thread is None and not compiled.ready()
+    open_ready(window, DEMO / "demo.rig.json", qtbot)  # a dynamic arm: loaded once the window has drawn
+    window.driving.transport.tick(0.01)  # on numpy, or compiled if the thread was quick
+    qtbot.waitUntil(compiled.ready, timeout=120_000)
+    window.driving.transport.tick(0.01)
+    assert window.driving.transport.live_torques.last() is not None

@@ -3,12 +3,14 @@ limits' excesses are flagged at the step they happen."""
 
 from __future__ import annotations
 
+import threading
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from mime_gui import RESOURCES
+from mime_gui.multibody import compiled
 from mime_gui.nodes import Trajectory
 from mime_gui.session import Session
 from mime_gui.session.transport import Transport
@@ -31,8 +33,20 @@ def snapshot(session):
     return {n: session.state(n) for n in session.segments}
 
 
-def test_live_torques_equal_the_batched_torques_of_the_same_steps(demo):
+@pytest.fixture(params=["numpy", "compiled"])
+def kernels(request, monkeypatch):
+    """Each live step's torques by numpy (before the compiled kernels are loaded) and compiled (after)."""
+    ready = threading.Event()
+    if request.param == "compiled":
+        compiled.load()  # compiles once per process where nothing is cached
+        ready.set()
+    monkeypatch.setattr(compiled, "_ready", ready)
+    return request.param
+
+
+def test_live_torques_equal_the_batched_torques_of_the_same_steps(demo, kernels):
     session, transport = demo
+    assert compiled.ready() == (kernels == "compiled")
     live = transport.live_torques
     assert live.dynamic
     states = [snapshot(session)]

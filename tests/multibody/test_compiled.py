@@ -1,0 +1,34 @@
+"""The compiled kernels load off the caller's thread, once per process, and say when they are ready."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def test_the_kernels_load_on_one_background_thread_and_say_so():
+    code = (
+        "import sys\n"
+        "from mime_gui.multibody import compiled\n"
+        "assert not compiled.ready() and 'numba' not in sys.modules\n"
+        "thread = compiled.load_in_background()\n"
+        "assert compiled.load_in_background() is thread  # once per process\n"
+        "assert thread.daemon and thread.name == 'compiled-dynamics'\n"
+        "thread.join(300)\n"
+        "assert compiled.ready() and 'numba' in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=600)
+
+
+def test_a_failed_load_is_logged_and_leaves_them_not_ready():
+    code = (
+        "import logging, sys\n"
+        "from mime_gui.multibody import compiled\n"
+        "sys.modules['numba'] = None  # an install whose numba cannot be imported\n"
+        "logging.basicConfig(level=logging.ERROR, stream=sys.stdout)\n"
+        "compiled.load_in_background().join(60)\n"
+        "assert not compiled.ready()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert "the compiled dynamics could not be loaded" in run.stdout
