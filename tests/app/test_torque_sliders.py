@@ -125,3 +125,28 @@ def test_a_motor_turns_with_its_torque_and_a_kinematic_robot_has_no_torques_choi
     open_ready(window, DEMO / "arm.urdf", qtbot)
     qtbot.waitUntil(lambda: not sliders.drive, timeout=5000)
     assert not sliders.findChildren(QComboBox)
+
+
+def test_long_joint_names_are_elided_so_every_row_fits_a_narrow_dock(window, qtbot):
+    from conftest import robot_path
+
+    from mime_gui.app.docks.sliders import NameLabel
+
+    open_ready(window, robot_path("pr2"), qtbot)
+    sliders = window.driving.sliders
+    sliders.setFloating(True)
+    sliders.resize(300, 600)
+    qtbot.waitUntil(lambda: sliders.width() <= 320, timeout=5000)
+    qtbot.wait(100)
+    viewport = sliders.scroll.viewport()
+    labels = [w for w in sliders.findChildren(NameLabel) if w.isVisible()]
+    long = max(labels, key=lambda w: len(w.full))
+    shown = long.shown_text()
+    assert len(long.full) > 20 and "…" in shown
+    assert shown.startswith(long.full[:3]) and shown.endswith(long.full[-3:])
+    assert long.toolTip().startswith(long.full.removesuffix(" ⟳"))
+    # nothing sticks out past the dock's right edge: the rows fit instead of scrolling sideways
+    row = sliders.row(next(iter(window.session.segments)), long.full.removesuffix(" ⟳"))
+    right = row.state_label.mapTo(viewport, row.state_label.rect().topRight()).x()
+    assert right <= viewport.width()
+    assert not sliders.scroll.horizontalScrollBar().isVisible()

@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
+from PySide6.QtCore import QSignalBlocker, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QCheckBox,
@@ -55,6 +56,30 @@ class JumpStyle(QProxyStyle):
         return super().styleHint(hint, option, widget, data)
 
 
+class NameLabel(QLabel):
+    """A joint's name that gives up width before the slider does: elided in the middle when the dock is
+    narrow (``r_gripper_…_tip_joint``), the whole name in its tooltip."""
+
+    def __init__(self, text: str, parent: QWidget):
+        super().__init__(text, parent)
+        self.full = text
+        self.setToolTip(text)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = super().minimumSizeHint()
+        # about 11 characters stay readable (``r_sh…_joint``); the slider gives up width below that
+        return QSize(min(hint.width(), self.fontMetrics().horizontalAdvance("x" * 11)), hint.height())
+
+    def paintEvent(self, event) -> None:
+        painter = QPainter(self)
+        shown = self.fontMetrics().elidedText(self.full, Qt.ElideMiddle, self.width())
+        painter.drawText(self.rect(), int(self.alignment() | Qt.AlignVCenter), shown)
+
+    def shown_text(self) -> str:
+        """What is drawn at the current width (tests)."""
+        return self.fontMetrics().elidedText(self.full, Qt.ElideMiddle, self.width())
+
+
 class JointRow:
     """The widgets of one commanded joint: name, slider, spin box (the command) and the state."""
 
@@ -65,16 +90,17 @@ class JointRow:
         self.lower, self.upper = (-math.pi, math.pi) if self.wraps else (float(lower), float(upper))
         self.command = math.nan
         self.state = math.nan
-        self.label = QLabel(joint + (" ⟳" if self.wraps else ""), parent)
+        self.label = NameLabel(joint + (" ⟳" if self.wraps else ""), parent)
         if self.wraps:
-            self.label.setToolTip("continuous joint (or no limits): the slider spans ±180°, the box takes "
-                                  "any angle")
+            self.label.setToolTip(f"{joint}: a continuous joint (or one without limits): the slider spans "
+                                  "±180°, the box takes any angle")
         self.slider = QSlider(Qt.Horizontal, parent)
         self.slider.setStyle(dock.jump_style)
         self.slider.setRange(0, RESOLUTION)
         self.slider.setSingleStep(RESOLUTION // 200)
         self.slider.setPageStep(RESOLUTION // 20)
         self.slider.setEnabled(self.upper > self.lower)
+        self.slider.setMinimumWidth(40)  # a narrow dock shortens the slider before it clips the boxes
         self.slider.setObjectName(f"slider:{segment}.{joint}")
         self.spin = QDoubleSpinBox(parent)
         self.spin.setKeyboardTracking(False)
@@ -166,6 +192,7 @@ class TorqueRow(JointRow):
             w.setToolTip(tip)
         self.slider.setObjectName(f"torque:{segment}.{joint}")
         self.spin.setObjectName(f"torque-spin:{segment}.{joint}")
+        self.spin.setFixedWidth(96)  # "-1500.000 N·m" whole
         self.state_label.setToolTip("where the joint is now (forward dynamics of the torques)")
 
     def _scale(self) -> float:
@@ -247,6 +274,8 @@ class JointSlidersDock(QDockWidget):
         self.scroll = QScrollArea(body)
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QScrollArea.NoFrame)
+        # rows fit the dock's width (long names are elided) rather than scroll sideways
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
         outer.addWidget(self.scroll)
         self.placeholder = QLabel("Open a robot or a rig to drive its joints", body)
         self.placeholder.setAlignment(Qt.AlignCenter)
@@ -323,15 +352,20 @@ class JointSlidersDock(QDockWidget):
                              "dynamics (gravity, its mount's motion, damping and friction)")
             drive.currentIndexChanged.connect(lambda i, _n=name: self.set_drive(_n, DRIVES[i]))
             grid.addWidget(QLabel("drive", box), row, 0)
-            grid.addWidget(drive, row, 1)
+            # the choice and its button share one cell across the slider and box columns, so neither sets
+            # the slider column's least width
+            controls = QHBoxLayout()
+            controls.setContentsMargins(0, 0, 0, 0)
+            controls.addWidget(drive, 1)
             self.drive[name] = drive
             if torques:
                 zero = QPushButton("Zero torques", box)
                 zero.setObjectName(f"zero:{name}")
                 zero.setToolTip("Every joint's torque back to zero (the arm then falls under gravity)")
                 zero.clicked.connect(lambda _c=False, _n=name: self.zero_torques(_n))
-                grid.addWidget(zero, row, 2, 1, 2)
+                controls.addWidget(zero, 1)
                 self.zero[name] = zero
+            grid.addLayout(controls, row, 1, 1, 3)
             row += 1
         servo.setEnabled(not torques)
         names = self.session.torque_names(name) if torques else self.session.command_names(name)
