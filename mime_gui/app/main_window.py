@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from mime_gui import __version__
+from mime_gui.app import gc_guard
 from mime_gui.app.assembly import install_assembly
 from mime_gui.app.bridge import SessionBridge
 from mime_gui.app.docks.properties import PropertiesDock
@@ -112,6 +113,7 @@ def settings() -> QSettings:
 class MainWindow(QMainWindow):
     def __init__(self, session: Session | None = None, *, restore: bool = True):
         super().__init__()
+        gc_guard.install()  # cyclic garbage (closed windows' Qt objects) is collected on this thread only
         self.session = session or Session()
         self.bridge = SessionBridge(self.session, self)
         self.setWindowTitle(APP_NAME)
