@@ -127,12 +127,10 @@ def test_a_motor_turns_with_its_torque_and_a_kinematic_robot_has_no_torques_choi
     assert not sliders.findChildren(QComboBox)
 
 
-def test_long_joint_names_are_elided_so_every_row_fits_a_narrow_dock(window, qtbot):
-    from conftest import robot_path
-
+def test_long_joint_names_are_elided_so_every_row_fits_a_narrow_dock(window, qtbot, robot_file):
     from mime_gui.app.docks.sliders import NameLabel
 
-    open_ready(window, robot_path("pr2"), qtbot)
+    open_ready(window, robot_file("pr2"), qtbot)
     sliders = window.driving.sliders
     sliders.setFloating(True)
     sliders.resize(300, 600)
