@@ -913,8 +913,11 @@ class Session:
         built = self.document.built.segments[segment]
         try:
             node = DynamicArmNode(built.dynamics_articulation, placement=built.placement)
-        except ValueError as err:  # mass properties that are not physical
-            raise self._fail(getattr(err, "code", "session.drive-nonphysical"), str(err)) from None
+            q = self._state[segment].joint_positions
+            node.advance(q, np.zeros(len(q)), np.zeros(len(q)), 1e-3)  # a joint moving nothing: refused now
+        except ValueError as err:  # mass properties that are not physical, or a joint moving no mass
+            raise self._fail(getattr(err, "code", "session.drive-nonphysical"),
+                             getattr(err, "message", str(err))) from None
         self._drives[segment] = TorqueDrive(node, self._node.nodes[segment], seg.mount is not None,
                                             base_pose(self, segment, self._state)[0])
         self.drive_changed.emit(segment, drive)
@@ -1100,7 +1103,7 @@ class TorqueDrive:
     def driver(self, name: str, dt: float, diverged: list):
         """The chain node's driver for one step of ``dt``; a divergence is appended to ``diverged`` and the
         segment stays where it was, at rest."""
-        from mime_gui.nodes.dynamic import DivergenceError
+        from mime_gui.multibody.errors import CodedError
 
         def drive(state, mount_pose, mount_rate):
             if self.base is None or mount_pose is None:
@@ -1110,7 +1113,7 @@ class TorqueDrive:
             try:
                 new, self.v = self.node.advance(state.joint_positions, self.v, self.u, dt, base, mount_pose,
                                                 mount_rate)
-            except DivergenceError as err:
+            except CodedError as err:  # diverged, or a joint whose acceleration is undefined
                 diverged.append((name, str(getattr(err, "message", err))))
                 self.v = np.zeros_like(self.v)
                 return self.kinematic.initial_state(state.joint_positions, mount_pose=mount_pose,

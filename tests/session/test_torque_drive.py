@@ -8,7 +8,7 @@ import pytest
 
 from mime_gui import RESOURCES
 from mime_gui.nodes.dynamic import DynamicArmNode
-from mime_gui.session import SessionError, SetValue
+from mime_gui.session import Session, SessionError, SetValue
 from mime_gui.session.player import PlayerError
 
 DEMO = RESOURCES / "demo"
@@ -120,3 +120,27 @@ def test_an_edit_or_another_document_drives_by_positions_again(demo):
     session.set_drive("arm", "torques")
     session.open(DEMO / "demo.rig.json")
     assert session.drive("arm") == "positions" and changes[-1] == ("arm", "positions")
+
+
+def test_a_segment_with_a_joint_that_moves_no_mass_is_refused_torque_driving(tmp_path):
+    from mime_gui.rig import Apparatus, Arm
+
+    urdf = tmp_path / "tip.urdf"
+    urdf.write_text("""<robot name="r"><link name="base"/>
+<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="tip"/>
+<joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
+<joint name="wrist" type="revolute"><parent link="arm"/><child link="tip"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>""")
+    session = Session()
+    session.open_apparatus(Apparatus("r", chain={"arm": Arm.Dynamic(description=str(urdf))}))
+    assert session.can_drive_torques("arm")
+    errors = []
+    session.error.connect(errors.append)
+    with pytest.raises(SessionError) as e:
+        session.set_drive("arm", "torques")
+    assert e.value.code == "dynamics.singular" and "'wrist'" in str(e.value)
+    assert [err.code for err in errors] == ["dynamics.singular"]  # the window shows it
+    assert session.drive("arm") == "positions"
