@@ -4,20 +4,15 @@
 
 mutmut covers the headless core; the scene needs a display and a Qt event loop, which mutmut's forked
 workers do not give, so its mutants are written here by hand: realistic one-line bugs in where actors are
-placed and which layer shows them. Each is applied to a copy of the repository (the working tree is never
-touched) and the scene tests run; a mutant is killed when they fail. Prints one line per mutant and the score.
+placed and which layer shows them (run by tools/hand_mutations.py).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from hand_mutations import run_sample
+
 VIEW = "mime_gui/app/scene/view.py"
 TESTS = ["tests/app/test_scene_placement.py", "tests/app/test_scene.py"]
 
@@ -59,35 +54,8 @@ MUTANTS = [
 ]
 
 
-def run(copy: Path) -> bool:
-    """True when the scene tests fail (the mutant is killed)."""
-    env = {**os.environ, "PYTHONPATH": str(copy)}
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *TESTS],
-                          cwd=copy, env=env, capture_output=True, text=True)
-    return done.returncode != 0
-
-
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        copy = Path(tmp) / "repo"
-        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", "mutants", ".venv", "__pycache__"))
-        view = copy / VIEW
-        original = view.read_text()
-        if run(copy):
-            print("the scene tests fail without a mutant; fix them first", file=sys.stderr)
-            return 1
-        killed = 0
-        for what, old, new in MUTANTS:
-            if original.count(old) != 1:
-                print(f"?        {what}: the text to mutate is not found once; update this list")
-                continue
-            view.write_text(original.replace(old, new))
-            dead = run(copy)
-            killed += dead
-            print(f"{'killed  ' if dead else 'SURVIVED'} {what}")
-        view.write_text(original)
-        print(f"\n{killed} of {len(MUTANTS)} killed ({100 * killed / len(MUTANTS):.0f} %)")
-    return 0
+    return run_sample(VIEW, TESTS, MUTANTS)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,49 @@
+"""Run a fixed list of hand-written one-line bugs against a set of tests (docs/mutation.md).
+
+For code mutmut cannot mutate: the 3D scene (it needs a display and Qt's event loop, which mutmut's forked
+workers do not give) and the compiled kernels (numba cannot compile mutmut's trampolines). Each mutant is
+applied to a copy of the repository (the working tree is never touched) and the tests run; a mutant is killed
+when they fail. Prints one line per mutant and the score.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tests_fail(copy: Path, tests: list[str]) -> bool:
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests],
+                          cwd=copy, env=env, capture_output=True, text=True)
+    return done.returncode != 0
+
+
+def run_sample(target: str, tests: list[str], mutants: list[tuple[str, str, str]]) -> int:
+    """``mutants``: (what the bug does, text in ``target``, its replacement), each text found once."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "repo"
+        shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", "mutants", ".venv", "__pycache__"))
+        source = copy / target
+        original = source.read_text()
+        if _tests_fail(copy, tests):
+            print(f"{', '.join(tests)} fail without a mutant; fix them first", file=sys.stderr)
+            return 1
+        killed = 0
+        for what, old, new in mutants:
+            if original.count(old) != 1:
+                print(f"?        {what}: the text to mutate is not found once; update this list")
+                continue
+            source.write_text(original.replace(old, new))
+            dead = _tests_fail(copy, tests)
+            killed += dead
+            print(f"{'killed  ' if dead else 'SURVIVED'} {what}")
+        source.write_text(original)
+        print(f"\n{killed} of {len(mutants)} killed ({100 * killed / len(mutants):.0f} %)")
+    return 0
