@@ -38,3 +38,14 @@ def robot_urdf(relative: str) -> Path:
         pytest.skip(f"example-robot-data ({relative}) is not installed (pip install --no-deps "
                     "example-robot-data)")
     return ROBOTS / relative
+
+
+#: a two-joint arm whose wrist moves a link without mass or inertia (its acceleration is undefined)
+MASSLESS_TIP_URDF = """<robot name="r"><link name="base"/>
+<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="tip"/>
+<joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
+<joint name="wrist" type="revolute"><parent link="arm"/><child link="tip"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""

@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from robot_data import MASSLESS_TIP_URDF
 
 import mime_gui.multibody as mb
 from mime_gui.multibody.moving_base import base_motion, inverse_dynamics_on_moving_base
@@ -179,18 +180,8 @@ def test_one_compiled_version_serves_every_caller():
     assert len(_kernels.rnea_rollout.signatures) == 1
 
 
-_MASSLESS_TIP = """<robot name="r"><link name="base"/>
-<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
-<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-<link name="tip"/>
-<joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
-<joint name="wrist" type="revolute"><parent link="arm"/><child link="tip"/><axis xyz="0 0 1"/>
-<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""
-
-
 def test_a_joint_moving_nothing_is_refused_by_name_and_armature_makes_it_defined():
-    art = mb.read_urdf(_MASSLESS_TIP).compile()
+    art = mb.read_urdf(MASSLESS_TIP_URDF).compile()
     with pytest.raises(mb.errors.CodedError, match="joint 'wrist' of 'r' moves no mass") as e:
         DynamicArmNode(art).play(np.ones((3, 2)), 1e-3)
     assert e.value.code == "dynamics.singular"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from robot_data import MASSLESS_TIP_URDF
 
 from mime_gui import RESOURCES
 from mime_gui.nodes.dynamic import DynamicArmNode
@@ -126,14 +127,7 @@ def test_a_segment_with_a_joint_that_moves_no_mass_is_refused_torque_driving(tmp
     from mime_gui.rig import Apparatus, Arm
 
     urdf = tmp_path / "tip.urdf"
-    urdf.write_text("""<robot name="r"><link name="base"/>
-<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
-<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-<link name="tip"/>
-<joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
-<joint name="wrist" type="revolute"><parent link="arm"/><child link="tip"/><axis xyz="0 0 1"/>
-<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>""")
+    urdf.write_text(MASSLESS_TIP_URDF)
     session = Session()
     session.open_apparatus(Apparatus("r", chain={"arm": Arm.Dynamic(description=str(urdf))}))
     assert session.can_drive_torques("arm")
