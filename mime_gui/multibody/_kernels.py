@@ -19,6 +19,7 @@ runs the same functions as plain Python (slow, for debugging and coverage).
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 from numba import njit
@@ -413,16 +414,32 @@ def _contiguous(*arrays) -> tuple:
     return tuple(writable(a, a.dtype) for a in arrays)
 
 
+_ARRAYS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _cached(kind: str, m, make) -> tuple:
+    """A model's kernel arrays, made once (a live tick asks for them 60 times a second)."""
+    per_model = _ARRAYS.setdefault(m, {})
+    if kind not in per_model:
+        per_model[kind] = make()
+    return per_model[kind]
+
+
 def model_arrays(m) -> tuple:
     """``(parent, prismatic, Xtree, inertia)`` of a :class:`~mime_gui.multibody._model.Model`, as
     :func:`forward_rollout` takes them (contiguous, one dtype each, so one compiled version serves every
     model)."""
     k = m.batch_constants
-    return _contiguous(m.parent.astype(np.int64), m.prismatic.astype(np.bool_), k.X, k.I)
+    return _cached("aba", m, lambda: _contiguous(m.parent.astype(np.int64), m.prismatic.astype(np.bool_),
+                                                 k.X, k.I))
 
 
 def rnea_arrays(m) -> tuple:
     """``(parent, prismatic, E, r, mass, h, Ibar)`` of a model, as :func:`rnea_rollout` takes them."""
+    return _cached("rnea", m, lambda: _rnea_arrays(m))
+
+
+def _rnea_arrays(m) -> tuple:
     pxa = m.parent_axis_X_axis0
     C = skew(m.com)
     return _contiguous(m.parent.astype(np.int64), m.prismatic.astype(np.bool_),

@@ -101,12 +101,14 @@ def dynamics(art: Articulation, q, v, tau, external_wrenches=None, gravity=(0.0,
     ws = _world.WorldState(m, q)
     M = _mass_matrix(m, ws, art.armature)
     c = _rnea_world(m, ws, q, v, None, g, fext, art.armature)
-    rhs = tau - c
-    if rhs.shape != (*batch, art.nv):
-        rhs = np.broadcast_to(rhs, (*batch, art.nv))
-    if M.shape != (*batch, art.nv, art.nv):
-        M = np.broadcast_to(M, (*batch, art.nv, art.nv))
-    rhs = rhs[..., None]
+    return _solve_mass(art, M, tau - c, batch)
+
+
+def _solve_mass(art: Articulation, M, rhs, batch) -> np.ndarray:
+    """``M⁻¹ rhs`` over the batch by a Cholesky factorisation; a mass matrix that is not positive definite
+    is refused with the articulation's name."""
+    rhs = np.broadcast_to(rhs, (*batch, art.nv))[..., None]
+    M = np.broadcast_to(M, (*batch, art.nv, art.nv))
     try:
         L = np.linalg.cholesky(M)
     except np.linalg.LinAlgError:

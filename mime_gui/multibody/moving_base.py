@@ -25,7 +25,7 @@ import numpy as np
 from mime_gui.multibody import _world
 from mime_gui.multibody._model import dynamic_model
 from mime_gui.multibody.articulation import Articulation
-from mime_gui.multibody.joint_space import _check_state, _mass_matrix
+from mime_gui.multibody.joint_space import _check_state, _mass_matrix, _solve_mass
 from mime_gui.multibody.kinematics import check_vector
 from mime_gui.multibody.spatial import spatial_inertia
 
@@ -77,15 +77,7 @@ def dynamics_on_moving_base(art: Articulation, q, v, tau, base_twist=None, base_
     ws = _world.WorldState(m, q)
     M = _mass_matrix(m, ws, art.armature)
     c = _rnea_moving(m, ws, v, None, V0, A0, g, art.armature)
-    rhs = np.broadcast_to(tau - c, (*batch, art.nv))[..., None]
-    M = np.broadcast_to(M, (*batch, art.nv, art.nv))
-    try:
-        L = np.linalg.cholesky(M)
-    except np.linalg.LinAlgError:
-        raise ValueError(f"the mass matrix of {art.name!r} is not positive definite at this q "
-                         "(a moving body without mass or inertia?)") from None
-    y = np.linalg.solve(L, rhs)
-    return np.linalg.solve(np.swapaxes(L, -1, -2), y)[..., 0]
+    return _solve_mass(art, M, tau - c, batch)
 
 
 def _rnea_moving(m, ws, v, vdot, V0, A0, g, armature) -> np.ndarray:
