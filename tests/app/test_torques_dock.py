@@ -62,7 +62,8 @@ def test_live_driving_shows_its_torques_scrolling_with_the_limits_and_excesses(w
     np.testing.assert_array_equal(y, data.joint_torques[:, 1])
     np.testing.assert_allclose(x, data.time - live.time)
     assert [line.value() for line in dock.limits] == [150.0, -150.0]
-    assert "✓" in dock.summary.text()
+    # the summary is looked at a few times a second; a look that came too soon is taken when it is due
+    qtbot.waitUntil(lambda: "✓" in dock.summary.text(), timeout=2000)
     # a jump of the command: the servo's first step asks more than the effort limit
     driving.sliders.row("arm", "joint_2").spin.setValue(40.0)
     driving.transport.tick(0.01)
@@ -85,6 +86,26 @@ def test_live_driving_shows_its_torques_scrolling_with_the_limits_and_excesses(w
     dock.show()  # drawn again when shown
     dock.raise_()
     qtbot.waitUntil(lambda: dock.live_redraws > drawn, timeout=5000)
+
+
+def test_a_look_at_the_excesses_skipped_for_being_too_soon_is_taken_when_due(window, qtbot):
+    import time
+
+    from mime_gui.app.docks import torques
+
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    dock = window.torques_dock
+    driving.transport.tick(0.01)
+    dock.refresh_live(force=True)
+    assert "✓" in dock.summary.text()
+    dock._live_checked = time.monotonic()  # just looked: the next step comes too soon
+    driving.sliders.row("arm", "joint_2").spin.setValue(40.0)  # a jump: more than the effort limit
+    driving.transport.tick(0.01)
+    dock.refresh_live()
+    assert "✓" in dock.summary.text()  # not yet due
+    assert dock._check_later.isActive()
+    # no further step comes, yet the summary catches up within one period
+    qtbot.waitUntil(lambda: "excess" in dock.summary.text(), timeout=int(3000 / torques.EXCESS_CHECK))
 
 
 def test_a_kinematic_robot_has_no_live_torques(window, qtbot):

@@ -66,6 +66,10 @@ class TorquesDock(QDockWidget):
         self._live_sent: tuple = ()  # the live excesses last sent
         self._live_excesses: tuple = ()  # and found (the plot's marks between two looks)
         self.live_redraws = 0  # plots drawn from live driving (tests)
+        # a look skipped for being too soon is taken when it is due, so the summary never stays stale
+        self._check_later = QTimer(self)
+        self._check_later.setSingleShot(True)
+        self._check_later.timeout.connect(self._check_live)
         self.live.updated.connect(self._live_updated)
         self._row = 0
         transport.playhead_changed.connect(self._playhead_moved)
@@ -149,19 +153,29 @@ class TorquesDock(QDockWidget):
                 self.joint.addItems(list(live.joint_names))
                 if current in live.joint_names:
                     self.joint.setCurrentIndex(live.joint_names.index(current))
-        now = time.monotonic()
-        if force or now - self._live_checked >= 1.0 / EXCESS_CHECK:
-            self._live_checked = now
-            data = live.data()
-            self._live_excesses = data.excesses
-            self._live_summary(data)
-            sent = tuple(str(e) for e in data.excesses)
-            if sent != self._live_sent:
-                self._live_sent = sent
-                self.excesses_changed.emit(data.excesses, f"Limits live driving exceeded in the last "
-                                                          f"{live.window:g} s")
+        wait = self._live_checked + 1.0 / EXCESS_CHECK - time.monotonic()
+        if force or wait <= 0:
+            self._check_live()
+        elif not self._check_later.isActive():
+            self._check_later.start(max(1, math.ceil(wait * 1000)))
         if self.plot.isVisible() or force:
             self._plot_live(live.series(), self.joint.currentIndex())
+
+    def _check_live(self) -> None:
+        """Look at live driving's excesses: the summary, and the Validation dock when they changed."""
+        self._check_later.stop()
+        if self.transport.player is not None:
+            return
+        live = self.live
+        self._live_checked = time.monotonic()
+        data = live.data()
+        self._live_excesses = data.excesses
+        self._live_summary(data)
+        sent = tuple(str(e) for e in data.excesses)
+        if sent != self._live_sent:
+            self._live_sent = sent
+            self.excesses_changed.emit(data.excesses, f"Limits live driving exceeded in the last "
+                                                      f"{live.window:g} s")
 
     def _live_summary(self, data) -> None:
         session = self.live.session
