@@ -37,30 +37,18 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from robots import robots_dir  # noqa: E402  (benchmarks/ is on the path of a script run from it)
+from window import QtBench, render_time  # noqa: E402
 
 SIZE = (1500, 950)
 
 
-class Bench:
+class Bench(QtBench):
     def __init__(self):
         from PySide6.QtCore import Qt
         from PySide6.QtWidgets import QApplication
 
         QApplication.setAttribute(Qt.AA_ShareOpenGLContexts)
-        self.app = QApplication.instance() or QApplication(sys.argv[:1])
-        self.rows: list[str] = []
-
-    def pump(self, seconds: float = 0.0) -> None:
-        end = time.perf_counter() + seconds
-        while True:
-            self.app.processEvents()
-            if time.perf_counter() >= end:
-                break
-            time.sleep(0.002)
-
-    def row(self, text: str) -> None:
-        print(text, flush=True)
-        self.rows.append(text)
+        super().__init__(sys.argv[:1])
 
     def window(self, path: Path):
         from mime_gui.app.main import wait_until_ready
@@ -87,11 +75,7 @@ class Bench:
 
     def vtk_only(self, win) -> float:
         """VTK's render of the same scene alone (``plotter.render()`` and ``glFinish``), no window."""
-        plotter = win.scene.plotter
-        t0 = time.perf_counter()
-        plotter.render()
-        plotter.ren_win.WaitForCompletion()
-        return time.perf_counter() - t0
+        return render_time(win.scene.plotter)
 
     def until_rendered(self, win, before: int) -> float:
         """Run the event loop until the view has rendered a frame after ``before`` renders; the time that

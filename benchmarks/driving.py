@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from robots import robots_dir  # noqa: E402  (benchmarks/ is on the path of a script run from it)
+from window import QtBench, finish  # noqa: E402
 
 ROBOTS = robots_dir()
 FILES = {"PR2": ROBOTS / "pr2_description/urdf/pr2.urdf",
@@ -52,29 +53,12 @@ def rss_mb() -> float:
     return float("nan")
 
 
-def _finish(ren_win) -> None:
-    ren_win.WaitForCompletion()
+class Bench(QtBench):
+    pump_sleep = 0.001
 
-
-class Bench:
     def __init__(self):
-        from PySide6.QtWidgets import QApplication
-
-        self.app = QApplication.instance() or QApplication(sys.argv)
-        self.rows: list[str] = []
+        super().__init__()
         self.tmp = Path(tempfile.mkdtemp(prefix="mime-driving-"))
-
-    def pump(self, seconds: float = 0.0) -> None:
-        end = time.perf_counter() + seconds
-        while True:
-            self.app.processEvents()
-            if time.perf_counter() >= end:
-                break
-            time.sleep(0.001)
-
-    def row(self, text: str) -> None:
-        print(text, flush=True)
-        self.rows.append(text)
 
     # -- windows -----------------------------------------------------------------------------------------
     def open_window(self, path: Path, detail="auto"):
@@ -119,7 +103,7 @@ class Bench:
             t0 = time.perf_counter()
             plotter.render()
             self.app.processEvents()
-            _finish(plotter.ren_win)
+            finish(plotter.ren_win)
             out.append(time.perf_counter() - t0)
         return out
 
@@ -156,7 +140,7 @@ class Bench:
                 while scene.render_count == n0:
                     self.app.processEvents()
                 self.app.processEvents()  # the widget's paint
-                _finish(scene.plotter.ren_win)
+                finish(scene.plotter.ren_win)
                 ours.append(time.perf_counter() - t0)
                 self.pump(0.03)
                 base += self.bare_render(bare, 1)

@@ -15,18 +15,15 @@ itself without them before numpy loads).
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import os
+import platform
 import sys
 
-_BLAS_OVERRIDES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
-if any(k in os.environ for k in _BLAS_OVERRIDES) and "numpy" not in sys.modules:
-    env = {k: v for k, v in os.environ.items() if k not in _BLAS_OVERRIDES}
-    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+from timing import best, drop_blas_overrides  # benchmarks/ is on the path of a script run from it
 
-import argparse  # noqa: E402
-import dataclasses  # noqa: E402
-import platform  # noqa: E402
-import time  # noqa: E402
+drop_blas_overrides()  # before numpy loads
 
 import numpy as np  # noqa: E402
 from robots import panda_urdf  # noqa: E402  (benchmarks/ is on the path of a script run from it)
@@ -35,15 +32,6 @@ import mime_gui.multibody as mb  # noqa: E402
 from mime_gui.nodes.dynamic import DynamicArmNode  # noqa: E402
 from mime_gui.rig import Apparatus, Arm, kg_m2  # noqa: E402
 from mime_gui.rig.torques import rates  # noqa: E402
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:

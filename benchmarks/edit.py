@@ -21,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from gui import FILES, Bench, _finish  # noqa: E402  (benchmarks/ is on the path)
+from gui import FILES, Bench  # noqa: E402  (benchmarks/ is on the path)
+from window import render_time, render_view  # noqa: E402
 
 
 def edit_row(bench: Bench, name: str, rig, path: str, make, runs: int = 120) -> None:
@@ -43,17 +44,13 @@ def edit_row(bench: Bench, name: str, rig, path: str, make, runs: int = 120) -> 
         t0 = time.perf_counter()
         session.apply(SetValue(path, make(k)))
         t1 = time.perf_counter()
-        view.render_now()
-        _finish(view.plotter.ren_win)
+        render_view(view)
         t2 = time.perf_counter()
         apply_t.append(t1 - t0)
         ours.append(t2 - t0)
         bench.app.processEvents()
         for plotter, _ in plotters:
-            t0 = time.perf_counter()
-            plotter.render()
-            _finish(plotter.ren_win)
-            bare[id(plotter)].append(time.perf_counter() - t0)
+            bare[id(plotter)].append(render_time(plotter))
             bench.app.processEvents()
     assert session.findings == (), session.findings
     bare_t, plus_t = (bare[id(p)] for p, _ in plotters)

@@ -17,33 +17,18 @@ itself without them before numpy loads).
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
+import platform
 
-_BLAS_OVERRIDES = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
-if any(k in os.environ for k in _BLAS_OVERRIDES) and "numpy" not in sys.modules:
-    env = {k: v for k, v in os.environ.items() if k not in _BLAS_OVERRIDES}
-    os.execve(sys.executable, [sys.executable, *sys.argv], env)
+from timing import best, drop_blas_overrides  # benchmarks/ is on the path of a script run from it
 
-import argparse  # noqa: E402
-import platform  # noqa: E402
-import time  # noqa: E402
+drop_blas_overrides()  # before numpy loads
 
 import numpy as np  # noqa: E402
 from robots import panda_urdf  # noqa: E402  (benchmarks/ is on the path of a script run from it)
 
 import mime_gui.multibody as mb  # noqa: E402
-
-
-def best(fn, repeat: int, number: int = 1) -> float:
-    """Best wall time of one call, over ``repeat`` runs of ``number`` calls."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - start) / number)
-    return min(times)
 
 
 def main() -> None:

@@ -19,24 +19,15 @@ import argparse
 import math
 import os
 import platform
-import time
 
 import numpy as np
+from timing import best  # benchmarks/ is on the path of a script run from it
 
 from mime_gui import RESOURCES
 from mime_gui.field import field_along, field_plane, magnet_sources, rest_poses
 from mime_gui.rig import Box, Cylinder, PermanentMagnet, Probe, Sphere, load, tesla
 
 DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def four_magnet_rig():

@@ -43,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from robots import robots_dir  # noqa: E402  (benchmarks/ is on the path of a script run from it)
+from window import QtBench, finish, render_time, render_view  # noqa: E402
 
 ROBOTS = robots_dir()
 FILES = {"PR2": ROBOTS / "pr2_description/urdf/pr2.urdf",
@@ -51,25 +52,7 @@ SIZE = (1000, 700)
 BUDGETS = (None, 100_000, 50_000, 30_000)
 
 
-def _finish(ren_win) -> None:
-    ren_win.WaitForCompletion()
-
-
-class Bench:
-    def __init__(self):
-        from PySide6.QtWidgets import QApplication
-
-        self.app = QApplication.instance() or QApplication(sys.argv)
-        self.rows: list[str] = []
-
-    def pump(self, seconds: float = 0.0) -> None:
-        end = time.perf_counter() + seconds
-        while True:
-            self.app.processEvents()
-            if time.perf_counter() >= end:
-                break
-            time.sleep(0.002)
-
+class Bench(QtBench):
     def window(self, widget):
         from PySide6.QtWidgets import QMainWindow
 
@@ -79,10 +62,6 @@ class Bench:
         win.show()
         self.pump(0.2)
         return win
-
-    def row(self, text: str) -> None:
-        print(text, flush=True)
-        self.rows.append(text)
 
     # -- baseline: yourdfpy + bare PyVista --------------------------------------------------------
     def bare_open(self, path: Path):
@@ -103,7 +82,7 @@ class Bench:
             actor.user_matrix = transform
         plotter.reset_camera()
         plotter.render()
-        _finish(plotter.ren_win)
+        finish(plotter.ren_win)
         t2 = time.perf_counter()
         return plotter, win, t2 - t0, t1 - t0
 
@@ -124,8 +103,7 @@ class Bench:
         while not done:
             self.app.processEvents()
             time.sleep(0.0005)
-        view.render_now()
-        _finish(view.plotter.ren_win)
+        render_view(view)
         t1 = time.perf_counter()
         return view, win, tree, t1 - t0
 
@@ -199,18 +177,14 @@ class Bench:
                 t1 = time.perf_counter()
                 view.set_frame_poses(seg, poses)
                 t2 = time.perf_counter()
-                view.render_now()
-                _finish(view.plotter.ren_win)
+                render_view(view)
                 t3 = time.perf_counter()
                 engine.append(t1 - t0)
                 matrices.append(t2 - t1)
                 render.append(t3 - t2)
                 self.app.processEvents()
                 for plotter, times in ((bare_plotter, bare), (plus_plotter, plus)):
-                    t0 = time.perf_counter()
-                    plotter.render()
-                    _finish(plotter.ren_win)
-                    times.append(time.perf_counter() - t0)
+                    times.append(render_time(plotter))
                     self.app.processEvents()
             e, m, r, b, p = (statistics.median(x) * 1e3 for x in (engine, matrices, render, bare, plus))
             total = e + m + r
@@ -286,10 +260,7 @@ class Bench:
         update, render, ours, posed = [], [], [], []
         bare = {id(p): [] for p, _ in plotters}
         def bare_render(plotter) -> None:
-            t0 = time.perf_counter()
-            plotter.render()
-            _finish(plotter.ren_win)
-            bare[id(plotter)].append(time.perf_counter() - t0)
+            bare[id(plotter)].append(render_time(plotter))
             self.app.processEvents()
 
         (bare_plotter, _), (plus_plotter, _) = plotters
@@ -300,8 +271,7 @@ class Bench:
             view.update_segments({segment: value})
             view.set_frame_poses(segment, poses)
             t1 = time.perf_counter()
-            view.render_now()
-            _finish(view.plotter.ren_win)
+            render_view(view)
             t2 = time.perf_counter()
             update.append(t1 - t0)
             render.append(t2 - t1)
@@ -310,8 +280,7 @@ class Bench:
             bare_render(bare_plotter)
             view.set_frame_poses(segment, poses)  # the same frame after a pose update only
             t0 = time.perf_counter()
-            view.render_now()
-            _finish(view.plotter.ren_win)
+            render_view(view)
             posed.append(time.perf_counter() - t0)
             self.app.processEvents()
             bare_render(plus_plotter)
@@ -345,21 +314,16 @@ class Bench:
             if budget == "auto":  # let it settle on this machine, then measure (settling time included)
                 t0 = time.perf_counter()
                 for _ in range(24):
-                    view.render_now()
-                    _finish(view.plotter.ren_win)
+                    render_view(view)
                     self.app.processEvents()
                 t_set = time.perf_counter() - t0
             times, bare = [], []
             for _ in range(30):
                 t0 = time.perf_counter()
-                view.render_now()
-                _finish(view.plotter.ren_win)
+                render_view(view)
                 times.append(time.perf_counter() - t0)
                 self.app.processEvents()
-                t0 = time.perf_counter()
-                bare_plotter.render()
-                _finish(bare_plotter.ren_win)
-                bare.append(time.perf_counter() - t0)
+                bare.append(render_time(bare_plotter))
                 self.app.processEvents()
             r, b = statistics.median(times) * 1e3, statistics.median(bare) * 1e3
             full, shown = view.triangle_counts()

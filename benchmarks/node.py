@@ -12,23 +12,14 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
 import tracemalloc
 
 import numpy as np
 from robots import panda_urdf  # benchmarks/ is on the path of a script run from it
+from timing import best
 
 from mime_gui.multibody import frame_angular_velocities, frame_poses, read_urdf
 from mime_gui.nodes import KinematicArmNode
-
-
-def best(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def main() -> None:
