@@ -137,6 +137,8 @@ def main() -> None:
             f"target ≤ 150 µs; Pinocchio {tp * 1e6:.1f} µs")
 
     # --- batched inverse dynamics ------------------------------------------------------------------
+    n = 256  # a large batch (compiled code): loaded before it is timed
+    mb.inverse_dynamics(art, Q[:n], V[:n], A[:n])
     t_id = best(lambda: mb.inverse_dynamics(art, Q, V, A), R) / N
 
     def pin_rnea_loop():
