@@ -1,4 +1,5 @@
-"""The 3D view: a :class:`SceneView` widget around ``pyvistaqt.QtInteractor`` implementing the Session's
+"""The 3D view: a :class:`SceneView` widget around pyvistaqt's ``QtInteractor``
+(:mod:`~mime_gui.app.scene.interactor`) implementing the Session's
 :class:`~mime_gui.session.renderer.Renderer` protocol.
 
 The widget composes one helper per concept, each in its own module:
@@ -25,7 +26,6 @@ import numpy as np
 import vtk
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
-from pyvistaqt import QtInteractor
 
 from mime_gui.app.scene import meshes as M
 from mime_gui.app.scene.actors import (
@@ -49,6 +49,7 @@ from mime_gui.app.scene.detail import (  # noqa: F401 - re-exported: the view's 
 )
 from mime_gui.app.scene.geometry import GeometryActors
 from mime_gui.app.scene.highlight import Highlight
+from mime_gui.app.scene.interactor import Interactor
 from mime_gui.app.scene.picking import Picking
 from mime_gui.app.scene.render_loop import RenderLoop
 from mime_gui.app.scene.visibility import Visibility
@@ -80,7 +81,7 @@ class SceneView(QWidget):
         self._hold_camera = False
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.plotter = QtInteractor(self, auto_update=False, multi_samples=0)
+        self.plotter = Interactor(self, auto_update=False, multi_samples=0)
         layout.addWidget(self.plotter)
         self.async_meshes = async_meshes
         self.warnings: list[str] = []

@@ -1,0 +1,43 @@
+"""The 3D view's VTK widget: pyvistaqt's ``QtInteractor``, drawing each frame once.
+
+pyvistaqt renders VTK into its own framebuffer on ``render()``, then, in the repaint that render schedules,
+renders the whole scene a second time before copying it to the widget (it cannot know whether pyvista
+changed the scene in between). Every change of our scene asks the render loop for a render, so the frame a
+render leaves is the one to show: the repaint that follows it only copies it, as VTK's own C++ widget does.
+A repaint with no render before it (the window uncovered, a resize, a camera drag handled by VTK) renders as
+before. On a software renderer this halves the cost of every frame.
+"""
+
+from __future__ import annotations
+
+from pyvistaqt import QtInteractor
+
+
+class Interactor(QtInteractor):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._fresh = False  # VTK's framebuffer holds a frame rendered since the last repaint
+        self.frames_copied = 0  # repaints that showed a fresh frame without rendering it again (tests)
+        self.ren_win.AddObserver("EndEvent", self._frame_done)
+
+    def _frame_done(self, _obj, _event) -> None:
+        # a render inside the repaint (pyvistaqt's own) is shown by that repaint: nothing left to copy
+        self._fresh = not getattr(self, "_in_paint", True)
+
+    def resizeGL(self, w: int, h: int) -> None:
+        self._fresh = False  # the frame has the old size: the repaint renders again
+        super().resizeGL(w, h)
+
+    def paintGL(self) -> None:
+        if not self._fresh or getattr(self, "_in_paint", None) is not False:
+            super().paintGL()
+            return
+        # pyvistaqt skips its render while _in_paint is set (it guards against re-entry) and copies VTK's
+        # framebuffer to the widget as usual
+        self._fresh = False
+        self.frames_copied += 1
+        self._in_paint = True
+        try:
+            super().paintGL()
+        finally:
+            self._in_paint = False

@@ -1,0 +1,80 @@
+"""The 3D view's widget draws each frame once: the repaint after a render copies VTK's frame to the screen,
+and a repaint with no render before it (uncovered, resized, an update of the widget alone) renders."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mime_gui import RESOURCES
+from mime_gui.multibody import frame_poses, read_urdf
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def _counting(view) -> list[int]:
+    """A list whose length is the number of VTK renders from now on."""
+    renders: list[int] = []
+    view.plotter.ren_win.AddObserver("StartEvent", lambda *_: renders.append(1))
+    return renders
+
+
+def _shown_demo(make_view, qtbot):
+    view = make_view()
+    tree = read_urdf(RESOURCES / "demo" / "arm.urdf")
+    view.show_segments({"arm": tree})
+    qtbot.waitUntil(lambda: view.render_count > 0, timeout=5000)
+    qtbot.wait(100)
+    return view, tree.compile()
+
+
+def test_a_frame_moved_by_the_render_loop_is_rendered_once_and_copied(make_view, qtbot):
+    view, art = _shown_demo(make_view, qtbot)
+    renders = _counting(view)
+    copied, rendered = view.plotter.frames_copied, view.render_count
+    for k in range(5):
+        view.set_frame_poses("arm", frame_poses(art, np.full(art.nq, 0.1 * (k + 1))))
+        view.request_render()
+        qtbot.waitUntil(lambda k=k: view.plotter.frames_copied == copied + k + 1, timeout=5000)
+    qtbot.wait(50)
+    assert view.render_count == rendered + 5
+    assert len(renders) == 5  # pyvistaqt alone renders every frame twice: once asked, once in the repaint
+    assert view.plotter.frames_copied == copied + 5
+
+
+def test_a_repaint_with_no_render_before_it_renders(make_view, qtbot):
+    view, _art = _shown_demo(make_view, qtbot)
+    renders = _counting(view)
+    copied = view.plotter.frames_copied
+    view.plotter.update()  # uncovered, or asked by Qt: nothing fresh to copy
+    qtbot.waitUntil(lambda: len(renders) == 1, timeout=5000)
+    view.plotter.update()  # the frame that repaint rendered was shown by it
+    qtbot.waitUntil(lambda: len(renders) == 2, timeout=5000)
+    assert view.plotter.frames_copied == copied
+    # a render, then a resize before its repaint: the frame has the old size, so the repaint renders
+    view.render_now()
+    window = view.window()
+    window.resize(window.width() - 120, window.height() - 80)
+    qtbot.waitUntil(lambda: len(renders) == 4, timeout=5000)
+    qtbot.wait(50)
+    assert view.plotter.frames_copied == copied
+    w, h = view.plotter.ren_win.GetSize()
+    ratio = view.plotter.devicePixelRatioF()
+    assert (w, h) == (round(view.plotter.width() * ratio), round(view.plotter.height() * ratio))
+
+
+def test_the_copied_frame_is_the_one_just_rendered(make_view, qtbot):
+    from PySide6.QtGui import QGuiApplication
+
+    view, _art = _shown_demo(make_view, qtbot)
+    plotter = view.plotter
+    for colour in ((1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, 1.0, 0.0)):
+        copied = plotter.frames_copied
+        plotter.renderer.SetBackground(*colour)  # no render asked by the change itself
+        plotter.renderer.SetGradientBackground(False)
+        view.request_render()
+        qtbot.waitUntil(lambda c=copied: plotter.frames_copied > c, timeout=5000)
+        qtbot.wait(50)
+        shot = QGuiApplication.primaryScreen().grabWindow(plotter.winId()).toImage()
+        pixel = shot.pixelColor(3, 3)  # a corner: background
+        assert (pixel.redF(), pixel.greenF(), pixel.blueF()) == pytest.approx(colour, abs=0.02)
