@@ -305,6 +305,35 @@ def test_plots_show_the_whole_trajectory_with_the_playhead(window, qtbot):
                for line in plots.playheads)
 
 
+def test_a_moving_playhead_does_not_draw_the_trajectory_again_but_live_curves_are_drawn(window, qtbot,
+                                                                                       monkeypatch):
+    import pyqtgraph as pg
+
+    painted = []
+    paint = pg.PlotCurveItem.paint
+    monkeypatch.setattr(pg.PlotCurveItem, "paint", lambda self, *a: (painted.append(self), paint(self, *a)))
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    plots = driving.plots
+    plots.raise_()
+    qtbot.waitUntil(lambda: plots.joint_plot.isVisible(), timeout=5000)
+    assert driving.player.open_file(str(DEMO / "chain.csv"))
+    qtbot.waitUntil(lambda: len(painted) > 0, timeout=5000)  # drawn once
+    qtbot.wait(50)
+    painted.clear()
+    player = driving.transport.player
+    for row in (40, 80, 120, 160):
+        driving.transport.seek(row)
+        qtbot.wait(30)
+        assert plots.playheads[0].value() == pytest.approx(player.times[row] - player.schedule.start)
+    assert painted == []  # the playhead moved over the curves kept as they were drawn
+    driving.transport.unload()  # live: the curves change on every redraw and are drawn each time
+    for i in range(3):
+        painted.clear()
+        window.session.set_command("arm", {"joint_1": 0.2 * i})
+        driving.transport.tick(0.01)
+        qtbot.waitUntil(lambda: len(painted) > 0, timeout=5000)
+
+
 def test_the_trajectory_exports_as_the_command_line_writes_it(window, qtbot, tmp_path):
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     assert driving.player.open_file(str(DEMO / "chain.csv"))

@@ -45,6 +45,30 @@ def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtb
     assert not [r for r in window.assembly.validation.rows() if r[0].startswith("torque.")]
 
 
+def test_the_playhead_moves_over_the_played_torques_without_drawing_them_again(window, qtbot, monkeypatch):
+    import pyqtgraph as pg
+
+    painted = []
+    paint = pg.PlotCurveItem.paint
+    monkeypatch.setattr(pg.PlotCurveItem, "paint", lambda self, *a: (painted.append(self), paint(self, *a)))
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    dock = window.torques_dock
+    dock.raise_()
+    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
+    assert driving.player.open_file(str(DEMO / "wave.csv"))
+    qtbot.waitUntil(lambda: dock.curve.curve in painted, timeout=5000)
+    qtbot.wait(50)
+    painted.clear()
+    player = driving.transport.player
+    for row in (50, 100, 150):
+        driving.transport.seek(row)
+        qtbot.wait(30)
+        assert dock.playhead.value() == player.times[row] - player.schedule.start
+    assert dock.curve.curve not in painted
+    dock.joint.setCurrentIndex(1)  # another joint's curve: drawn
+    qtbot.waitUntil(lambda: dock.curve.curve in painted, timeout=5000)
+
+
 def test_live_driving_shows_its_torques_scrolling_with_the_limits_and_excesses(window, qtbot):
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     dock = window.torques_dock

@@ -17,6 +17,7 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
+    QGraphicsItem,
     QLabel,
     QListWidget,
     QListWidgetItem,
@@ -375,6 +376,12 @@ class PlotsDock(QDockWidget):
         player = self._plays()
         for line in self.playheads:
             line.setVisible(player is not None)
+        # a loaded trajectory's curves stay put while the playhead sweeps over them: kept as pixmaps, they are
+        # not drawn again on every move (live curves change on every redraw: no cache)
+        cache = QGraphicsItem.CacheMode.DeviceCoordinateCache if player is not None else \
+            QGraphicsItem.CacheMode.NoCache
+        for curve in self.curves:
+            curve.curve.setCacheMode(cache)  # the PlotDataItem's line, which paints
         if player is None:
             self._ring = Ring(LIVE_SAMPLES, 2 * len(self._joints) + 6)
             self._t0 = time.perf_counter()

@@ -17,7 +17,7 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QDockWidget, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from mime_gui.app.docks.look import status
 from mime_gui.rig.limits import EFFORT
@@ -86,6 +86,10 @@ class TorquesDock(QDockWidget):
             self._playhead_moved(self._row)
 
     def _player_changed(self, player) -> None:
+        # a played trajectory's curve stays put while the playhead sweeps over it: kept as a pixmap (live
+        # driving's scrolls on every redraw: no cache)
+        self.curve.curve.setCacheMode(QGraphicsItem.CacheMode.NoCache if player is None else
+                                      QGraphicsItem.CacheMode.DeviceCoordinateCache)
         if player is None:
             self.torques = None
             self._live_names = ()
