@@ -32,7 +32,7 @@ class SessionBridge(QObject):
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
-        self._timer.timeout.connect(self._flush_poses)
+        self._timer.timeout.connect(self.flush_poses)
         self._hooks = [
             (session.document_changed, self.document_changed.emit),
             (session.rig_changed, self.rig_changed.emit),
@@ -60,7 +60,10 @@ class SessionBridge(QObject):
         if not self._timer.isActive():
             self._timer.start()
 
-    def _flush_poses(self) -> None:
+    def flush_poses(self) -> None:
+        """Send the pose events of this turn now (the scene calls it just before rendering, so that what
+        moves with the poses is in the frame); nothing when none is waiting."""
+        self._timer.stop()
         moved, self._moved = frozenset(self._moved), set()
         if moved:
             self.poses_changed.emit(moved)

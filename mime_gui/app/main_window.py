@@ -126,6 +126,8 @@ class MainWindow(QMainWindow):
         self._restore = restore
 
         self.scene = make_scene(self)
+        if hasattr(self.scene, "add_before_render"):  # the docks and marks follow the poses in the same frame
+            self.scene.add_before_render(self.bridge.flush_poses)
         holder = QWidget(self)
         lay = QVBoxLayout(holder)
         lay.setContentsMargins(0, 0, 0, 0)

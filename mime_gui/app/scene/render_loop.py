@@ -1,6 +1,12 @@
 """Rendering: requests coalesced into one render per event-loop turn (a playback that outruns the renderer
 drops frames instead of queueing them), render times measured, the GL renderer detected after the first
-render, and anti-aliasing (FXAA) on by default except on a software renderer."""
+render, and anti-aliasing (FXAA) on by default except on a software renderer.
+
+A request posts an event of normal priority, so the render runs before Qt repaints the window (its repaint
+requests are posted at low priority): the widgets that changed in the same turn and the new frame are shown
+by one repaint of the window, not one before the render and one after. Just before rendering, the
+``before_render`` hooks run (the pose events coalesced for the docks and the scene's marks), so what they
+move is in this frame rather than in a second render."""
 
 from __future__ import annotations
 
@@ -8,9 +14,26 @@ import os
 import time
 from collections.abc import Callable
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QEvent, QObject
 
 SOFTWARE_GL = ("llvmpipe", "softpipe", "swrast", "software rasterizer", "lavapipe")
+
+
+_RENDER_EVENT = QEvent.Type(QEvent.registerEventType())
+
+
+class _Poster(QObject):
+    """Receives the render loop's posted event."""
+
+    def __init__(self, parent, due: Callable[[], None]):
+        super().__init__(parent)
+        self._due = due
+
+    def event(self, event) -> bool:
+        if event.type() == _RENDER_EVENT:
+            self._due()
+            return True
+        return super().event(event)
 
 
 class RenderLoop:
@@ -26,24 +49,36 @@ class RenderLoop:
         self.last_render_seconds = 0.0
         self.gl_renderer = ""
         self.closed = False
+        self.before_render: list[Callable[[], None]] = []
         self._aa_requested = antialiasing
         self.aa = False
-        self._timer = QTimer(parent)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._render)
+        self._pending = False  # a render event is posted and not yet handled
+        self._poster = _Poster(parent, self._due)
+
+    @property
+    def pending(self) -> bool:
+        return self._pending
 
     def request(self) -> None:
-        if not self.closed and not self._timer.isActive():
-            self._timer.start()
+        if not self.closed and not self._pending:
+            self._pending = True
+            QCoreApplication.postEvent(self._poster, QEvent(_RENDER_EVENT))
 
     def render_now(self) -> None:
-        self._timer.stop()
+        self._pending = False  # the posted event, when it comes, finds nothing to do
         self._render()
 
     def stop(self) -> None:
         self.closed = True
-        self._timer.stop()
+        self._pending = False
+
+    def _due(self) -> None:
+        if not self._pending or self.closed:
+            return
+        for hook in self.before_render:
+            hook()
+        self._pending = False  # what the hooks asked for is in this render
+        self._render()
 
     def _render(self) -> None:
         if self.closed:

@@ -442,6 +442,11 @@ class SceneView(QWidget):
         """Render immediately (benchmarks, screenshots); normal code calls :meth:`request_render`."""
         self._loop.render_now()
 
+    def add_before_render(self, hook) -> None:
+        """Call ``hook()`` just before each requested render, so what it moves is in that frame (the window
+        delivers its coalesced pose events to the docks and marks this way)."""
+        self._loop.before_render.append(hook)
+
     def close(self) -> bool:
         if self._closed:
             return True

@@ -1,0 +1,108 @@
+"""One change of the arm's pose, one frame: a single render that already has the magnets' marks where the
+new pose puts them, before the window repaints, so the slider, its readout and the 3D view are shown by one
+repaint of the window."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QEvent, QObject
+from test_driving import DEMO, open_ready
+
+pytestmark = pytest.mark.timeout(60)
+
+
+class _Order(QObject):
+    """Appends "repaint" for each repaint of the window (Qt's UpdateRequest)."""
+
+    def __init__(self, events: list[str]):
+        super().__init__()
+        self.events = events
+
+    def eventFilter(self, _obj, event) -> bool:
+        if event.type() == QEvent.UpdateRequest:
+            self.events.append("repaint")
+        return False
+
+
+def _recording(window, events: list[str]) -> list[dict]:
+    """Records each render in ``events``, and the magnets' mark matrices as that render drew them."""
+    loop = window.scene._loop
+    drawn: list[dict] = []
+    render = loop._render
+    marks = window.assembly.marks
+
+    def recorded():
+        events.append("render")
+        drawn.append({name: [np.array(actor.user_matrix) for actor, *_ in entries]
+                      for name, entries in marks.arrows.items()})
+        render()
+
+    loop._render = recorded
+    return drawn
+
+
+def _quiet(qtbot, events: list[str]) -> None:
+    """Wait until the window has not repainted for 150 ms (what earlier steps left to draw is drawn)."""
+    for _ in range(50):
+        seen = len(events)
+        qtbot.wait(150)
+        if len(events) == seen:
+            return
+    raise AssertionError("the window never stops repainting")
+
+
+def test_a_slider_change_is_one_render_with_the_marks_moved_then_one_repaint(window, qtbot):
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    session = window.session
+    qtbot.wait(200)
+    events: list[str] = []
+    drawn = _recording(window, events)
+    order = _Order(events)
+    window.installEventFilter(order)
+    marks = window.assembly.marks
+    assert marks.arrows  # the demo rig's magnets ride on the arm
+    row = driving.sliders.row("arm", "joint_1")
+    driving.sliders.teleport.setChecked(True)
+    qtbot.wait(50)
+    for value in (30.0, -20.0):
+        _quiet(qtbot, events)
+        events.clear()
+        drawn.clear()
+        row.spin.setValue(value)  # Teleport: the pose at once
+        qtbot.waitUntil(lambda: "repaint" in events, timeout=5000)
+        qtbot.wait(30)
+        assert events[:2] == ["render", "repaint"], events
+        assert events.count("render") == 1, events
+        # the marks in that render are where the new pose puts them
+        for name, entries in marks.arrows.items():
+            for (_actor, seg, frame, local), matrix in zip(entries, drawn[0][name], strict=True):
+                np.testing.assert_allclose(matrix, session.frame_world_pose(seg, frame) @ local, atol=1e-12)
+    window.removeEventFilter(order)
+
+
+def test_a_render_now_takes_the_place_of_the_requested_one_and_hooks_run_before_requested_renders(
+        make_view, qtbot):
+    from mime_gui import RESOURCES
+    from mime_gui.multibody import read_urdf
+
+    view = make_view()
+    view.show_segments({"arm": read_urdf(RESOURCES / "demo" / "arm.urdf")})
+    qtbot.waitUntil(lambda: view.render_count > 0, timeout=5000)
+    qtbot.wait(50)
+    hooked: list[int] = []
+    view.add_before_render(lambda: hooked.append(view.render_count))
+    start = view.render_count
+    view.request_render()
+    view.request_render()
+    view.render_now()  # a screenshot's: at once, without the hooks
+    assert view.render_count == start + 1 and hooked == []
+    qtbot.wait(50)
+    assert view.render_count == start + 1  # the posted request found nothing left to do
+    view.request_render()
+    qtbot.waitUntil(lambda: view.render_count == start + 2, timeout=5000)
+    assert hooked == [start + 1]  # ran once, just before that render
+    view.close()
+    view.request_render()  # a closed view renders no more
+    qtbot.wait(50)
+    assert view.render_count == start + 2
