@@ -6,8 +6,9 @@ Run under a virtual X server::
 
 Rows (the MainWindow at 1400×900 with every dock, as a user opens it; the bare baseline is a ``QtInteractor``
 of the same size as our 3D view showing the same meshes at the same poses and camera, PyVista's defaults).
-A frame is timed the same way for both: ``render()``, then the event-loop turn that paints the widget
-(pyvistaqt's ``QtInteractor`` draws the scene a second time in its ``paintGL``), then ``glFinish``.
+A frame is timed the same way for both: ``render()``, then the event-loop turn that paints the widget, then
+``glFinish``. The bare ``QtInteractor`` draws the scene a second time in its ``paintGL``, as pyvistaqt does;
+ours copies the frame it rendered (``mime_gui/app/scene/interactor.py``).
 
 - slider change → rendered frame: a joint slider moved (``QSlider.setValue``, as a drag does) until the
   render that shows it has finished (``glFinish``), with Teleport (the pose at once) and through the servo
