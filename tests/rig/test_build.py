@@ -280,3 +280,28 @@ def test_motor_segment_publishes_stator_and_rotor():
     assert art.frame_names == ("stator", "rotor") and art.joint_names == ("shaft",)
     np.testing.assert_allclose(art.axis[0], np.array([1, 1, 0]) / math.sqrt(2))
     assert art.continuous[0]
+
+
+def test_the_report_names_each_part_s_shape_with_its_sizes_in_its_data_and_its_text():
+    from mime_gui.rig import Mesh
+
+    mesh = str(DEMO_URDF.parent / "meshes" / "base.stl")
+    rig = Apparatus("shapes", chain={"arm": Arm.Dynamic(description=str(DEMO_URDF))},
+                    parts={"clamp": Part(Box((0.04, 0.02, 0.03)), material="steel", mount="arm.link_3"),
+                           "ball": Part(Sphere(radius=0.02), material="brass", at=(0, 0.03, 0.01),
+                                        mount="arm.tool0"),
+                           "sleeve": Part(Cylinder(radius=0.03, length=0.05), material="steel",
+                                          mount="arm.link_6"),
+                           "shell": Part(Mesh(mesh, scale=(0.5, 0.5, 2.0)), material="steel",
+                                         mount="arm.link_2")})
+    built = rig.build()
+    geometry = {p["name"]: p["geometry"] for p in built.report["parts"]}
+    assert geometry == {"clamp": {"type": "box", "size": [0.04, 0.02, 0.03]},
+                        "ball": {"type": "sphere", "radius": 0.02},
+                        "sleeve": {"type": "cylinder", "radius": 0.03, "length": 0.05},
+                        "shell": {"type": "mesh", "path": mesh, "scale": [0.5, 0.5, 2.0]}}
+    lines = built.report.to_text().splitlines()
+    assert "  clamp: box (0.04, 0.02, 0.03) m, on arm.link_3, centroid at (0, 0, 0) m" in lines
+    assert "  ball: sphere r=0.02 m, on arm.tool0, centroid at (0, 0.03, 0.01) m" in lines
+    assert "  sleeve: cylinder r=0.03 m, length 0.05 m, on arm.link_6, centroid at (0, 0, 0) m" in lines
+    assert any(line.startswith(f"  shell: mesh {mesh} scaled (0.5, 0.5, 2), on arm.link_2") for line in lines)
