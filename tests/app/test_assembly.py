@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gestures import click_row, drop_on_row
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
@@ -60,33 +61,6 @@ def settle(qtbot, ms: int = 5) -> None:
 
 
 # -- driving the window --------------------------------------------------------------------------------
-def drop_on_row(window, key: str, ref: ItemRef) -> None:
-    """Drag a template over a tree row and drop it there, with real drag events on the viewport."""
-    tree = window.tree_dock.tree
-    item = window.tree_dock.item_for(ref)
-    assert item is not None, ref
-    tree.scrollToItem(item)
-    pos = tree.visualItemRect(item).center()
-    mime = template_mime(key)
-    viewport = tree.viewport()
-    enter = QDragEnterEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(viewport, enter)
-    assert enter.isAccepted()
-    move = QDragMoveEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(viewport, move)
-    assert move.isAccepted()
-    drop = QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(viewport, drop)
-    assert drop.isAccepted()
-    for _ in range(3):  # the new item's form opens in the next turn, after the frame that shows it
-        QApplication.processEvents()
-
-
-def click_row(window, ref: ItemRef) -> None:
-    tree = window.tree_dock.tree
-    item = window.tree_dock.item_for(ref)
-    tree.scrollToItem(item)
-    QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, tree.visualItemRect(item).center())
 
 
 def field(window, path: str):

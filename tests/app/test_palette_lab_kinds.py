@@ -6,13 +6,12 @@ from __future__ import annotations
 import shutil
 
 import pytest
+from gestures import drop_on_row
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from mime_gui import RESOURCES
-from mime_gui.app.drag import template_mime
 from mime_gui.app.main import wait_until_ready
 from mime_gui.rig import LabSegment, dynamics, register_dynamics, unregister_dynamics
 from mime_gui.session import ItemRef
@@ -33,23 +32,6 @@ def kind():
     register_dynamics("turntable", turntable)
     yield "turntable"
     unregister_dynamics("turntable")
-
-
-def drop_on_row(window, key: str, ref: ItemRef) -> None:
-    tree = window.tree_dock.tree
-    item = window.tree_dock.item_for(ref)
-    assert item is not None, ref
-    tree.scrollToItem(item)
-    pos = tree.visualItemRect(item).center()
-    mime = template_mime(key)
-    viewport = tree.viewport()
-    for event in (QDragEnterEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier),
-                  QDragMoveEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier),
-                  QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)):
-        QApplication.sendEvent(viewport, event)
-        assert event.isAccepted()
-    for _ in range(3):  # the new item's form opens in the next turn
-        QApplication.processEvents()
 
 
 def test_a_lab_kind_is_offered_dropped_and_edited(window, qtbot, tmp_path, kind):

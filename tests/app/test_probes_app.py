@@ -10,14 +10,13 @@ import shutil
 
 import numpy as np
 import pytest
+from gestures import click_row, drop_on_row
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from mime_gui import RESOURCES
 from mime_gui.app.docks.forms.probe import ProbeForm
-from mime_gui.app.drag import template_mime
 from mime_gui.app.main import wait_until_ready
 from mime_gui.field import field_along, field_now, field_plane, rotating_summary
 from mime_gui.rig import Probe
@@ -43,31 +42,6 @@ def demo(window, tmp_path):
     QApplication.processEvents()
     window.folder = folder
     return window
-
-
-def drop_on_row(window, key: str, ref: ItemRef) -> None:
-    tree = window.tree_dock.tree
-    item = window.tree_dock.item_for(ref)
-    tree.scrollToItem(item)
-    pos = tree.visualItemRect(item).center()
-    mime = template_mime(key)
-    viewport = tree.viewport()
-    enter = QDragEnterEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(viewport, enter)
-    assert enter.isAccepted()
-    move = QDragMoveEvent(pos, Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(viewport, move)
-    drop = QDropEvent(pos.toPointF(), Qt.CopyAction, mime, Qt.LeftButton, Qt.NoModifier)
-    QApplication.sendEvent(viewport, drop)
-    assert drop.isAccepted()
-
-
-def click_row(window, ref: ItemRef) -> None:
-    tree = window.tree_dock.tree
-    item = window.tree_dock.item_for(ref)
-    tree.scrollToItem(item)
-    QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, tree.visualItemRect(item).center())
-    QApplication.processEvents()
 
 
 def dropped_probe(window, qtbot) -> None:
