@@ -78,3 +78,35 @@ def test_the_copied_frame_is_the_one_just_rendered(make_view, qtbot):
         shot = QGuiApplication.primaryScreen().grabWindow(plotter.winId()).toImage()
         pixel = shot.pixelColor(3, 3)  # a corner: background
         assert (pixel.redF(), pixel.greenF(), pixel.blueF()) == pytest.approx(colour, abs=0.02)
+
+
+def test_a_camera_drag_shows_the_turned_scene(make_view, qtbot):
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtGui import QGuiApplication
+    from PySide6.QtTest import QTest
+
+    view, _art = _shown_demo(make_view, qtbot)
+    plotter = view.plotter
+    view.render_now()
+    qtbot.wait(100)
+
+    def shown():
+        image = QGuiApplication.primaryScreen().grabWindow(plotter.winId()).toImage()
+        return np.array([[image.pixel(x, y) for x in range(0, image.width(), 8)]
+                         for y in range(0, image.height(), 8)])
+
+    before, camera = shown(), plotter.camera_position
+    renders = _counting(view)
+    centre = QPoint(plotter.width() // 2, plotter.height() // 2)
+    QTest.mousePress(plotter, Qt.LeftButton, Qt.NoModifier, centre)
+    for dx in range(10, 130, 10):  # VTK's trackball turns the camera as the mouse moves
+        QTest.mouseMove(plotter, centre + QPoint(dx, dx // 3))
+        qtbot.wait(15)
+    QTest.mouseRelease(plotter, Qt.LeftButton, Qt.NoModifier, centre + QPoint(130, 43))
+    qtbot.wait(100)
+    assert plotter.camera_position != camera and renders
+    after = shown()
+    assert (after != before).mean() > 0.02  # the turned robot is on the screen, not the old frame
+    view.render_now()  # and it is the frame a render of the turned camera gives
+    qtbot.wait(100)
+    np.testing.assert_array_equal(shown(), after)
