@@ -35,20 +35,6 @@ from mime_gui.session.recovery import INTERVAL, RecoveryStore
 AUTOSAVE_ENV = "MIME_GUI_AUTOSAVE_SECONDS"
 
 
-def _menu(window, title: str):
-    for action in window.menuBar().actions():
-        if action.menu() is not None and action.text().replace("&", "") == title:
-            return action.menu()
-    return None
-
-
-def _submenu(menu, title: str):
-    for action in menu.actions():
-        if action.menu() is not None and action.text().replace("&", "") == title:
-            return action.menu()
-    return None
-
-
 class Assembly(QObject):
     def __init__(self, window):
         super().__init__(window)
@@ -105,10 +91,8 @@ class Assembly(QObject):
         # (a third of a short window at most: the view keeps the rest)
         QTimer.singleShot(0, lambda: w.resizeDocks([self.validation], [min(270, w.height() // 3)],
                                                    Qt.Vertical))
-        panels = _submenu(_menu(w, "View"), "Panels")
-        if panels is not None:
-            for dock in (self.palette, self.validation, self.armature, self.build_report, self.mass):
-                panels.addAction(self._panel_action(dock))
+        for dock in (self.palette, self.validation, self.armature, self.build_report, self.mass):
+            w.menus["Panels"].addAction(self._panel_action(dock))
 
     def _panel_action(self, dock) -> QAction:
         """A checkable View → Panels entry made here (not the dock's own toggleViewAction, a C++-owned
@@ -122,7 +106,7 @@ class Assembly(QObject):
     # -- menus ---------------------------------------------------------------------------------------
     def _menus(self) -> None:
         w = self.window
-        edit = _menu(w, "Edit")
+        edit = w.menus["Edit"]
         edit.addSeparator()
         self.act_delete = self._action(edit, "&Delete", self.delete_selected, QKeySequence.Delete,
                                        "Remove the selected segment, part, magnet or probe")
@@ -130,7 +114,7 @@ class Assembly(QObject):
                                           "Copy the selected part, magnet or probe, on the same frame")
         self.act_rename = self._action(edit, "Re&name", self.rename_selected, "F2",
                                        "Edit the selected item's name")
-        file = _menu(w, "File")
+        file = w.menus["File"]
         export = file.addMenu("Export &rig")
         file.insertMenu(w.act_screenshot, export)
         self.act_export_json = self._action(export, "As a rig file (&JSON)…", self.export_json)

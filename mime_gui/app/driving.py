@@ -86,8 +86,7 @@ class Driving(QObject):
     def _build_menu(self) -> None:
         bar = self.window.menuBar()
         menu = QMenu("&Playback", bar)
-        before = next((a for a in bar.actions() if a.text() == "&Help"), None)
-        bar.insertMenu(before, menu) if before is not None else bar.addMenu(menu)
+        bar.insertMenu(self.window.menus["Help"].menuAction(), menu)
         t = self.transport
         self.act_open = self._action(menu, "&Open commands…", self.player.open_dialog, "Ctrl+Shift+O",
                                      "Play a command file (CSV or NPZ) on the rig")

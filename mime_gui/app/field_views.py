@@ -219,8 +219,7 @@ class FieldViews(QObject):
                                        "traced when the rig stops moving")
         self.lines_action.setEnabled(self.lines is not None)
         self.lines_action.toggled.connect(lambda on: self.lines is not None and self.lines.set_on(on))
-        view = next((a.menu() for a in window.menuBar().actions()
-                     if a.menu() is not None and a.text().replace("&", "") == "View"), None)
+        view = window.menus.get("View")
         if view is not None:
             view.addSeparator()
             view.addAction(self.plane_action)

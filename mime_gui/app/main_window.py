@@ -245,6 +245,9 @@ class MainWindow(QMainWindow):
         helpm = bar.addMenu("&Help")
         self._action(helpm, "&About", self.about)
         self._refresh_recent()
+        # the app's parts add their entries to these (kept here: a menu looked up again through the bar's
+        # actions comes from the binding's address map, where a dead object's wrapper could stand for it)
+        self.menus = {"File": file, "Edit": edit, "View": view, "Panels": docks, "Help": helpm}
 
     def _build_display_menu(self, view) -> None:
         scene = self.scene

@@ -55,6 +55,28 @@ def isolated_settings(tmp_path, monkeypatch):
     yield folder
 
 
+def _stale_surfaces() -> list:
+    """QSurface wrappers in the binding's address map that no live 3D view holds: the objects are gone, and
+    the next Qt object made at one of those addresses would come back to Python as a QSurface."""
+    import shiboken6
+    from PySide6.QtGui import QSurface
+    from PySide6.QtWidgets import QApplication
+
+    from mime_gui.app.scene.interactor import Interactor
+
+    held = [getattr(w, "_surface", None) for w in QApplication.allWidgets() if isinstance(w, Interactor)]
+    return [s for s in shiboken6.getAllValidWrappers()
+            if type(s) is QSurface and not any(s is h for h in held)]
+
+
+@pytest.fixture(autouse=True)
+def no_stale_surface(qapp):
+    """Every app test starts with no stale QSurface wrapper (one made an earlier window fail to build)."""
+    stale = _stale_surfaces()
+    assert not stale, f"{len(stale)} QSurface wrapper(s) outlived their surface (left by an earlier test)"
+    yield
+
+
 @pytest.fixture
 def make_window(qtbot):
     """``make_window(restore=False)`` → a shown MainWindow on a fresh Session; every one is closed after."""
@@ -117,10 +139,14 @@ def make_scene_view(qtbot):
         return view
 
     yield make
+    import shiboken6
+
     for win, view in made:
-        view.close()
-        win.close()
-        win.deleteLater()
+        if shiboken6.isValid(view):  # a test may have deleted it
+            view.close()
+        if shiboken6.isValid(win):
+            win.close()
+            win.deleteLater()
 
 
 @pytest.fixture

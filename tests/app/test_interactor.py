@@ -110,3 +110,56 @@ def test_a_camera_drag_shows_the_turned_scene(make_view, qtbot):
     view.render_now()  # and it is the frame a render of the turned camera gives
     qtbot.wait(100)
     np.testing.assert_array_equal(shown(), after)
+
+
+def _surfaces_in_the_binding_map() -> list:
+    import shiboken6
+    from PySide6.QtGui import QSurface
+
+    return [w for w in shiboken6.getAllValidWrappers() if type(w) is QSurface]
+
+
+def _deleted_now(obj) -> None:
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    obj.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.DeferredDelete)
+
+
+def test_a_deleted_view_leaves_no_stale_surface_for_the_next_qt_object_at_its_address(make_view, qtbot):
+    """A stale QSurface wrapper came back from ``QAction.menu()`` and a new window failed to build."""
+    import shiboken6
+    from PySide6.QtWidgets import QMenu
+
+    view, _ = _shown_demo(make_view, qtbot)
+    plotter = view.plotter  # the Python side outlives the widget, as a test's or a closure's reference does
+    surface = plotter._surface
+    assert surface is not None and shiboken6.isValid(surface)
+    assert any(s is surface for s in _surfaces_in_the_binding_map())
+    _deleted_now(view.window())
+    assert not shiboken6.isValid(plotter)
+    assert not shiboken6.isValid(surface)
+    assert not any(s is surface for s in _surfaces_in_the_binding_map())
+    menus = [QMenu() for _ in range(200)]  # new objects, some at freed addresses, come back as what they are
+    assert all(type(m.menuAction().menu()) is QMenu for m in menus)
+
+
+def test_a_view_moved_to_another_window_lets_go_of_its_old_surface_and_draws_in_the_new_one(make_view, qtbot):
+    import shiboken6
+    from PySide6.QtWidgets import QMainWindow
+
+    view, _ = _shown_demo(make_view, qtbot)
+    old = view.plotter._surface
+    other = QMainWindow()
+    qtbot.addWidget(other)
+    other.setCentralWidget(view)  # a new top-level window: Qt makes the GL context again
+    other.resize(800, 600)
+    other.show()
+    qtbot.waitExposed(other)
+    rendered = view.render_count
+    view.request_render()
+    qtbot.waitUntil(lambda: view.render_count > rendered and view.plotter._surface is not None, timeout=5000)
+    assert not shiboken6.isValid(old)
+    assert not any(s is old for s in _surfaces_in_the_binding_map())
+    assert any(s is view.plotter._surface for s in _surfaces_in_the_binding_map())
+    assert view.plotter.image.mean() > 0  # still draws
