@@ -52,6 +52,7 @@ class BuiltSegment:
     placement: np.ndarray  # mount_X_base (or world_X_base for the first segment)
     riders: tuple = ()  # the segments it carries (mime_gui.rig.payload.Rider)
     carrying: Articulation | None = None  # ``articulation`` with the riders welded on (None: no payload)
+    coupled: object = None  # mime_gui.rig.coupled.Coupled: the riders hung on it, moving (its torques)
 
     @property
     def dynamics_articulation(self) -> Articulation:

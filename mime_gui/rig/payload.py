@@ -3,8 +3,9 @@
 A segment mounted on a dynamic segment's frame, directly or through other segments, is carried by it: at
 build, each rider's bodies and mounted parts, posed at the rider's initial positions (its current
 configuration), are added up into one rigid body welded to the frame through which it rides on the carrier.
-The rider's own joints do not move in that body (a payload is rigid), so a rider's reaction to its own
-motion is not part of the carrier's dynamics.
+The rider's own joints do not move in that body (a payload is rigid): it is what the carrier's mass matrix
+and forward dynamics use. The torques along a trajectory take the riders moving instead
+(:mod:`mime_gui.rig.coupled`); held at their initial positions, the two agree.
 
 A rider's own link masses come from its description. Its parts come from the rig, whether the rider is
 dynamic (grafted onto it) or kinematic (it carries none, but the segment under it does). A kinematic segment
@@ -131,13 +132,17 @@ def report_entry(name: str, seg, found: list[Rider]) -> dict:
 
 def carry(segments: dict, apparatus, analysis) -> tuple[dict, dict[str, dict]]:
     """Every dynamic segment that carries its payload gets ``carrying`` (its articulation with the riders
-    welded on) and ``riders``; returns the new segments and each segment's report entry."""
+    welded on), ``riders`` and ``coupled`` (its riders hung on it, moving: :mod:`mime_gui.rig.coupled`);
+    returns the new segments and each segment's report entry."""
     import dataclasses
+
+    from mime_gui.rig.coupled import coupled
 
     out, reports = dict(segments), {}
     for name, s in segments.items():
         found = riders(name, segments, apparatus, analysis)
         reports[name] = report_entry(name, s.segment, found)
         if reports[name]["carried"] and found:
-            out[name] = dataclasses.replace(s, riders=tuple(found), carrying=carrying(s.articulation, found))
+            out[name] = dataclasses.replace(s, riders=tuple(found), carrying=carrying(s.articulation, found),
+                                            coupled=coupled(name, segments, apparatus, analysis))
     return out, reports

@@ -2,7 +2,9 @@
 
 For a played trajectory (every row the state after a step of ``dt``) each dynamic segment's joint torques are
 its inverse dynamics along it, batched over time: gravity, the mount's motion (as the base's), armature,
-grafted parts and payload (:mod:`mime_gui.rig.payload`). Rates are those the playback publishes:
+grafted parts, and the segments riding on it moving as they do along the trajectory (their weight where
+they are and their reaction to their own motion: :mod:`mime_gui.rig.coupled`). Rates are those the playback
+publishes, for the riders' joints as for the segment's own:
 
 - ``v_n = (θ_n − θ_{n−1}) / dt`` with ``θ_{−1}`` the state before step 0;
 - ``v̇_n = (v_n − v_{n−1}) / dt`` with ``v_{−1} = 0`` (a trajectory starts at rest);
@@ -114,8 +116,15 @@ def rig_torques(built, segments: dict, initial: dict, dt: float, start: float = 
             X = segments[seg].frame_poses[:, f] @ s.placement
             X0 = initial[seg].frame_poses[f] @ s.placement
             omega = segments[seg].frame_angular_velocities[:, f]
-        tau, arm, v = segment_torques(art, segments[name].joint_positions, initial[name].joint_positions,
-                                      dt, X, X0, omega, gravity)
+        c = s.coupled
+        if c is None:
+            tau, arm, v = segment_torques(art, segments[name].joint_positions, initial[name].joint_positions,
+                                          dt, X, X0, omega, gravity)
+        else:  # the riders moving on it (mime_gui.rig.coupled): its own columns of the coupled torques
+            q = c.gather({n: segments[n].joint_positions for n in c.segments})
+            q0 = c.gather({n: initial[n].joint_positions for n in c.segments})
+            tau, arm, v = (x[:, c.columns[name]] for x in
+                           segment_torques(c.articulation, q, q0, dt, X, X0, omega, gravity))
         names += [f"{name}.{j}" for j in art.joint_names]
         taus.append(tau)
         arms.append(arm)

@@ -7,6 +7,8 @@ step instead of batched:
 
 - ``v_n = (θ_n − θ_{n−1}) / dt_n`` and ``v̇_n = (v_n − v_{n−1}) / dt_n``, from rest after a jump (the
   first step, a teleport, a row shown by the player, an edit of the rig);
+- the segments riding on it move as they did over the step (:mod:`mime_gui.rig.coupled`): their joints'
+  rates are taken the same way;
 - the base of a mounted segment: :func:`~mime_gui.multibody.moving_base.base_motion` over the previous step
   and this one, so its spatial acceleration is the difference of the two steps' twists; a segment standing
   in the world takes gravity in its placement's axes.
@@ -81,12 +83,21 @@ def base_pose(session, name: str, states) -> tuple[np.ndarray, np.ndarray | None
     return state.frame_poses[f] @ seg.placement, state.frame_angular_velocities[f]
 
 
-class _Track:
-    """One dynamic segment's last step: the state it reached, its positions and joint velocities, its base."""
+def _positions(coupled, name: str, states, fallback) -> np.ndarray:
+    """Segment ``name``'s joint positions in ``states``, or, with riders (``coupled``), those of every joint
+    of the coupled articulation (a rider missing from ``states`` taken from ``fallback``)."""
+    if coupled is None:
+        return np.asarray(states[name].joint_positions, dtype=float)
+    return coupled.gather({n: (states.get(n) or fallback[n]).joint_positions for n in coupled.segments})
 
-    def __init__(self, state, pose, mounted: bool):
+
+class _Track:
+    """One dynamic segment's last step: the state it reached, the positions and joint velocities of its
+    joints (and its riders' when it carries some), its base."""
+
+    def __init__(self, state, q, pose, mounted: bool):
         self.state = state
-        self.q = np.asarray(state.joint_positions, dtype=float)
+        self.q = q
         self.v = np.zeros_like(self.q)
         self.base = BaseTrack(pose) if mounted else None
 
@@ -117,7 +128,7 @@ class LiveTorques:
         self.time = 0.0  # the live clock (s)
         self.steps = 0
         self.updated = Event("live_torques_updated")
-        self._layout: tuple = ()  # ((name, articulation), …) of the dynamic segments
+        self._layout: tuple = ()  # ((name, articulation, coupled or None), …) of the dynamic segments
         self._tracks: dict[str, _Track] = {}
         self._buffer = _Buffer(0)  # (step, time, τ, v) of the window
         self._cache: LiveWindow | None = None
@@ -148,20 +159,20 @@ class LiveTorques:
         doc = self.session.document
         if doc is None or doc.built is None or doc.findings:
             return ()
-        return tuple((name, s.dynamics_articulation) for name, s in doc.built.segments.items()
+        return tuple((name, s.dynamics_articulation, s.coupled) for name, s in doc.built.segments.items()
                      if s.segment.dynamic and name in self.session.segments)
 
     def _set_layout(self, layout: tuple) -> None:
         self._layout = layout
         self._tracks.clear()
         self._cache = None
-        self.joint_names = tuple(f"{name}.{j}" for name, art in layout for j in art.joint_names)
+        self.joint_names = tuple(f"{name}.{j}" for name, art, _ in layout for j in art.joint_names)
         def joined(field):
-            return np.concatenate([getattr(art, field) for _, art in layout]) if layout else np.zeros(0)
+            return np.concatenate([getattr(art, field) for _, art, _ in layout]) if layout else np.zeros(0)
 
         self.effort_limits, self.velocity_limits = joined("effort_limit"), joined("velocity_limit")
         self._units = [("N", "m/s") if t == PRISMATIC else ("N·m", "rad/s")
-                       for _, art in layout for t in art.joint_type]
+                       for _, art, _ in layout for t in art.joint_type]
         self._buffer = _Buffer(len(self.joint_names))
 
     def clear(self) -> None:
@@ -175,36 +186,40 @@ class LiveTorques:
     # -- one step ----------------------------------------------------------------------------------------
     def _stepped(self, dt: float, old) -> None:
         layout = self._dynamic_segments()
-        if [(n, id(a)) for n, a in layout] != [(n, id(a)) for n, a in self._layout]:
+        if [(n, id(a)) for n, a, _ in layout] != [(n, id(a)) for n, a, _ in self._layout]:
             self._set_layout(layout)
         if not layout:
             return
         session = self.session
         states = {name: session.state(name) for name in session.segments}
         taus, vels = [], []
-        for name, art in layout:
+        for name, art, coupled in layout:
             new = states[name]
             track = self._tracks.get(name)
             if track is None or track.state is not old.get(name):  # a jump: from rest where it was
                 pose, _ = base_pose(session, name, old)
-                track = self._tracks[name] = _Track(old[name], pose, session.segments[name].mount is not None)
-            q = np.asarray(new.joint_positions, dtype=float)
+                track = self._tracks[name] = _Track(old[name], _positions(coupled, name, old, states), pose,
+                                                    session.segments[name].mount is not None)
+            # with riders, the positions (and rates) of every joint of the coupled articulation
+            q = _positions(coupled, name, states, states)
+            own = slice(None) if coupled is None else coupled.columns[name]
             pose, omega = base_pose(session, name, states)
             base = track.base.step(pose, omega, dt, self.gravity) if track.base is not None else None
+            v = (q - track.q) / dt
             if session.drive(name) == "torques":
-                tau, v = session.applied_torques(name), session.joint_velocities(name)
+                tau, shown = session.applied_torques(name), session.joint_velocities(name)
             else:
-                v = (q - track.q) / dt
                 vdot = (v - track.v) / dt
                 if base is None:
                     V0 = A0 = _AT_REST
                     g = pose[:3, :3].T @ self.gravity
                 else:
                     V0, A0, g = base
-                tau = _inverse_dynamics(art, q, v, vdot, V0, A0, g)
+                whole = art if coupled is None else coupled.articulation
+                tau, shown = _inverse_dynamics(whole, q, v, vdot, V0, A0, g)[own], v[own]
             track.state, track.q, track.v = new, q, v
             taus.append(tau)
-            vels.append(v)
+            vels.append(shown)
         self.steps += 1
         self.time += dt
         self._buffer.append(self.steps - 1, self.time, np.concatenate(taus), np.concatenate(vels),
