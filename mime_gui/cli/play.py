@@ -247,6 +247,9 @@ def _torques(playable, schedule: Schedule, trajectory: Trajectory, args):
         raise PlayError(exc.code, exc.message, str(args.file)) from None
 
 
+DEMANDS_SHOWN = 40  # joints whose demand is printed (the output holds every one)
+
+
 def _torques_summary(torques) -> list[str]:
     n = len(torques.joint_names)
     if not n:
@@ -258,6 +261,12 @@ def _torques_summary(torques) -> list[str]:
     lines += [f"    {e}" for e in torques.excesses[:20]]
     if len(torques.excesses) > 20:
         lines.append(f"    … and {len(torques.excesses) - 20} more (limit_excesses in the output)")
+    found = torques.demands()
+    if found:
+        lines.append("  demand per joint (peak, RMS, peak speed; torque_peak, torque_rms, velocity_peak):")
+        lines += [f"    {d}" for d in found[:DEMANDS_SHOWN]]
+        if len(found) > DEMANDS_SHOWN:
+            lines.append(f"    … and {len(found) - DEMANDS_SHOWN} more joints (in the output)")
     return lines
 
 

@@ -4,10 +4,14 @@ Each run of consecutive steps where a joint's ``|τ|`` exceeds its effort limit 
 ``|v|`` its velocity limit (``torque.velocity``) is one :class:`Excess`: the joint, the time the run starts,
 the time of its worst step and the margin there (``limit − |value|``, negative). A limit that is not a
 positive finite number (missing, or ``0`` as many descriptions write for "not given") checks nothing.
+
+:func:`demands` sums a trajectory up joint by joint, to size the motors by: the peak ``|τ|`` and when, the RMS
+torque, the peak ``|v|``, each beside its limit.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,4 +71,65 @@ def excesses(joint_names, time, torques, velocities, effort_limits, velocity_lim
                 peak = start + int(np.argmax(size[start:stop]))
                 out.append(Excess(code, name, start, float(time[start]), peak, float(time[peak]),
                                   float(size[peak]), limit, limit - float(size[peak]), stop - start, unit))
+    return out
+
+
+@dataclass(frozen=True)
+class Demand:
+    """What a trajectory asks of one joint, to size its motor by: the largest ``|τ|`` and when, the RMS
+    torque over the trajectory (time-weighted; what a motor's continuous rating is held against), the
+    largest ``|v|``, and each as a share of the description's limit (NaN where it gives none)."""
+
+    joint: str  # <segment>.<joint>
+    peak: float  # largest |τ|
+    peak_time: float
+    rms: float
+    effort_limit: float
+    speed: float  # largest |v|
+    velocity_limit: float
+    unit: str  # N·m, or N on a sliding joint
+    velocity_unit: str
+
+    @property
+    def effort_share(self) -> float:
+        """``peak / effort limit`` (1.0: at the limit); NaN without a limit."""
+        return _share(self.peak, self.effort_limit)
+
+    @property
+    def velocity_share(self) -> float:
+        return _share(self.speed, self.velocity_limit)
+
+    def __str__(self) -> str:
+        def of(share, limit, unit):
+            return f" ({100 * share:.0f} % of {limit:.6g} {unit})" if math.isfinite(share) else ""
+
+        return printable(f"{self.joint}: peak |τ| {self.peak:.6g} {self.unit} at t={self.peak_time:.6g} s"
+                         f"{of(self.effort_share, self.effort_limit, self.unit)}, RMS {self.rms:.6g} "
+                         f"{self.unit}; peak |v| {self.speed:.6g} {self.velocity_unit}"
+                         f"{of(self.velocity_share, self.velocity_limit, self.velocity_unit)}")
+
+
+def _share(value: float, limit: float) -> float:
+    return value / limit if math.isfinite(limit) and limit > 0 else math.nan
+
+
+def demands(joint_names, time, torques, velocities, effort_limits, velocity_limits,
+            units=None) -> list[Demand]:
+    """Each joint's :class:`Demand` along ``time (T,)`` (empty when there are no steps). A step's weight in
+    the RMS is its length (the time since the step before; the first step weighs as the second)."""
+    time = np.asarray(time, dtype=float)
+    if not len(time):
+        return []
+    tau = np.abs(np.asarray(torques, dtype=float))
+    speed = np.abs(np.asarray(velocities, dtype=float))
+    weight = np.diff(time, prepend=time[0] - (time[1] - time[0] if len(time) > 1 else 1.0))
+    weight = weight / weight.sum() if weight.sum() > 0 else np.full(len(time), 1.0 / len(time))
+    rms = np.sqrt(weight @ tau ** 2)
+    rows = np.argmax(tau, axis=0)
+    out = []
+    for j, name in enumerate(joint_names):
+        tu, vu = ("N·m", "rad/s") if units is None else units[j]
+        out.append(Demand(name, float(tau[rows[j], j]), float(time[rows[j]]), float(rms[j]),
+                          float(effort_limits[j]), float(speed[:, j].max()), float(velocity_limits[j]),
+                          tu, vu))
     return out

@@ -86,11 +86,25 @@ class RigTorques:
     excesses: tuple
     effort_units: tuple = ()  # "N·m" or "N" (a sliding joint) per column
 
+    def demands(self) -> list:
+        """Each joint's peak and RMS torque and peak speed beside its limits
+        (:class:`~mime_gui.rig.limits.Demand`), in column order."""
+        from mime_gui.rig.limits import demands
+
+        units = [(u, "m/s" if u == "N" else "rad/s") for u in self.effort_units] or None
+        return demands(self.joint_names, self.time, self.joint_torques, self.joint_velocities,
+                       self.effort_limits, self.velocity_limits, units)
+
     def arrays(self) -> dict[str, np.ndarray]:
         """What ``mime-gui play --torques`` adds to its output."""
+        found = self.demands()
+        def column(field):
+            return np.array([getattr(d, field) for d in found]) if found else np.zeros(len(self.joint_names))
+
         return {"torque_joint_names": np.array(self.joint_names, dtype=str),
                 "joint_torques": self.joint_torques, "armature_torques": self.armature_torques,
                 "effort_limits": self.effort_limits, "velocity_limits": self.velocity_limits,
+                "torque_peak": column("peak"), "torque_rms": column("rms"), "velocity_peak": column("speed"),
                 "limit_excesses": np.array([str(e) for e in self.excesses], dtype=str)}
 
 

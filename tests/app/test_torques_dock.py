@@ -158,3 +158,37 @@ def test_a_dynamic_rig_loads_the_compiled_dynamics_on_a_thread_and_a_robot_alone
     qtbot.waitUntil(compiled.ready, timeout=120_000)
     window.driving.transport.tick(0.01)
     assert window.driving.transport.live_torques.last() is not None
+
+
+def test_the_chosen_joint_demand_is_read_under_the_plot_and_each_joint_in_its_tooltip(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    dock = window.torques_dock
+    assert driving.player.open_file(str(DEMO / "wave.csv"))
+    torques = driving.transport.player.torques()
+    found = torques.demands()
+    tips = [dock.joint.itemData(i, Qt.ToolTipRole) for i in range(dock.joint.count())]
+    assert tips == [str(d) for d in found]
+    dock.joint.setCurrentIndex(1)  # arm.joint_2, over its effort limit at its peak
+    j2 = found[1]
+    assert dock.readout.text().startswith(f"peak {j2.peak:.4g} N·m at ")
+    assert f"({100 * j2.effort_share:.0f} %)" in dock.readout.text() and j2.effort_share > 1
+    assert dock.readout.toolTip() == str(j2)
+    shares = [d.effort_share for d in found]
+    most = found[int(np.nanargmax(shares))]
+    said = f"Most loaded: {most.joint}, {100 * most.effort_share:.0f} % of its effort limit."
+    assert said in dock.summary.text()
+    dock.joint.setCurrentIndex(6)  # the motor's shaft: no limits, no shares
+    assert "%" not in dock.readout.text() and dock.readout.text().startswith("peak ")
+    # live driving: the chosen joint's demand over the window kept
+    driving.transport.unload()
+    dock.raise_()
+    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
+    dock.joint.setCurrentIndex(1)
+    for _ in range(5):
+        driving.transport.tick(0.01)
+    dock.refresh_live(force=True)
+    data = driving.transport.live_torques.data()
+    peak = np.abs(data.joint_torques[:, 1]).max()
+    assert dock.readout.text().startswith(f"last 10 s: peak {peak:.4g} N·m at ")

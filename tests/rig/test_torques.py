@@ -169,3 +169,39 @@ def test_each_column_says_its_unit_a_sliding_joint_newtons():
     units = dict(zip(found.joint_names, found.effort_units, strict=True))
     assert units["torso_lift_joint"] == "N" and units["r_shoulder_pan_joint"] == "N·m"
     assert set(units.values()) == {"N", "N·m"}
+
+
+def test_each_joint_demand_is_its_peak_its_time_weighted_rms_and_its_peak_speed_beside_the_limits():
+    from mime_gui.rig.limits import demands
+
+    t = np.array([0.1, 0.2, 0.4, 0.5])  # the third step is twice as long: twice the weight
+    tau = np.array([[1.0, 0.0], [-3.0, 2.0], [2.0, 2.0], [0.0, 2.0]])
+    v = np.array([[0.5, 0.0], [-1.5, 0.0], [0.0, 0.0], [1.0, 0.0]])
+    a, b = demands(("s.a", "s.b"), t, tau, v, [4.0, 0.0], [3.0, np.inf], [("N·m", "rad/s"), ("N", "m/s")])
+    assert (a.joint, a.peak, a.peak_time, a.speed) == ("s.a", 3.0, 0.2, 1.5)
+    assert a.rms == pytest.approx(np.sqrt((1 * 1 + 9 * 1 + 4 * 2 + 0 * 1) / 5))
+    assert a.effort_share == pytest.approx(0.75) and a.velocity_share == pytest.approx(0.5)
+    assert str(a) == ("s.a: peak |τ| 3 N·m at t=0.2 s (75 % of 4 N·m), RMS 1.89737 N·m; peak |v| 1.5 rad/s "
+                      "(50 % of 3 rad/s)")
+    # the first peak when it repeats; no limit (0 or inf): no share
+    assert (b.peak, b.peak_time, b.rms) == (2.0, 0.2, pytest.approx(np.sqrt(4 * 4 / 5)))
+    assert np.isnan(b.effort_share) and np.isnan(b.velocity_share)
+    assert str(b) == "s.b: peak |τ| 2 N at t=0.2 s, RMS 1.78885 N; peak |v| 0 m/s"
+    assert demands(("s.a",), np.zeros(0), np.zeros((0, 1)), np.zeros((0, 1)), [1.0], [1.0]) == []
+
+
+def test_play_torques_writes_and_prints_each_joint_demand(tmp_path, capsys):
+    commands = tmp_path / "cmd.csv"
+    commands.write_text("time,arm.joint_2\n0,-0.4\n0.5,0.3\n1.0,-0.2\n")
+    out = tmp_path / "out.npz"
+    assert main(["play", str(DEMO_RIG), "--commands", str(commands), "--dt", "0.01", "--out", str(out),
+                 "--torques"]) == 0
+    printed = capsys.readouterr().out
+    data = np.load(out)
+    tau = data["joint_torques"]
+    np.testing.assert_allclose(data["torque_peak"], np.abs(tau).max(axis=0), rtol=1e-15)
+    np.testing.assert_allclose(data["torque_rms"], np.sqrt((tau ** 2).mean(axis=0)), rtol=1e-12)  # even steps
+    assert data["velocity_peak"].shape == (7,) and data["velocity_peak"][1] > 0
+    j2 = list(data["torque_joint_names"]).index("arm.joint_2")
+    assert f"arm.joint_2: peak |τ| {data['torque_peak'][j2]:.6g} N·m at t=" in printed
+    assert "demand per joint" in printed and printed.count(": peak |τ| ") == 7

@@ -20,7 +20,7 @@ from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from mime_gui.app.docks.look import status
-from mime_gui.rig.limits import EFFORT
+from mime_gui.rig.limits import EFFORT, demands
 
 PLAYED = "Limits the played trajectory exceeds"
 EXCESS_CHECK = 4.0  # per second: how often live driving's excesses are looked at
@@ -57,6 +57,12 @@ class TorquesDock(QDockWidget):
         self.plot.addItem(self.marks)
         self.playhead = self.plot.addLine(x=0, pen=pg.mkPen("#888", width=1))
         layout.addWidget(self.plot, 1)
+        # the chosen joint's demand: peak and RMS torque, peak speed, beside its limits (whole in the tooltip)
+        self.readout = QLabel(body)
+        self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.readout.setWordWrap(True)  # two lines in a narrow dock rather than a wider window
+        layout.addWidget(self.readout)
+        self._demands: list = []  # mime_gui.rig.limits.Demand of the played trajectory, per column
         self.setWidget(body)
         transport.player_changed.connect(self._player_changed)
         self.live = transport.live_torques
@@ -106,9 +112,12 @@ class TorquesDock(QDockWidget):
             except ValueError as exc:  # a description whose mass properties are not physical
                 why = str(exc)
         names = self.torques.joint_names if self.torques is not None else ()
+        self._demands = self.torques.demands() if self.torques is not None else []
         with QSignalBlocker(self.joint):
             self.joint.clear()
             self.joint.addItems(list(names))
+            for i, demand in enumerate(self._demands):
+                self.joint.setItemData(i, str(demand), Qt.ToolTipRole)
         found = self.torques.excesses if self.torques is not None else ()
         if player is None:
             self.summary.setText("Open a command file (Playback ▸ Open commands…) to see its torques.")
@@ -122,10 +131,11 @@ class TorquesDock(QDockWidget):
         elif found:
             n = len(found)
             self.summary.setText(f"{n} excess{'es' if n != 1 else ''} of the effort or velocity limits "
-                                 "(listed in the Validation dock).")
+                                 f"(listed in the Validation dock).{most_loaded(self._demands)}")
             status(self.summary, "bad")
         else:
-            self.summary.setText("✓ Every joint stays within its effort and velocity limits.")
+            self.summary.setText("✓ Every joint stays within its effort and velocity limits."
+                                 f"{most_loaded(self._demands)}")
             status(self.summary, "ok")
         self.show_joint(0)
         self.excesses_changed.emit(tuple(found), PLAYED)
@@ -229,6 +239,12 @@ class TorquesDock(QDockWidget):
             self.marks.setData([], [])
         self.plot.setXRange(-self.live.window, 0.0, padding=0.0)
         self._torque_label(self.live.effort_units, index)
+        units = [(u, "m/s" if u == "N" else "rad/s") for u in self.live.effort_units]
+        found = demands((name,), data.time, y[:, None], data.joint_velocities[:, index:index + 1],
+                        data.effort_limits[index:index + 1], data.velocity_limits[index:index + 1],
+                        units[index:index + 1])
+        self._show_demand(found[0] if found else None, f"last {self.live.window:g} s: ",
+                          time_origin=self.live.time)
         self.plot.setLabel("bottom", "time before now", units="s")
 
     def _clear_plot(self) -> None:
@@ -236,6 +252,13 @@ class TorquesDock(QDockWidget):
         self.marks.setData([], [])
         for line in self.limits:
             line.hide()
+        self._show_demand(None)
+
+    def _show_demand(self, demand, prefix: str = "", time_origin: float = 0.0) -> None:
+        """The readout under the plot: the chosen joint's peak and RMS torque and peak speed."""
+        text = "" if demand is None else prefix + demand_text(demand, time_origin)
+        self.readout.setText(text)
+        self.readout.setToolTip("" if demand is None else str(demand))
 
     def _limit_lines(self, limit: float) -> None:
         for line, sign in zip(self.limits, (1.0, -1.0), strict=True):
@@ -264,6 +287,7 @@ class TorquesDock(QDockWidget):
         else:
             self.marks.setData([], [])
         self._torque_label(t.effort_units, index)
+        self._show_demand(self._demands[index] if index < len(self._demands) else None, time_origin=start)
 
     def _torque_label(self, units, index: int) -> None:
         """The joint's name is in the list above the plot; the axis says what and in which unit (a longer
@@ -283,6 +307,26 @@ class TorquesDock(QDockWidget):
         """The plotted ``(time, torque)`` (tests)."""
         x, y = self.curve.getData()
         return (np.asarray([]) if x is None else x), (np.asarray([]) if y is None else y)
+
+
+def _of(share: float) -> str:
+    return f" ({100 * share:.0f} %)" if math.isfinite(share) else ""
+
+
+def demand_text(d, time_origin: float = 0.0) -> str:
+    """One joint's demand in a line that fits the dock (its name is in the list above; the shares are of
+    its limits, as the tooltip says in full)."""
+    return (f"peak {d.peak:.4g} {d.unit} at {d.peak_time - time_origin:.3g} s{_of(d.effort_share)} · "
+            f"RMS {d.rms:.4g} {d.unit} · peak |v| {d.speed:.4g} {d.velocity_unit}{_of(d.velocity_share)}")
+
+
+def most_loaded(found) -> str:
+    """The summary's clause naming the joint nearest its effort limit (none where no joint has a limit)."""
+    shares = [(d.effort_share, d) for d in found if math.isfinite(d.effort_share)]
+    if not shares:
+        return ""
+    share, d = max(shares, key=lambda x: x[0])
+    return f" Most loaded: {d.joint}, {100 * share:.0f} % of its effort limit."
 
 
 def install_torques(driving, window) -> TorquesDock:
