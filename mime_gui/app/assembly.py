@@ -60,6 +60,9 @@ class Assembly(QObject):
         from mime_gui.app.scene.probe_marks import install_probe_marks
 
         self.probe_marks = install_probe_marks(window.scene, session, bridge)
+        from mime_gui.app.scene.world_parts import install_world_parts
+
+        self.world_parts = install_world_parts(window.scene, session, bridge)
         self.palette.chosen.connect(self.add_to_selection)
         self.palette.describe_target = self._target_text
         window.tree_dock.context_actions = self._context_actions

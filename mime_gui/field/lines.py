@@ -10,18 +10,12 @@ import numpy as np
 from mime_gui.field.along import field_at
 from mime_gui.field.errors import FieldError
 from mime_gui.field.sources import magnet_sources
-from mime_gui.rig.parts import Box, Cylinder, Sphere
 
 
 def _size(geometry) -> float:
     """The magnet's largest extent (m); a mesh counts as 10 mm, the lab scale of the templates."""
-    if isinstance(geometry, Box):
-        return float(max(geometry.size))
-    if isinstance(geometry, Cylinder):
-        return float(max(2.0 * geometry.radius, geometry.length))
-    if isinstance(geometry, Sphere):
-        return 2.0 * float(geometry.radius)
-    return 0.01
+    half = getattr(geometry, "half_extents", None)
+    return 0.01 if half is None else 2.0 * float(np.max(half()))
 
 
 def field_lines(built, frame_poses: np.ndarray, magnet: str, seeds: int = 12, steps: int = 300,

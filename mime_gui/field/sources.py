@@ -1,6 +1,7 @@
 """The rig's magnets as Magpylib sources: shape, polarisation, and where each one rides.
 
-A box is a ``Cuboid``, a cylinder a ``Cylinder`` (diameter and length, axis z), a sphere a ``Sphere``, a
+A box is a ``Cuboid``, a cylinder a ``Cylinder`` (diameter and length, axis z), a ring a whole turn of a
+``CylinderSegment`` (inner and outer radius, length, axis z), a sphere a ``Sphere``, a
 closed mesh a ``TriangularMesh`` (its vertices scaled, about its centroid: the graft frame sits there); the
 polarisation is ``Br·d`` in the magnet's own frame, with the remanence and direction the build resolved (its
 report's ``magnet`` entry).
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mime_gui.rig.build import GRAFT_PREFIX
-from mime_gui.rig.parts import Box, Cylinder, Mesh, Sphere, _load_mesh
+from mime_gui.rig.parts import Box, Cylinder, Mesh, Ring, Sphere, _load_mesh
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,6 +39,9 @@ class MagnetSource:
             return magpy.magnet.Cuboid(dimension=tuple(g.size), polarization=J)
         if isinstance(g, Cylinder):
             return magpy.magnet.Cylinder(dimension=(2.0 * g.radius, g.length), polarization=J)
+        if isinstance(g, Ring):  # a whole turn of a cylinder segment, centred on the ring's centroid
+            turn = (g.inner_radius, g.outer_radius, g.length, 0.0, 360.0)
+            return magpy.magnet.CylinderSegment(dimension=turn, polarization=J)
         if isinstance(g, Sphere):
             return magpy.magnet.Sphere(diameter=2.0 * g.radius, polarization=J)
         vertices, faces = self.triangles

@@ -41,6 +41,15 @@ class Cylinder:
 
 
 @dataclass
+class Ring:
+    """A hollow cylinder along z, centred on the origin (a rig part's ring; no URDF element reads as one)."""
+
+    inner_radius: float
+    outer_radius: float
+    length: float
+
+
+@dataclass
 class Sphere:
     radius: float
 
@@ -71,7 +80,7 @@ class Mesh:
     tried: tuple[str, ...] = ()  # every path tried while resolving
 
 
-Geometry = Box | Cylinder | Sphere | Capsule | Mesh | UnknownGeometry
+Geometry = Box | Cylinder | Ring | Sphere | Capsule | Mesh | UnknownGeometry
 
 
 @dataclass

@@ -20,7 +20,7 @@ from mime_gui.rig.build import BuiltRig, RigTrajectory
 from mime_gui.rig.dynamics import LabSegment, register_dynamics, unregister_dynamics
 from mime_gui.rig.findings import Finding, RigError
 from mime_gui.rig.materials import Material, material, material_names, materials
-from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.report import RigReport
 from mime_gui.rig.rigfile import RigFileError, load, save
@@ -48,6 +48,7 @@ __all__ = [
     "RigFileError",
     "RigReport",
     "RigTrajectory",
+    "Ring",
     "Sphere",
     "actuator",
     "actuator_names",

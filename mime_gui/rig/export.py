@@ -20,7 +20,7 @@ from mime_gui.files import write_atomic
 from mime_gui.rig import provenance
 from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.findings import RigError
-from mime_gui.rig.parts import Box, Cylinder, Sphere
+from mime_gui.rig.parts import Box, Cylinder, Ring, Sphere
 from mime_gui.rig.rigfile import _relative
 from mime_gui.rig.segments import _ArmSegment
 from mime_gui.rig.units import KG, KG_M2, KG_PER_M3, TESLA, M, Quantity, S
@@ -29,6 +29,12 @@ _CONSTRUCTOR = {KG: "kg", KG_M2: "kg_m2", KG_PER_M3: "kg_per_m3", M: "m", S: "s"
 _IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "LabSegment", "Mesh", "Motor", "Part", "PermanentMagnet",
             "Quantity", "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
 _PROBE_IMPORT = "Probe"  # imported only by a rig with probes, so other exports read as before
+
+
+def _optional_imports(rig) -> list[str]:
+    """Names imported only by a rig that uses them (probes, rings), so other exports read as before."""
+    rings = any(isinstance(p.geometry, Ring) for _c, _n, p in rig.solids())
+    return [*([_PROBE_IMPORT] if rig.probes else ()), *(["Ring"] if rings else ())]
 
 
 def _text(value: str) -> str:
@@ -90,6 +96,9 @@ def _geometry(g, rig, folder) -> str:
         return f"Box(size={_tuple(g.size)})"
     if isinstance(g, Cylinder):
         return f"Cylinder(radius={_num(g.radius)}, length={_num(g.length)})"
+    if isinstance(g, Ring):
+        return (f"Ring(inner_radius={_num(g.inner_radius)}, outer_radius={_num(g.outer_radius)}, "
+                f"length={_num(g.length)})")
     if isinstance(g, Sphere):
         return f"Sphere(radius={_num(g.radius)})"
     return f"Mesh({_text(_relative(g.path, rig.base, folder))}, scale={_tuple(g.scale)})"
@@ -141,7 +150,7 @@ def to_python(rig, folder, source: str = "") -> str:
              f"# rig {_text(rig.name)}{origin}",
              "", "from pathlib import Path", "",
              "from mime_gui.rig import (",
-             *(f"    {name}," for name in sorted((*_IMPORTS, *([_PROBE_IMPORT] if rig.probes else ())),
+             *(f"    {name}," for name in sorted((*_IMPORTS, *_optional_imports(rig)),
                                                  key=lambda n: (n[0].islower(), n))), ")", "",
              "# paths below are relative to this file's folder",
              'HERE = Path(__file__).resolve().parent if "__file__" in globals() else Path.cwd()', ""]

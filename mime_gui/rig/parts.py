@@ -8,7 +8,7 @@ the part is fixed in the world. A part's mass comes from a declared ``mass`` (``
 A :class:`PermanentMagnet` is a part with a magnetisation direction in its own frame and a remanence from its
 material or declared (``tesla``).
 
-Geometry sizes are in metres. A cylinder's axis is the z axis of the part frame (as in URDF).
+Geometry sizes are in metres. A cylinder's axis, and a ring's, is the z axis of the part frame (as in URDF).
 """
 
 from __future__ import annotations
@@ -63,6 +63,10 @@ class Box:
         return [] if all(map(_size, self.size)) else \
             [f"a box needs three finite, positive edge lengths of at most {MAX_LENGTH:g} m, got {self.size}"]
 
+    def half_extents(self) -> np.ndarray:
+        """Half its extent along its own x, y, z (m): the box about its centroid that holds it."""
+        return 0.5 * np.asarray(self.size, dtype=float)
+
     def mass_properties(self, base=None) -> MassProperties:
         x, y, z = self.size
         v = x * y * z
@@ -87,11 +91,49 @@ class Cylinder:
         return [] if ok else [f"a cylinder needs a finite, positive radius and length of at most "
                               f"{MAX_LENGTH:g} m, got radius={self.radius}, length={self.length}"]
 
+    def half_extents(self) -> np.ndarray:
+        return np.array([self.radius, self.radius, 0.5 * self.length])
+
     def mass_properties(self, base=None) -> MassProperties:
         r, h = self.radius, self.length
         v = math.pi * r * r * h
         side = v * (3 * r * r + h * h) / 12.0
         return MassProperties(v, np.zeros(3), np.diag([side, side, v * r * r / 2.0]))
+
+
+@dataclass(frozen=True)
+class Ring:
+    """A ring (a hollow cylinder) about its z axis: ``inner_radius`` < ``outer_radius`` (m), ``length`` (m)
+    long, centred on its centroid. A ring magnet's magnetisation is along its axis or across it."""
+
+    inner_radius: float
+    outer_radius: float
+    length: float
+    kind = "ring"
+
+    def __post_init__(self):
+        for name in ("inner_radius", "outer_radius", "length"):
+            object.__setattr__(self, name, _positive(getattr(self, name), name.replace("_", " ")))
+
+    def problems(self, base=None) -> list[str]:
+        r, R, h = self.inner_radius, self.outer_radius, self.length
+        if not (_size(r) and _size(R) and _size(h)):
+            return [f"a ring needs a finite, positive inner radius, outer radius and length of at most "
+                    f"{MAX_LENGTH:g} m, got inner_radius={r}, outer_radius={R}, length={h}"]
+        if r >= R:
+            return [f"a ring's inner radius must be smaller than its outer radius, got inner_radius={r}, "
+                    f"outer_radius={R} (a solid one is a cylinder)"]
+        return []
+
+    def half_extents(self) -> np.ndarray:
+        return np.array([self.outer_radius, self.outer_radius, 0.5 * self.length])
+
+    def mass_properties(self, base=None) -> MassProperties:
+        r, R, h = self.inner_radius, self.outer_radius, self.length
+        v = math.pi * (R * R - r * r) * h
+        squares = R * R + r * r
+        side = v * (3 * squares + h * h) / 12.0
+        return MassProperties(v, np.zeros(3), np.diag([side, side, v * squares / 2.0]))
 
 
 @dataclass(frozen=True)
@@ -105,6 +147,9 @@ class Sphere:
     def problems(self, base=None) -> list[str]:
         return [] if _size(self.radius) else \
             [f"a sphere needs a finite, positive radius of at most {MAX_LENGTH:g} m, got {self.radius}"]
+
+    def half_extents(self) -> np.ndarray:
+        return np.full(3, float(self.radius))
 
     def mass_properties(self, base=None) -> MassProperties:
         r = self.radius
@@ -172,8 +217,8 @@ def _load_mesh(path: str):
     return mesh
 
 
-Geometry = Box | Cylinder | Sphere | Mesh
-GEOMETRY_KINDS = {c.kind: c for c in (Box, Cylinder, Sphere, Mesh)}
+Geometry = Box | Cylinder | Ring | Sphere | Mesh
+GEOMETRY_KINDS = {c.kind: c for c in (Box, Cylinder, Ring, Sphere, Mesh)}
 
 
 @dataclass(eq=True)
@@ -191,8 +236,8 @@ class Part:
     role = "part"
 
     def __post_init__(self):
-        if not isinstance(self.geometry, Box | Cylinder | Sphere | Mesh):
-            raise TypeError(f"geometry must be Box, Cylinder, Sphere or Mesh, got {self.geometry!r}")
+        if not isinstance(self.geometry, Box | Cylinder | Ring | Sphere | Mesh):
+            raise TypeError(f"geometry must be Box, Cylinder, Ring, Sphere or Mesh, got {self.geometry!r}")
         self.at = _vector(self.at, 3, "at")
         if self.material is not None and not isinstance(self.material, str):
             raise TypeError(f"material is a name, got {self.material!r}")

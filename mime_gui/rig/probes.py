@@ -13,7 +13,7 @@ from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
-from mime_gui.rig.parts import Box, Cylinder, Sphere
+from mime_gui.rig.parts import Box, Cylinder, Ring, Sphere
 from mime_gui.rig.segments import _vector
 
 #: how far inside a solid a point must be, relative to the solid's size, to count as inside: a probe on the
@@ -48,6 +48,11 @@ def inside(geometry, points) -> np.ndarray | None:
         r, h = geometry.radius, geometry.length / 2.0
         radial = np.hypot(p[..., 0], p[..., 1])
         return (radial < r * (1.0 - SURFACE_TOLERANCE)) & (np.abs(p[..., 2]) < h * (1.0 - SURFACE_TOLERANCE))
+    if isinstance(geometry, Ring):  # in its material, not in its bore
+        r, R, h = geometry.inner_radius, geometry.outer_radius, geometry.length / 2.0
+        radial = np.hypot(p[..., 0], p[..., 1])
+        return ((radial > r * (1.0 + SURFACE_TOLERANCE)) & (radial < R * (1.0 - SURFACE_TOLERANCE))
+                & (np.abs(p[..., 2]) < h * (1.0 - SURFACE_TOLERANCE)))
     if isinstance(geometry, Sphere):
         return np.linalg.norm(p, axis=-1) < geometry.radius * (1.0 - SURFACE_TOLERANCE)
     return None

@@ -27,6 +27,9 @@ def geometry_dict(g) -> dict:
         return {"type": "box", "size": list(g.size)}
     if g.kind == "cylinder":
         return {"type": "cylinder", "radius": g.radius, "length": g.length}
+    if g.kind == "ring":
+        return {"type": "ring", "inner_radius": g.inner_radius, "outer_radius": g.outer_radius,
+                "length": g.length}
     if g.kind == "sphere":
         return {"type": "sphere", "radius": g.radius}
     return {"type": "mesh", "path": g.path, "scale": list(g.scale)}
@@ -37,6 +40,9 @@ def _geometry_text(d: dict) -> str:
         return f"box {_vec(d['size'])} m"
     if d["type"] == "cylinder":
         return f"cylinder r={_fmt(d['radius'])} m, length {_fmt(d['length'])} m"
+    if d["type"] == "ring":
+        return (f"ring r={_fmt(d['inner_radius'])}–{_fmt(d['outer_radius'])} m, length "
+                f"{_fmt(d['length'])} m")
     if d["type"] == "sphere":
         return f"sphere r={_fmt(d['radius'])} m"
     return f"mesh {d['path']} scaled {_vec(d['scale'])}"

@@ -24,7 +24,7 @@ from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig import dynamics, provenance
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.dynamics import LabSegment
-from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
 from mime_gui.rig.units import UNITS, Quantity
@@ -286,6 +286,10 @@ class _Reader:
             d = self.obj(value, p, ("type", "unit", "radius", "length"))
             self.unit(d["unit"], f"{p}/unit", "m")
             return Cylinder(self.number(d["radius"], f"{p}/radius"), self.number(d["length"], f"{p}/length"))
+        if kind == "ring":
+            d = self.obj(value, p, ("type", "unit", "inner_radius", "outer_radius", "length"))
+            self.unit(d["unit"], f"{p}/unit", "m")
+            return Ring(*(self.number(d[k], f"{p}/{k}") for k in ("inner_radius", "outer_radius", "length")))
         if kind == "sphere":
             d = self.obj(value, p, ("type", "unit", "radius"))
             self.unit(d["unit"], f"{p}/unit", "m")
@@ -484,6 +488,9 @@ def _geometry(g, base, folder) -> dict:
         return {"type": "box", "unit": "m", "size": list(g.size)}
     if isinstance(g, Cylinder):
         return {"type": "cylinder", "unit": "m", "radius": g.radius, "length": g.length}
+    if isinstance(g, Ring):
+        return {"type": "ring", "unit": "m", "inner_radius": g.inner_radius, "outer_radius": g.outer_radius,
+                "length": g.length}
     if isinstance(g, Sphere):
         return {"type": "sphere", "unit": "m", "radius": g.radius}
     return {"type": "mesh", "path": _relative(g.path, base, folder), "scale": list(g.scale)}

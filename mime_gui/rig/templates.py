@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mime_gui.multibody.errors import CodedError
-from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import Arm, Motor
 
@@ -66,6 +66,9 @@ TEMPLATES: dict[str, Template] = {t.key: t for t in (
     Template("part.cylinder", "Cylinder", "Parts", "parts", "cylinder",
              "An aluminium cylinder, radius 10 mm, 20 mm long along the frame's z axis",
              _part(Cylinder(0.01, 0.02), False)),
+    Template("part.ring", "Ring", "Parts", "parts", "ring",
+             "An aluminium ring, bore radius 5 mm, outer radius 10 mm, 5 mm long along the frame's z axis",
+             _part(Ring(0.005, 0.01, 0.005), False)),
     Template("part.sphere", "Sphere", "Parts", "parts", "sphere", "An aluminium sphere, radius 10 mm",
              _part(Sphere(0.01), False)),
     Template("part.mesh", "Mesh from a file…", "Parts", "parts", "mesh",
@@ -77,6 +80,9 @@ TEMPLATES: dict[str, Template] = {t.key: t for t in (
     Template("magnet.cylinder", "Cylinder magnet", "Magnets", "magnets", "magnet",
              "An NdFeB N42 disc, radius 5 mm, 10 mm long, magnetised along its axis (+z)",
              _part(Cylinder(0.005, 0.01), True)),
+    Template("magnet.ring", "Ring magnet", "Magnets", "magnets", "magnet",
+             "An NdFeB N42 ring, bore radius 3 mm, outer radius 6 mm, 3 mm long, magnetised along its axis "
+             "(+z)", _part(Ring(0.003, 0.006, 0.003), True)),
     Template("magnet.sphere", "Sphere magnet", "Magnets", "magnets", "magnet",
              "An NdFeB N42 sphere, radius 5 mm, magnetised along +z", _part(Sphere(0.005), True)),
     Template("probe.point", "Probe", "Probes", "probes", "probe",

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from mime_gui.multibody import tree as description
-from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Sphere
+from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
 
 _MAGNET_RGBA = (0.80, 0.12, 0.16, 1.0)
 _RGBA_BY_FAMILY = (
@@ -39,6 +39,8 @@ def part_shape(part: Part, centroid, base=None) -> description.Shape:
         geometry = description.Box(tuple(g.size))
     elif isinstance(g, Cylinder):
         geometry = description.Cylinder(g.radius, g.length)
+    elif isinstance(g, Ring):
+        geometry = description.Ring(g.inner_radius, g.outer_radius, g.length)
     elif isinstance(g, Sphere):
         geometry = description.Sphere(g.radius)
     else:

@@ -513,3 +513,88 @@ def test_a_segments_orientation_is_typed_in_degrees_and_stored_as_its_quaternion
         q = rpy_to_quaternion(np.radians(rpy))
         assert np.linalg.norm(q) == pytest.approx(1.0, abs=1e-15)
         assert quaternion_to_rpy_degrees(q) == pytest.approx(rpy, abs=1e-9)
+
+
+def test_a_ring_magnet_dropped_on_the_rotor_is_drawn_as_a_ring_and_its_bore_is_typed_in_mm(window, qtbot,
+                                                                                         demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    session = window.session
+    drop_on_row(window, "magnet.ring", ItemRef("motor", "link", "rotor"))
+    settle(qtbot)
+    ring = session.rig.magnets["magnet"]
+    g = ring.geometry
+    assert (g.inner_radius, g.outer_radius, g.length) == (0.003, 0.006, 0.003)
+    assert ring.mount == "motor.rotor" and not session.document.findings
+
+    def drawn():
+        actors = window.scene._registry.actors_of(ItemRef("", "magnet", "magnet"))
+        assert len(actors) == 1
+        points = np.asarray(actors[0].GetMapper().GetInput().points)
+        radial = np.hypot(points[:, 0], points[:, 1])
+        return radial.min(), radial.max(), np.ptp(points[:, 2])
+
+    np.testing.assert_allclose(drawn(), (0.003, 0.006, 0.003), rtol=1e-9)  # a hole through it, in the view
+    bore = field(window, "magnets.magnet.geometry.inner_radius")
+    type_into(qtbot, bore.edit, "4.5", enter=True)  # mm
+    assert session.rig.magnets["magnet"].geometry.inner_radius == pytest.approx(0.0045)
+    np.testing.assert_allclose(drawn(), (0.0045, 0.006, 0.003), rtol=1e-9)
+    type_into(qtbot, bore.edit, "7", enter=True)  # wider than it
+    assert any(f.code == "part.geometry" and f.where == "magnets.magnet.geometry"
+               for f in session.document.findings)
+    press(window, Qt.Key_Z, Qt.ControlModifier)  # the typing into one field is one step
+    settle(qtbot)
+    assert session.rig.magnets["magnet"].geometry.inner_radius == pytest.approx(0.003)
+    assert not session.document.findings
+    np.testing.assert_allclose(drawn(), (0.003, 0.006, 0.003), rtol=1e-9)
+
+
+def test_a_magnet_fixed_in_the_world_has_a_row_a_shape_an_arrow_and_moves_with_its_place(window, qtbot,
+                                                                                        demo_copy):
+    """A part or magnet no segment carries is drawn where the rig places it, listed under World, picked by a
+    click in the view, outlined when selected, and hidden with the parts layer."""
+    from mime_gui.rig import PermanentMagnet, Ring, save
+
+    rig = load(demo_copy / "demo.rig.json")
+    rig.magnets["bench"] = PermanentMagnet(Ring(0.02, 0.05, 0.02), material="NdFeB-N42",
+                                           magnetisation=(0.0, 0.0, 1.0), at=(0.45, 0.35, 0.3))
+    save(rig, demo_copy / "demo.rig.json")
+    open_ready(window, demo_copy / "demo.rig.json")
+    session = window.session
+    row = window.tree_dock.item_for(ItemRef("", "magnet", "bench"))
+    assert row is not None and row.parent().text(0) == "World"
+    assert row.text(1) == "ring magnet in the world"
+    world = window.assembly.world_parts
+    actor = world.actors["bench"]
+    np.testing.assert_allclose(np.asarray(actor.user_matrix)[:3, 3], (0.45, 0.35, 0.3))
+    points = np.asarray(actor.GetMapper().GetInput().points)
+    np.testing.assert_allclose([np.hypot(points[:, 0], points[:, 1]).min(), np.ptp(points[:, 2])],
+                               [0.02, 0.02], rtol=1e-9)
+    south, north = window.assembly.marks.arrow_actors("bench")  # its magnetisation, through it
+    np.testing.assert_allclose(np.asarray(north.user_matrix)[:3, 3], (0.45, 0.35, 0.3))
+    # a click on it in the view selects it, and its outline stands around it
+    window.scene.render_now()
+    ren = window.scene.plotter.renderer
+    ren.SetWorldPoint(0.45 + 0.035, 0.35, 0.3, 1.0)  # on the ring itself, not in its bore
+    ren.WorldToDisplay()
+    x, y, _ = ren.GetDisplayPoint()
+    assert window.scene.pick(x, y) == ItemRef("", "magnet", "bench")
+    settle(qtbot)
+    assert session.selection == ItemRef("", "magnet", "bench")
+    assert window.properties_dock.forms.form.name == "bench"
+    outline = window.assembly.marks.outline
+    assert outline.GetVisibility()
+    np.testing.assert_allclose(np.asarray(outline.user_matrix)[:3, 3], (0.45, 0.35, 0.3))
+    # typed to another place, it moves there; the parts layer hides it
+    type_vector(qtbot, window, "magnets.bench.at", 2, "500")  # mm
+    assert session.rig.magnets["bench"].at == pytest.approx((0.45, 0.35, 0.5))
+    np.testing.assert_allclose(np.asarray(world.actors["bench"].user_matrix)[:3, 3], (0.45, 0.35, 0.5))
+    session.set_layer_visible("parts", False)
+    assert not world.actors["bench"].GetVisibility()
+    session.set_layer_visible("parts", True)
+    assert world.actors["bench"].GetVisibility()
+    # mounted on a frame it is the frame's graft link instead: no world actor, no World row
+    session.apply(SetValue("magnets.bench.mount", "arm.link_3"))
+    settle(qtbot)
+    assert "bench" not in world.actors
+    assert window.tree_dock.item_for(ItemRef("", "magnet", "bench")) is None
+    assert window.tree_dock.item_for(ItemRef("arm", "link", "part:bench")) is not None

@@ -12,10 +12,11 @@ from field_helpers import BR, demo, dipole, magnet, motor_rig, probe, spin
 
 from mime_gui.field import field_along, rotating_summary
 from mime_gui.field.sources import magnet_sources
-from mime_gui.rig import Box, Cylinder, Sphere
+from mime_gui.rig import Box, Cylinder, Ring, Sphere
 from mime_gui.rig.mass import MU0
 
-SHAPES = {"box": Box((0.01, 0.02, 0.005)), "cylinder": Cylinder(0.005, 0.01), "sphere": Sphere(0.006)}
+SHAPES = {"box": Box((0.01, 0.02, 0.005)), "cylinder": Cylinder(0.005, 0.01), "sphere": Sphere(0.006),
+          "ring": Ring(0.003, 0.008, 0.004)}
 
 
 def _directions(n=6):
@@ -118,3 +119,24 @@ def test_the_batched_field_equals_one_magpylib_call_per_step():
         source.position, source.orientation = pose[:3, 3], Rotation.from_matrix(pose[:3, :3])
         assert np.allclose(source.getB(field.probe_positions[step]), field.B[step], rtol=1e-12, atol=0)
     assert magpy.__version__
+
+
+def test_on_the_axis_of_an_axial_ring_magnet_the_field_is_the_outer_cylinder_s_less_the_bore_s():
+    """The closed form on the axis of an axially magnetised cylinder of radius a and length L, at z from its
+    centre: Bz = Br/2 [(z + L/2)/√((z + L/2)² + a²) − (z − L/2)/√((z − L/2)² + a²)]; a ring is the outer
+    cylinder less its bore's, in the bore and beyond the faces alike."""
+    r, R, L = 0.003, 0.008, 0.004
+    heights = (-0.03, -0.006, -0.001, 0.0, 0.0015, 0.0025, 0.01, 0.05)  # in the bore (|z| < 2 mm) and out
+    probes = {f"p{i}": probe((0.0, 0.0, z)) for i, z in enumerate(heights)}
+    built = motor_rig({"m": magnet(Ring(r, R, L))}, probes).build()
+    field = field_along(built, built.play(np.zeros((1, 1)), 0.01))
+
+    def cylinder(a, z):
+        return BR / 2 * ((z + L / 2) / math.hypot(z + L / 2, a) - (z - L / 2) / math.hypot(z - L / 2, a))
+
+    for i, z in enumerate(heights):
+        expected = cylinder(R, z) - cylinder(r, z)
+        np.testing.assert_allclose(field.B[0, i], [0.0, 0.0, expected], rtol=1e-9, atol=1e-12,
+                                   err_msg=f"z = {z}")
+    # in the bore the field turns back against the magnetisation
+    assert field.B[0, heights.index(0.0), 2] < 0 < field.B[0, heights.index(0.01), 2]

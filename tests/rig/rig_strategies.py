@@ -13,6 +13,7 @@ from mime_gui.rig import (
     PermanentMagnet,
     Probe,
     Quantity,
+    Ring,
     Sphere,
 )
 from mime_gui.rig.units import UNITS
@@ -32,7 +33,8 @@ arms = st.builds(Arm.Kinematic, description=paths, initial_positions=positions, 
     actuators=st.dictionaries(text, text | finite | quantity, max_size=3), **common)
 motors = st.builds(Motor.Kinematic, axis=vec3, initial_position=finite, **common) | st.builds(
     Motor.Dynamic, axis=vec3, initial_position=finite, inertia=declaration, **common)
-geometry = (st.builds(Box, vec3) | st.builds(Cylinder, finite, finite) | st.builds(Sphere, finite)
+geometry = (st.builds(Box, vec3) | st.builds(Cylinder, finite, finite)
+            | st.builds(Ring, finite, finite, finite) | st.builds(Sphere, finite)
             | st.builds(Mesh, paths, vec3))
 part_fields = {"material": st.none() | text, "at": vec3, "mount": st.none() | text, "mass": declaration,
                "density": declaration}

@@ -130,13 +130,18 @@ def test_excesses_are_runs_and_a_value_at_the_limit_is_not_one():
         assert excesses(("a.j",), t, tau, tau, [limit], [limit]) == []
 
 
-def test_play_torques_adds_the_torques_to_the_output(tmp_path, capsys):
+def _played_with_torques(tmp_path, capsys):
+    """``mime-gui play DEMO --torques`` of a swing of joint_2: what it printed, the commands, the output."""
     commands = tmp_path / "cmd.csv"
     commands.write_text("time,arm.joint_2\n0,-0.4\n0.5,0.3\n1.0,-0.2\n")
     out = tmp_path / "out.npz"
     assert main(["play", str(DEMO_RIG), "--commands", str(commands), "--dt", "0.01", "--out", str(out),
                  "--torques"]) == 0
-    printed = capsys.readouterr().out
+    return capsys.readouterr().out, commands, out
+
+
+def test_play_torques_adds_the_torques_to_the_output(tmp_path, capsys):
+    printed, commands, out = _played_with_torques(tmp_path, capsys)
     assert "torques: 7 joint(s) of dynamic segments" in printed
     data = np.load(out)
     assert list(data["torque_joint_names"])[-1] == "motor.shaft"
@@ -191,12 +196,7 @@ def test_each_joint_demand_is_its_peak_its_time_weighted_rms_and_its_peak_speed_
 
 
 def test_play_torques_writes_and_prints_each_joint_demand(tmp_path, capsys):
-    commands = tmp_path / "cmd.csv"
-    commands.write_text("time,arm.joint_2\n0,-0.4\n0.5,0.3\n1.0,-0.2\n")
-    out = tmp_path / "out.npz"
-    assert main(["play", str(DEMO_RIG), "--commands", str(commands), "--dt", "0.01", "--out", str(out),
-                 "--torques"]) == 0
-    printed = capsys.readouterr().out
+    printed, _, out = _played_with_torques(tmp_path, capsys)
     data = np.load(out)
     tau = data["joint_torques"]
     np.testing.assert_allclose(data["torque_peak"], np.abs(tau).max(axis=0), rtol=1e-15)

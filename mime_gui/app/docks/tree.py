@@ -165,8 +165,10 @@ class TreeDock(QDockWidget):
 
     def _place_probes(self) -> None:
         """A row per probe under the row of the frame it rides on (its link's row, else its frame's), or in
-        a "World" group (no mount, or a mount the chain lacks): made again after every edit (a few rows)."""
-        for ref in [r for r in self._items if r.kind == "probe"]:
+        a "World" group (no mount, or a mount the chain lacks), and in that group a row per part or magnet
+        that no segment carries (fixed in the world, or on a mount the chain lacks; a carried one is its
+        graft link's row): made again after every edit (a few rows)."""
+        for ref in [r for r in self._items if r.kind in ("probe", "part", "magnet")]:
             item = self._items.pop(ref)
             try:
                 parent = item.parent()
@@ -178,20 +180,30 @@ class TreeDock(QDockWidget):
         if world is not None:
             self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(world))
         rig = self.session.rig
+
+        def world_group():
+            if " world" not in self._tops:
+                self._tops[" world"] = self._item(None, "World", "", "group", None, "group")
+                self._tops[" world"].setToolTip(0, "Items fixed in the world")
+                self.tree.addTopLevelItem(self._tops[" world"])
+                self._tops[" world"].setExpanded(True)
+            return self._tops[" world"]
+
         for name, probe in (getattr(rig, "probes", {}) if rig is not None else {}).items():
             segment, _, frame = (probe.mount or "").partition(".")
             parent = self._items.get(ItemRef(segment, "link", frame)) or \
                 self._items.get(ItemRef(segment, "frame", frame))
             details = "probe" if parent is not None else \
                 ("probe in the world" if probe.mount is None else f"probe on {probe.mount} (not found)")
-            if parent is None:
-                if " world" not in self._tops:
-                    self._tops[" world"] = self._item(None, "World", "", "group", None, "group")
-                    self._tops[" world"].setToolTip(0, "Items fixed in the world")
-                    self.tree.addTopLevelItem(self._tops[" world"])
-                    self._tops[" world"].setExpanded(True)
-                parent = self._tops[" world"]
-            self._item(parent, name, details, "probe", ItemRef("", "probe", name), "probe")
+            self._item(parent or world_group(), name, details, "probe", ItemRef("", "probe", name), "probe")
+        grafted = {r.name for r in self._items if r.kind == "link" and r.name.startswith(GRAFT_PREFIX)}
+        for collection, name, part in (rig.solids() if rig is not None else ()):
+            if GRAFT_PREFIX + name in grafted:
+                continue
+            kind = "magnet" if collection == "magnets" else "part"
+            where = "in the world" if part.mount is None else f"on {part.mount} (not found)"
+            self._item(world_group(), name, f"{part.geometry.kind} {kind} {where}", kind,
+                       ItemRef("", kind, name), kind)
 
     @staticmethod
     def _shape(seg) -> tuple:
@@ -353,7 +365,7 @@ class TreeDock(QDockWidget):
             return None
         if ref.kind in ("part", "magnet"):
             return next((item for r, item in self._items.items()
-                         if r.kind == "link" and r.name == GRAFT_PREFIX + ref.name), None)
+                         if r.kind == "link" and r.name == GRAFT_PREFIX + ref.name), self._items.get(ref))
         return self._items.get(ref)
 
     def show_selection(self, ref: ItemRef | None) -> None:
@@ -384,7 +396,8 @@ class TreeDock(QDockWidget):
         menu = QMenu(self.tree)
         focus = menu.addAction("Focus camera")
         hidden = not self.session.is_item_visible(ref)
-        shown_alone = ref.kind not in ("segment", "probe")  # a probe's marker goes with the parts layer
+        # a probe's marker, and a part fixed in the world (a World row), go with the parts layer
+        shown_alone = ref.kind not in ("segment", "probe", "part", "magnet")
         toggle = menu.addAction("Show" if hidden else "Hide") if shown_alone else None
         extra = self.context_actions(ref)  # Delete, Duplicate, Rename … (the assembly code's)
         if extra:

@@ -17,7 +17,7 @@ import pyvista as pv
 import vtk
 
 from mime_gui.rig.build import GRAFT_PREFIX
-from mime_gui.rig.parts import Box, Cylinder, PermanentMagnet, Sphere
+from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import direction
 
 NORTH_RGB = (0.86, 0.16, 0.18)
@@ -26,14 +26,14 @@ OUTLINE_RGB = (1.0, 0.74, 0.16)
 COM_RGB = (0.1, 0.1, 0.1)
 
 
+def _half_extents(geometry) -> np.ndarray:
+    """A primitive's half extents along its axes; a mesh counts as 10 mm across."""
+    half = getattr(geometry, "half_extents", None)
+    return np.full(3, 0.01) if half is None else half()
+
+
 def _half_size(geometry) -> float:
-    if isinstance(geometry, Box):
-        return 0.5 * max(geometry.size)
-    if isinstance(geometry, Cylinder):
-        return max(geometry.radius, 0.5 * geometry.length)
-    if isinstance(geometry, Sphere):
-        return geometry.radius
-    return 0.01
+    return float(np.max(_half_extents(geometry)))
 
 
 def _rotation_to(axis) -> np.ndarray:
@@ -121,7 +121,7 @@ class PartMarks:
             return ()
         out = []
         for name, magnet in rig.magnets.items():
-            found = self._graft(name)
+            found = self._place_of(name)
             d = direction(magnet.magnetisation) if isinstance(magnet, PermanentMagnet) else None
             if found is not None and d is not None:
                 out.append((name, found, _half_size(magnet.geometry), tuple(d)))
@@ -151,6 +151,23 @@ class PartMarks:
                 return seg_name, GRAFT_PREFIX + name
         return None
 
+    def _place_of(self, name: str) -> tuple | None:
+        """Where a part or magnet is drawn: ``(segment, graft link)``, or ``(None, at)`` when it is fixed in
+        the world (:mod:`.world_parts` draws it there); None when it is not drawn."""
+        found = self._graft(name)
+        if found is not None:
+            return found
+        rig = self.session.rig
+        part = (rig.parts.get(name) or rig.magnets.get(name)) if rig is not None else None
+        return (None, tuple(part.at)) if part is not None and part.mount is None else None
+
+    def _pose(self, segment, where) -> np.ndarray:
+        if segment is None:
+            X = np.eye(4)
+            X[:3, 3] = where
+            return X
+        return self.session.frame_world_pose(segment, where)
+
     # -- placing -------------------------------------------------------------------------------------
     def place(self) -> None:
         parts_on = self.scene.layer_visible("parts")
@@ -158,7 +175,7 @@ class PartMarks:
             for actor, seg, frame, local in entries:
                 actor.SetVisibility(parts_on)
                 if parts_on:
-                    actor.user_matrix = self.session.frame_world_pose(seg, frame) @ local
+                    actor.user_matrix = self._pose(seg, frame) @ local
         self._place_outline()
         self._place_com()
         self.scene.request_render()
@@ -171,7 +188,7 @@ class PartMarks:
         name = ref.name[len(GRAFT_PREFIX):] if ref.kind == "link" and ref.name.startswith(GRAFT_PREFIX) else \
             ref.name if ref.kind in ("part", "magnet") else None
         part = rig.parts.get(name) or rig.magnets.get(name) if name else None
-        found = self._graft(name) if part is not None else None
+        found = self._place_of(name) if part is not None else None
         return (name, part, found) if found is not None else None
 
     def _place_outline(self) -> None:
@@ -185,11 +202,7 @@ class PartMarks:
         if key != self._outlined:
             if self.outline is not None:
                 self.renderer.RemoveActor(self.outline)
-            half = np.full(3, _half_size(part.geometry))
-            if isinstance(part.geometry, Box):
-                half = 0.5 * np.asarray(part.geometry.size)
-            elif isinstance(part.geometry, Cylinder):
-                half = np.array([part.geometry.radius, part.geometry.radius, 0.5 * part.geometry.length])
+            half = _half_extents(part.geometry)
             pad = 1.0 + 0.15
             box = pv.Box(bounds=(-half[0] * pad, half[0] * pad, -half[1] * pad, half[1] * pad,
                                  -half[2] * pad, half[2] * pad))
@@ -197,7 +210,7 @@ class PartMarks:
             self.outline.GetProperty().SetLineWidth(2.0)
             self._outlined = key
         self.outline.SetVisibility(True)
-        self.outline.user_matrix = self.session.frame_world_pose(seg, frame)
+        self.outline.user_matrix = self._pose(seg, frame)
 
     def _place_com(self) -> None:
         if self.com is None:

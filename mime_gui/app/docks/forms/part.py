@@ -21,7 +21,7 @@ from mime_gui.app.docks.fields import (
 from mime_gui.app.docks.forms.base import Form, graft_of
 from mime_gui.rig.mass import magnet_moment, part_mass
 from mime_gui.rig.materials import material, materials
-from mime_gui.rig.parts import Box, Cylinder, Mesh, PermanentMagnet, Sphere
+from mime_gui.rig.parts import Box, Cylinder, Mesh, PermanentMagnet, Ring, Sphere
 from mime_gui.rig.units import KG, KG_PER_M3, TESLA, Quantity
 from mime_gui.session import RenameItem, ReplaceItem, SetValue
 
@@ -114,6 +114,13 @@ class PartForm(Form):
             self.add("Length", NumberField(f"{base}.length", lengths=self.lengths, parent=self),
                      lambda r: self.part(r).geometry.length, lambda v: setter(f"{base}.length", v),
                      "Along the part's z axis")
+        elif isinstance(g, Ring):
+            for label, key, tip in (("Bore radius", "inner_radius", "The hole's radius"),
+                                    ("Outer radius", "outer_radius", ""),
+                                    ("Length", "length", "Along the part's z axis")):
+                self.add(label, NumberField(f"{base}.{key}", lengths=self.lengths, parent=self),
+                         lambda r, key=key: getattr(self.part(r).geometry, key),
+                         lambda v, key=key: setter(f"{base}.{key}", v), tip)
         elif isinstance(g, Sphere):
             self.add("Radius", NumberField(f"{base}.radius", lengths=self.lengths, parent=self),
                      lambda r: self.part(r).geometry.radius, lambda v: setter(f"{base}.radius", v))
