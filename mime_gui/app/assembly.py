@@ -25,6 +25,7 @@ from mime_gui.app.docks.forms import canonical, item_ref, part_target
 from mime_gui.app.docks.mass import MassPropertiesDock
 from mime_gui.app.docks.palette import PaletteDock
 from mime_gui.app.docks.validation import ValidationDock
+from mime_gui.app.layout import panel_action
 from mime_gui.rig import paths as rig_paths
 from mime_gui.rig.templates import copy_name, segment_mount, unique_name
 from mime_gui.rig.templates import template as find_template
@@ -95,16 +96,7 @@ class Assembly(QObject):
         QTimer.singleShot(0, lambda: w.resizeDocks([self.validation], [min(270, w.height() // 3)],
                                                    Qt.Vertical))
         for dock in (self.palette, self.validation, self.armature, self.build_report, self.mass):
-            w.menus["Panels"].addAction(self._panel_action(dock))
-
-    def _panel_action(self, dock) -> QAction:
-        """A checkable View → Panels entry made here (not the dock's own toggleViewAction, a C++-owned
-        object whose Python wrapper the binding can confuse with a dead object at the same address)."""
-        action = QAction(dock.windowTitle(), self.window, checkable=True)
-        action.setChecked(not dock.isHidden())
-        action.toggled.connect(lambda on, _d=dock: (_d.setVisible(on), on and _d.raise_()))
-        dock.visibilityChanged.connect(lambda _on, _d=dock, _a=action: _a.setChecked(not _d.isHidden()))
-        return action
+            w.menus["Panels"].addAction(panel_action(w, dock))
 
     # -- menus ---------------------------------------------------------------------------------------
     def _menus(self) -> None:

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
+from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.forms.probe import probe_field
 from mime_gui.app.docks.plots import LIVE_SAMPLES, LIVE_SECONDS, REDRAW_MS, XYZ, Ring, nice_range
 
@@ -174,7 +175,7 @@ class FieldPlot(QObject):
         self._dirty = True
 
     def _redraw_if_dirty(self) -> None:
-        if not self._dirty or self.probe is None or self._plays() is not None or not self.dock.isVisible():
+        if not self._dirty or self.probe is None or self._plays() is not None or not on_screen(self.dock):
             return
         self._dirty = False
         t, values = self._ring.arrays()

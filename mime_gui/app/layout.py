@@ -7,8 +7,8 @@ installed:
 - left: the chain tree above the palette;
 - right: the forms (Properties) with the joint sliders as a tab beside them;
 - below the view: the findings' tabs (Validation, Armature, Build report, Mass properties, Read report) beside
-  the plots (with the joint torques as a tab behind them), and the player across the whole foot of the
-  window, its timeline as wide as the window.
+  the plots (with the joint torques and the joints' demand as tabs behind them), and the player across the
+  whole foot of the window, its timeline as wide as the window.
 
 A layout the user saved (the window state in the settings) is restored over this one afterwards, in the
 event-loop turn after the window is made (see :func:`arrange_docks`).
@@ -19,17 +19,28 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 LEFT = ("ChainTreeDock", "PaletteDock")
 RIGHT_TABS = ("PropertiesDock", "JointSlidersDock")
 BELOW_TABS = ("ValidationDock", "ArmatureDock", "BuildReportDock", "MassPropertiesDock", "ReadReportDock")
-BESIDE_TABS = ("PlotsDock", "TorquesDock")
+BESIDE_TABS = ("PlotsDock", "TorquesDock", "MotorDemandDock")
 FOOT = "PlayerDock"
 
 # the window's state format: bumped when the arrangement changes, so an older saved layout is not restored
 # over a newer one
-STATE_VERSION = 2
+STATE_VERSION = 3
+
+
+def panel_action(window, dock) -> QAction:
+    """A checkable View → Panels entry for ``dock``, made here (not the dock's own toggleViewAction, a
+    C++-owned object whose Python wrapper the binding can confuse with a dead object at the same address)."""
+    action = QAction(dock.windowTitle(), window, checkable=True)
+    action.setChecked(not dock.isHidden())
+    action.toggled.connect(lambda on, _d=dock: (_d.setVisible(on), on and _d.raise_()))
+    dock.visibilityChanged.connect(lambda _on, _d=dock, _a=action: _a.setChecked(not _d.isHidden()))
+    return action
 
 
 def _tabbed(window, docks, area, names) -> list[QDockWidget]:
@@ -109,4 +120,4 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
     return finish
 
 
-__all__ = ["STATE_VERSION", "arrange_docks"]
+__all__ = ["STATE_VERSION", "arrange_docks", "panel_action"]

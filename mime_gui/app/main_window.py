@@ -29,6 +29,7 @@ from mime_gui import __version__
 from mime_gui.app import gc_guard
 from mime_gui.app.assembly import install_assembly
 from mime_gui.app.bridge import SessionBridge
+from mime_gui.app.docks.demand import install_demand
 from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.report import ReportDock
 from mime_gui.app.docks.torques import install_torques
@@ -173,6 +174,7 @@ class MainWindow(QMainWindow):
             loaded.connect(self._meshes_loaded)
         install_driving(self)  # sliders, player, plots, the clock, the Playback menu
         self.torques_dock = install_torques(self.driving, self)  # the played file's joint torques
+        self.demand_dock = install_demand(self.torques_dock, self)  # every joint's peak and RMS torque
         install_field_views(self)  # B at the selected probe: a plot and the |B| plane (after the plots)
         finish_docks = arrange_docks(self)  # the default arrangement, once every dock exists (app/layout.py)
         self.session.attach_renderer(self.scene)

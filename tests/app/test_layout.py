@@ -25,13 +25,13 @@ def test_default_arrangement(make_window, qtbot):
     assert area["ChainTreeDock"] == area["PaletteDock"] == Qt.LeftDockWidgetArea
     assert area["PropertiesDock"] == area["JointSlidersDock"] == Qt.RightDockWidgetArea
     for name in ("ValidationDock", "ArmatureDock", "BuildReportDock", "MassPropertiesDock", "ReadReportDock",
-                 "PlotsDock", "TorquesDock", "PlayerDock"):
+                 "PlotsDock", "TorquesDock", "MotorDemandDock", "PlayerDock"):
         assert area[name] == Qt.BottomDockWidgetArea, name
     driving = window.driving
     assert window.tabifiedDockWidgets(window.properties_dock) == [driving.sliders]
     assert not window.properties_dock.visibleRegion().isEmpty()  # the forms in front
     # one bar per tab group, none left behind by the arrangement
-    assert _bars(window) == [("Plots", "Torques"), ("Properties", "Joint sliders"),
+    assert _bars(window) == [("Plots", "Torques", "Demand"), ("Properties", "Joint sliders"),
                              ("Validation", "Armature", "Build report", "Mass properties", "Read report")]
     player, plots = driving.player, driving.plots
     # the player runs across the foot of the window, under the plots and the findings

@@ -6,12 +6,15 @@ import numpy as np
 from PySide6.QtWidgets import QDockWidget
 from test_driving import DEMO, open_ready
 
+from mime_gui.app.docks.fields import on_screen
+
 
 def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtbot):
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     dock = window.findChild(QDockWidget, "TorquesDock")
     assert dock is window.torques_dock
-    assert window.tabifiedDockWidgets(window.driving.plots) == [dock]  # a tab behind the plots
+    # a tab behind the plots, with the joints' demand
+    assert window.tabifiedDockWidgets(window.driving.plots) == [dock, window.demand_dock]
     assert dock.joint.count() == 7 and dock.summary.text().startswith("Live")  # live driving's, until a file
     assert driving.player.open_file(str(DEMO / "wave.csv"))
     player = driving.transport.player
@@ -34,7 +37,7 @@ def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtb
     assert len(listed) == len(torques.excesses) > 0
     assert listed[0][1].startswith(torques.excesses[0].joint)
     dock.raise_()  # the playhead moves while the dock is shown
-    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: on_screen(dock), timeout=5000)
     driving.transport.seek(100)
     assert dock.playhead.value() == player.times[100] - player.schedule.start
     driving.transport.seek(120)
@@ -54,7 +57,7 @@ def test_the_playhead_moves_over_the_played_torques_without_drawing_them_again(w
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     dock = window.torques_dock
     dock.raise_()
-    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: on_screen(dock), timeout=5000)
     assert driving.player.open_file(str(DEMO / "wave.csv"))
     qtbot.waitUntil(lambda: dock.curve.curve in painted, timeout=5000)
     qtbot.wait(50)
@@ -74,7 +77,7 @@ def test_live_driving_shows_its_torques_scrolling_with_the_limits_and_excesses(w
     dock = window.torques_dock
     live = driving.transport.live_torques
     dock.raise_()
-    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: on_screen(dock), timeout=5000)
     dock.joint.setCurrentIndex(1)  # arm.joint_2
     for _ in range(5):
         driving.transport.tick(0.01)
@@ -101,7 +104,7 @@ def test_live_driving_shows_its_torques_scrolling_with_the_limits_and_excesses(w
                for i in range(window.assembly.validation.tree.topLevelItemCount()))
     # closed: no plot is drawn per step
     dock.close()
-    qtbot.waitUntil(lambda: not dock.plot.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: not on_screen(dock), timeout=5000)
     drawn = dock.live_redraws
     for _ in range(5):
         driving.transport.tick(0.01)
@@ -184,7 +187,7 @@ def test_the_chosen_joint_demand_is_read_under_the_plot_and_each_joint_in_its_to
     # live driving: the chosen joint's demand over the window kept
     driving.transport.unload()
     dock.raise_()
-    qtbot.waitUntil(lambda: dock.plot.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: on_screen(dock), timeout=5000)
     dock.joint.setCurrentIndex(1)
     for _ in range(5):
         driving.transport.tick(0.01)
@@ -192,3 +195,77 @@ def test_the_chosen_joint_demand_is_read_under_the_plot_and_each_joint_in_its_to
     data = driving.transport.live_torques.data()
     peak = np.abs(data.joint_torques[:, 1]).max()
     assert dock.readout.text().startswith(f"last 10 s: peak {peak:.4g} N·m at ")
+
+
+def test_the_demand_dock_lists_every_joint_s_demand_red_over_a_limit_and_a_click_shows_its_torques(window,
+                                                                                                   qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from mime_gui.app.docks.demand import demand_cells
+    from mime_gui.app.docks.look import BAD
+
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    demand = window.demand_dock
+    assert demand.objectName() == "MotorDemandDock"
+    qtbot.waitUntil(lambda: not on_screen(demand), timeout=5000)  # tabbed behind the plots
+    assert driving.player.open_file(str(DEMO / "chain.csv"))
+    fills = demand.fills
+    assert driving.player.open_file(str(DEMO / "wave.csv"))  # behind another tab: its rows wait
+    assert demand.fills == fills
+    demand.raise_()
+    qtbot.waitUntil(lambda: on_screen(demand), timeout=5000)
+    assert demand.fills == fills + 1
+    player = driving.transport.player
+    found = player.torques().demands()
+    assert demand.rows() == [demand_cells(d, player.schedule.start) for d in found]
+    assert demand.line.text().startswith("Along the loaded commands (wave.csv)")
+    over = [i for i, d in enumerate(found) if d.effort_share > 1 or d.velocity_share > 1]
+    assert over, [str(d) for d in found]
+    for i, d in enumerate(found):
+        row = demand.tree.topLevelItem(i)
+        assert (row.foreground(2).color() == BAD) == (d.effort_share > 1)
+        assert (row.foreground(6).color() == BAD) == (d.velocity_share > 1)
+    # a click on a row shows that joint's torques
+    row = demand.tree.topLevelItem(over[0])
+    QTest.mouseClick(demand.tree.viewport(), Qt.LeftButton, Qt.NoModifier,
+                     demand.tree.visualItemRect(row).center())
+    torques = window.torques_dock
+    qtbot.waitUntil(lambda: on_screen(torques), timeout=5000)
+    assert torques.joint.currentText() == found[over[0]].joint
+    np.testing.assert_array_equal(torques.curve_data()[1], player.torques().joint_torques[:, over[0]])
+    # live driving: the last seconds' demand
+    driving.transport.unload()
+    demand.raise_()
+    qtbot.waitUntil(lambda: on_screen(demand), timeout=5000)
+    for _ in range(5):
+        driving.transport.tick(0.01)
+    torques.refresh_live(force=True)
+    qtbot.waitUntil(lambda: demand.line.text().startswith("Live"), timeout=3000)
+    live = driving.transport.live_torques.data()
+    peaks = [float(r[1].split()[0]) for r in demand.rows()]
+    np.testing.assert_allclose(peaks, np.abs(live.joint_torques).max(axis=0), rtol=1e-3)
+
+
+def test_behind_another_tab_the_torques_dock_does_no_work_per_frame(window, qtbot):
+    """Its playhead waits while the plots are in front, and catches up when it is shown; live steps are not
+    drawn behind the tab."""
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    dock = window.torques_dock
+    qtbot.waitUntil(lambda: not on_screen(dock), timeout=5000)  # tabbed behind the plots
+    assert driving.player.open_file(str(DEMO / "wave.csv"))
+    player = driving.transport.player
+    start = dock.playhead.value()
+    for row in (50, 100, 150):
+        driving.transport.seek(row)
+    assert dock.playhead.value() == start
+    dock.raise_()
+    qtbot.waitUntil(lambda: dock.playhead.value() == player.times[150] - player.schedule.start, timeout=5000)
+    driving.transport.unload()
+    window.driving.plots.raise_()
+    qtbot.waitUntil(lambda: not on_screen(dock), timeout=5000)
+    drawn = dock.live_redraws
+    for _ in range(5):
+        driving.transport.tick(0.01)
+        qtbot.wait(5)
+    assert dock.live_redraws == drawn

@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mime_gui.app.docks.fields import on_screen
+
 LIVE_SECONDS = 20.0
 LIVE_SAMPLES = 2400  # ring capacity: 20 s at 120 pose events a second
 REDRAW_MS = 50
@@ -450,7 +452,7 @@ class PlotsDock(QDockWidget):
     def _redraw_if_dirty(self) -> None:
         if self._pending_row is not None and self._plays() is not None:
             self._playhead(self._pending_row)
-        if not self._dirty or self._plays() is not None or not self.isVisible():
+        if not self._dirty or self._plays() is not None or not on_screen(self):  # not behind another tab
             return
         self._dirty = False
         t, values = self._ring.arrays()

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import math
 import time
+from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.look import status
 from mime_gui.rig.limits import EFFORT, demands
 
@@ -28,6 +30,8 @@ EXCESS_CHECK = 4.0  # per second: how often live driving's excesses are looked a
 
 class TorquesDock(QDockWidget):
     excesses_changed = Signal(object, str)  # tuple of mime_gui.rig.limits.Excess, the Validation group title
+    # every joint's mime_gui.rig.limits.Demand, what they are of (a line), the time the peaks count from
+    demands_changed = Signal(object, str, float)
 
     def __init__(self, transport, parent=None):
         super().__init__("Torques", parent)
@@ -63,6 +67,7 @@ class TorquesDock(QDockWidget):
         self.readout.setWordWrap(True)  # two lines in a narrow dock rather than a wider window
         layout.addWidget(self.readout)
         self._demands: list = []  # mime_gui.rig.limits.Demand of the played trajectory, per column
+        self.last_demands: tuple = ((), "", 0.0)  # what demands_changed last said
         self.setWidget(body)
         transport.player_changed.connect(self._player_changed)
         self.live = transport.live_torques
@@ -139,6 +144,14 @@ class TorquesDock(QDockWidget):
             status(self.summary, "ok")
         self.show_joint(0)
         self.excesses_changed.emit(tuple(found), PLAYED)
+        source = Path(getattr(player, "source", "") or "").name
+        what = (f"Along the loaded commands{f' ({source})' if source else ''}: each joint's peak and RMS "
+                "torque and peak speed beside its limits.") if self._demands else self.summary.text()
+        self._send_demands(self._demands, what, self.transport.player.schedule.start)
+
+    def _send_demands(self, found, what: str, time_origin: float) -> None:
+        self.last_demands = (tuple(found), what, float(time_origin))
+        self.demands_changed.emit(*self.last_demands)
 
     # -- live driving -------------------------------------------------------------------------------------
     def _live_updated(self) -> None:
@@ -147,7 +160,7 @@ class TorquesDock(QDockWidget):
         if self.transport.player is not None or self._live_pending:
             return
         self._live_pending = True
-        QTimer.singleShot(0 if self.plot.isVisible() else int(1000 / EXCESS_CHECK), self._live_due)
+        QTimer.singleShot(0 if on_screen(self) else int(1000 / EXCESS_CHECK), self._live_due)
 
     def _live_due(self) -> None:
         self._live_pending = False
@@ -172,7 +185,7 @@ class TorquesDock(QDockWidget):
             self._check_live()
         elif not self._check_later.isActive():
             self._check_later.start(max(1, math.ceil(wait * 1000)))
-        if self.plot.isVisible() or force:
+        if on_screen(self) or force:
             self._plot_live(live.series(), self.joint.currentIndex())
 
     def _check_live(self) -> None:
@@ -185,6 +198,11 @@ class TorquesDock(QDockWidget):
         data = live.data()
         self._live_excesses = data.excesses
         self._live_summary(data)
+        units = [(u, "m/s" if u == "N" else "rad/s") for u in live.effort_units]
+        found = demands(data.joint_names, data.time, data.joint_torques, data.joint_velocities,
+                        data.effort_limits, data.velocity_limits, units) if len(data.time) else []
+        self._send_demands(found, f"Live: over the last {live.window:g} s of driving (time before now)."
+                           if found else self.summary.text(), live.time)
         sent = tuple(str(e) for e in data.excesses)
         if sent != self._live_sent:
             self._live_sent = sent
@@ -297,7 +315,7 @@ class TorquesDock(QDockWidget):
 
     def _playhead_moved(self, row: int) -> None:
         self._row = row
-        if not self.plot.isVisible():  # behind another tab: moved when shown, not on every played frame
+        if not on_screen(self):  # behind another tab: moved when shown, not on every played frame
             return
         player = self.transport.player
         if player is not None and self.torques is not None and 0 <= row < len(player.times):
