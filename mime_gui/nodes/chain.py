@@ -306,11 +306,16 @@ class KinematicArmNode(MountedNode):
         return out
 
     # -- stepping ----------------------------------------------------------------------------------
+    def initial_positions(self, positions=None) -> np.ndarray:
+        """The full joint positions of :meth:`initial_state` (``positions``, commands or full, held within
+        the limits, mimic followers following), without its frames."""
+        u = np.zeros(self.ncommands) if positions is None else self._commands(positions, "positions")
+        return _readonly(self._full(self.held(u)))
+
     def initial_state(self, positions=None, mount_pose=None, mount_rate=None) -> NodeState:
         """At rest at ``positions`` (commands or full, held within the limits; default zeros held): the
         frames turn only with the mount."""
-        u = np.zeros(self.ncommands) if positions is None else self._commands(positions, "positions")
-        theta = _readonly(self._full(self.held(u)))
+        theta = self.initial_positions(positions)
         M = None if mount_pose is None else _pose(mount_pose, "mount_pose")
         omega = self.base_rate(None if mount_rate is None else _rate(mount_rate, "mount_rate"))
         poses = self.frames(theta, M)

@@ -48,7 +48,7 @@ def initial_configuration(art, segment) -> np.ndarray:
 
     node = KinematicArmNode(art)
     init = segment.initial_positions
-    return node.initial_state([init.get(j, 0.0) for j in node.command_names]).joint_positions
+    return node.initial_positions([init.get(j, 0.0) for j in node.command_names])
 
 
 def _rider_bodies(name, built, apparatus, analysis, carrier_frame_X_base):
