@@ -598,3 +598,24 @@ def test_a_magnet_fixed_in_the_world_has_a_row_a_shape_an_arrow_and_moves_with_i
     assert "bench" not in world.actors
     assert window.tree_dock.item_for(ItemRef("", "magnet", "bench")) is None
     assert window.tree_dock.item_for(ItemRef("arm", "link", "part:bench")) is not None
+
+
+def test_a_world_part_whose_shape_breaks_a_rule_is_left_out_of_the_view_until_fixed(window, qtbot, demo_copy):
+    from mime_gui.rig import PermanentMagnet, Ring, save
+
+    rig = load(demo_copy / "demo.rig.json")
+    rig.magnets["bench"] = PermanentMagnet(Ring(1e308, 0.05, 0.02), material="NdFeB-N42",
+                                           magnetisation=(0.0, 0.0, 1.0), at=(0.45, 0.35, 0.3))
+    save(rig, demo_copy / "demo.rig.json")
+    open_ready(window, demo_copy / "demo.rig.json")
+    session = window.session
+    assert any(f.where == "magnets.bench.geometry" for f in session.document.findings)
+    assert "bench" not in window.assembly.world_parts.actors
+    assert window.assembly.marks.arrow_actors("bench") == []
+    bounds = window.scene.plotter.renderer.ComputeVisiblePropBounds()
+    assert max(abs(b) for b in bounds) < 10  # the robot's scale, not the broken ring's
+    assert window.tree_dock.item_for(ItemRef("", "magnet", "bench")) is not None  # listed, to be fixed
+    session.apply(SetValue("magnets.bench.geometry.inner_radius", 0.02))
+    settle(qtbot)
+    assert "bench" in window.assembly.world_parts.actors
+    assert len(window.assembly.marks.arrow_actors("bench")) == 2

@@ -159,7 +159,9 @@ class PartMarks:
             return found
         rig = self.session.rig
         part = (rig.parts.get(name) or rig.magnets.get(name)) if rig is not None else None
-        return (None, tuple(part.at)) if part is not None and part.mount is None else None
+        if part is None or part.mount is not None or part.geometry.problems(getattr(rig, "base", None)):
+            return None  # on a mount being fixed, or of a shape being fixed: not drawn, as on a segment
+        return None, tuple(part.at)
 
     def _pose(self, segment, where) -> np.ndarray:
         if segment is None:

@@ -1,6 +1,7 @@
 """Parts and magnets fixed in the world, in the 3D view: each drawn as its shape where the rig places it (its
 centroid at ``at``, in the world's axes), in its material's colour, with the parts layer; a click on one
-selects it. A part mounted on a segment is drawn as the link it is grafted as (the view's own actors); one
+selects it; one whose shape breaks a rule is left out until it is fixed, as on a segment. A part mounted on
+a segment is drawn as the link it is grafted as (the view's own actors); one
 fixed in the world has no segment to be grafted on, so this draws it.
 
 Like the part marks, it uses the view's public side only (``plotter``, ``layer_visible``, ``set_pick_ref``,
@@ -77,6 +78,8 @@ class WorldParts:
         self.actors = {}
         base = getattr(self.session.rig, "base", None)
         for kind, name, part in solids:
+            if part.geometry.problems(base):  # a shape being fixed (a finding) is drawn once it is one
+                continue
             try:
                 centroid = part.geometry.mass_properties(base).centroid if part.geometry.kind == "mesh" \
                     else np.zeros(3)
