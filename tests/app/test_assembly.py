@@ -592,6 +592,21 @@ def test_a_magnet_fixed_in_the_world_has_a_row_a_shape_an_arrow_and_moves_with_i
     assert not world.actors["bench"].GetVisibility()
     session.set_layer_visible("parts", True)
     assert world.actors["bench"].GetVisibility()
+    # far off on the bench it is still framed: Reset camera fits it with the robot, Focus fits it alone
+    session.apply(SetValue("magnets.bench.at", (2.5, -2.0, 0.3)))
+    settle(qtbot)
+    ren = window.scene.plotter.renderer
+
+    def on_view(point) -> bool:
+        ren.SetWorldPoint(*point, 1.0)
+        ren.WorldToView()
+        x, y, _ = ren.GetViewPoint()
+        return abs(x) < 1 and abs(y) < 1
+
+    window.scene.reset_camera()
+    assert on_view((2.5, -2.0, 0.3)) and on_view((0.0, 0.0, 0.5))
+    window.scene.focus(ItemRef("", "magnet", "bench"))
+    assert on_view((2.5, -2.0, 0.3)) and not on_view((0.0, 0.0, 0.5))
     # mounted on a frame it is the frame's graft link instead: no world actor, no World row
     session.apply(SetValue("magnets.bench.mount", "arm.link_3"))
     settle(qtbot)

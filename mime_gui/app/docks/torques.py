@@ -157,7 +157,10 @@ class TorquesDock(QDockWidget):
     def _live_updated(self) -> None:
         """A live step was taken: redraw on the next turn of the event loop (once however many steps), or,
         behind another tab, look at the excesses a few times a second."""
-        if self.transport.player is not None or self._live_pending:
+        if self.transport.player is not None:
+            return
+        self._live_joints()  # the joint list is current whether the dock is shown or not (cheap)
+        if self._live_pending:
             return
         self._live_pending = True
         QTimer.singleShot(0 if on_screen(self) else int(1000 / EXCESS_CHECK), self._live_due)
@@ -172,14 +175,7 @@ class TorquesDock(QDockWidget):
         if self.transport.player is not None:
             return
         live = self.live
-        if live.joint_names != self._live_names:
-            current = self.joint.currentText()
-            self._live_names = live.joint_names
-            with QSignalBlocker(self.joint):
-                self.joint.clear()
-                self.joint.addItems(list(live.joint_names))
-                if current in live.joint_names:
-                    self.joint.setCurrentIndex(live.joint_names.index(current))
+        self._live_joints()
         wait = self._live_checked + 1.0 / EXCESS_CHECK - time.monotonic()
         if force or wait <= 0:
             self._check_live()
@@ -187,6 +183,19 @@ class TorquesDock(QDockWidget):
             self._check_later.start(max(1, math.ceil(wait * 1000)))
         if on_screen(self) or force:
             self._plot_live(live.series(), self.joint.currentIndex())
+
+    def _live_joints(self) -> None:
+        """The joint list of live driving's torques, the chosen joint kept where it still is."""
+        live = self.live
+        if live.joint_names == self._live_names:
+            return
+        current = self.joint.currentText()
+        self._live_names = live.joint_names
+        with QSignalBlocker(self.joint):
+            self.joint.clear()
+            self.joint.addItems(list(live.joint_names))
+            if current in live.joint_names:
+                self.joint.setCurrentIndex(live.joint_names.index(current))
 
     def _check_live(self) -> None:
         """Look at live driving's excesses: the summary, and the Validation dock when they changed."""

@@ -82,6 +82,9 @@ class ActorRegistry:
         self.overlay = overlay
         self.segments: dict[str, SegmentActors] = {}
         self.by_actor: dict[int, ItemRef] = {}
+        # geometry the view's helpers draw outside the segments (parts fixed in the world): actor id ->
+        # (actor, ref); counted in the scene's bounds and found by actors_of
+        self.extra: dict[int, tuple] = {}
         self.own_opacity: dict[int, float] = {}  # actor id -> its colour's own alpha (see-through layers)
         self.see_through = 1.0  # the robot opacity: see-through layers draw at own alpha × this
         self.created = 0
@@ -159,7 +162,8 @@ class ActorRegistry:
         a joint's axis (and its child link's geometry), a link's geometry."""
         if item.kind in ("part", "magnet"):  # drawn as the link it is grafted as, on whichever segment
             link = "part:" + item.name
-            return [a for name in self.segments for a in self.actors_of(ItemRef(name, "link", link))]
+            return [a for name in self.segments for a in self.actors_of(ItemRef(name, "link", link))] + \
+                [a for a, ref in self.extra.values() if ref == item]  # or in the world
         seg = self.segments.get(item.segment)
         if seg is None:
             return []
@@ -192,7 +196,7 @@ class ActorRegistry:
 
     def scene_bounds(self):
         """Bounds of the geometry layers (shown or not), else of the frame origins, else None."""
-        bounds = union_bounds(self.geometry_actors())
+        bounds = union_bounds(self.geometry_actors() + [a for a, _ in self.extra.values()])
         if bounds is None:
             pts = [seg.poses[:, :3, 3] for seg in self.segments.values() if seg.art.nframes]
             if not pts:

@@ -423,6 +423,15 @@ class SceneView(QWidget):
         else:
             self._registry.by_actor[id(actor)] = ref
 
+    def set_extra_geometry(self, actor, ref: ItemRef | None) -> None:
+        """Count a helper's geometry actor (a part fixed in the world) as ``ref``'s: it picks as ``ref``, the
+        camera fits and focuses it, the grid is sized for it (None: no longer)."""
+        self.set_pick_ref(actor, ref)
+        if ref is None:
+            self._registry.extra.pop(id(actor), None)
+        else:
+            self._registry.extra[id(actor)] = (actor, ref)
+
     def pick(self, x: float, y: float) -> ItemRef | None:
         """Pick at display coordinates (VTK's, origin bottom-left) and emit :attr:`picked`."""
         return self._picking.pick(x, y)

@@ -4,7 +4,8 @@ selects it; one whose shape breaks a rule is left out until it is fixed, as on a
 a segment is drawn as the link it is grafted as (the view's own actors); one
 fixed in the world has no segment to be grafted on, so this draws it.
 
-Like the part marks, it uses the view's public side only (``plotter``, ``layer_visible``, ``set_pick_ref``,
+Like the part marks, it uses the view's public side only (``plotter``, ``layer_visible``,
+``set_extra_geometry`` — so the camera fits and focuses them and the grid is sized for them —,
 ``request_render``); its actors are its own, made again only when a world part's shape, place or colour
 changes.
 """
@@ -59,6 +60,7 @@ class WorldParts:
         self.session = session
         self.renderer = scene.plotter.renderer
         self.actors: dict[str, object] = {}  # part or magnet name -> its actor
+        self._refs: dict[str, ItemRef] = {}
         self._built: tuple | None = None
         bridge.rig_changed.connect(lambda _c: self.rebuild())
         bridge.document_changed.connect(lambda _d: self.rebuild(force=True))
@@ -70,12 +72,14 @@ class WorldParts:
         solids = world_solids(self.session.rig)
         key = tuple((kind, name, part.geometry, part.at, part_rgba(part)) for kind, name, part in solids)
         if key == self._built and not force:
+            self._register()  # again: a new document cleared the view's tables
             self.place()
             return
         for actor in self.actors.values():
             self.renderer.RemoveActor(actor)
-            self.scene.set_pick_ref(actor, None)
+            self.scene.set_extra_geometry(actor, None)
         self.actors = {}
+        self._refs: dict[str, ItemRef] = {}
         base = getattr(self.session.rig, "base", None)
         for kind, name, part in solids:
             if part.geometry.problems(base):  # a shape being fixed (a finding) is drawn once it is one
@@ -97,10 +101,15 @@ class WorldParts:
             actor.GetProperty().SetOpacity(a)
             actor.user_matrix = world_X_part(part) @ shape.link_X_shape
             self.renderer.AddActor(actor)
-            self.scene.set_pick_ref(actor, ItemRef("", kind, name))
             self.actors[name] = actor
+            self._refs[name] = ItemRef("", kind, name)
         self._built = key
+        self._register()
         self.place()
+
+    def _register(self) -> None:
+        for name, actor in self.actors.items():
+            self.scene.set_extra_geometry(actor, self._refs[name])
 
     def place(self) -> None:
         on = self.scene.layer_visible("parts")
