@@ -548,17 +548,22 @@ def test_a_ring_magnet_dropped_on_the_rotor_is_drawn_as_a_ring_and_its_bore_is_t
     np.testing.assert_allclose(drawn(), (0.003, 0.006, 0.003), rtol=1e-9)
 
 
+def open_with_bench_magnet(window, demo_copy, bore: float) -> None:
+    """The demo rig with a ring magnet of ``bore`` radius (outer 50 mm) fixed in the world, on the bench."""
+    from mime_gui.rig import PermanentMagnet, Ring, save
+
+    rig = load(demo_copy / "demo.rig.json")
+    rig.magnets["bench"] = PermanentMagnet(Ring(bore, 0.05, 0.02), material="NdFeB-N42",
+                                           magnetisation=(0.0, 0.0, 1.0), at=(0.45, 0.35, 0.3))
+    save(rig, demo_copy / "demo.rig.json")
+    open_ready(window, demo_copy / "demo.rig.json")
+
+
 def test_a_magnet_fixed_in_the_world_has_a_row_a_shape_an_arrow_and_moves_with_its_place(window, qtbot,
                                                                                         demo_copy):
     """A part or magnet no segment carries is drawn where the rig places it, listed under World, picked by a
     click in the view, outlined when selected, and hidden with the parts layer."""
-    from mime_gui.rig import PermanentMagnet, Ring, save
-
-    rig = load(demo_copy / "demo.rig.json")
-    rig.magnets["bench"] = PermanentMagnet(Ring(0.02, 0.05, 0.02), material="NdFeB-N42",
-                                           magnetisation=(0.0, 0.0, 1.0), at=(0.45, 0.35, 0.3))
-    save(rig, demo_copy / "demo.rig.json")
-    open_ready(window, demo_copy / "demo.rig.json")
+    open_with_bench_magnet(window, demo_copy, 0.02)
     session = window.session
     row = window.tree_dock.item_for(ItemRef("", "magnet", "bench"))
     assert row is not None and row.parent().text(0) == "World"
@@ -616,13 +621,7 @@ def test_a_magnet_fixed_in_the_world_has_a_row_a_shape_an_arrow_and_moves_with_i
 
 
 def test_a_world_part_whose_shape_breaks_a_rule_is_left_out_of_the_view_until_fixed(window, qtbot, demo_copy):
-    from mime_gui.rig import PermanentMagnet, Ring, save
-
-    rig = load(demo_copy / "demo.rig.json")
-    rig.magnets["bench"] = PermanentMagnet(Ring(1e308, 0.05, 0.02), material="NdFeB-N42",
-                                           magnetisation=(0.0, 0.0, 1.0), at=(0.45, 0.35, 0.3))
-    save(rig, demo_copy / "demo.rig.json")
-    open_ready(window, demo_copy / "demo.rig.json")
+    open_with_bench_magnet(window, demo_copy, 1e308)
     session = window.session
     assert any(f.where == "magnets.bench.geometry" for f in session.document.findings)
     assert "bench" not in window.assembly.world_parts.actors

@@ -72,6 +72,18 @@ def test_the_playhead_moves_over_the_played_torques_without_drawing_them_again(w
     qtbot.waitUntil(lambda: dock.curve.curve in painted, timeout=5000)
 
 
+def steps_drawn_while_hidden(dock, driving, qtbot) -> int:
+    """Five live steps once the dock is off screen: none is drawn. Returns the redraw count."""
+    qtbot.waitUntil(lambda: not on_screen(dock), timeout=5000)
+    drawn = dock.live_redraws
+    for _ in range(5):
+        driving.transport.tick(0.01)
+        qtbot.wait(10)
+    qtbot.wait(50)
+    assert dock.live_redraws == drawn
+    return drawn
+
+
 def test_live_driving_shows_its_torques_scrolling_with_the_limits_and_excesses(window, qtbot):
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     dock = window.torques_dock
@@ -104,12 +116,7 @@ def test_live_driving_shows_its_torques_scrolling_with_the_limits_and_excesses(w
                for i in range(window.assembly.validation.tree.topLevelItemCount()))
     # closed: no plot is drawn per step
     dock.close()
-    qtbot.waitUntil(lambda: not on_screen(dock), timeout=5000)
-    drawn = dock.live_redraws
-    for _ in range(5):
-        driving.transport.tick(0.01)
-    qtbot.wait(50)
-    assert dock.live_redraws == drawn
+    drawn = steps_drawn_while_hidden(dock, driving, qtbot)
     dock.show()  # drawn again when shown
     dock.raise_()
     qtbot.waitUntil(lambda: dock.live_redraws > drawn, timeout=5000)
@@ -263,9 +270,4 @@ def test_behind_another_tab_the_torques_dock_does_no_work_per_frame(window, qtbo
     qtbot.waitUntil(lambda: dock.playhead.value() == player.times[150] - player.schedule.start, timeout=5000)
     driving.transport.unload()
     window.driving.plots.raise_()
-    qtbot.waitUntil(lambda: not on_screen(dock), timeout=5000)
-    drawn = dock.live_redraws
-    for _ in range(5):
-        driving.transport.tick(0.01)
-        qtbot.wait(5)
-    assert dock.live_redraws == drawn
+    steps_drawn_while_hidden(dock, driving, qtbot)

@@ -8,13 +8,16 @@ import math
 import numpy as np
 import pytest
 from rig_helpers import DEMO_URDF, snippet_rig
+from robot_data import robot_urdf
 from test_payload import _rig, _rot_x4, _translate
 
 from mime_gui.multibody import inverse_dynamics
-from mime_gui.rig import Motor, Part, Sphere
+from mime_gui.rig import Arm, Motor, Part, Sphere, kg_m2
 
 pin = pytest.importorskip("pinocchio")
 
+ROBOTS = {"demo": (DEMO_URDF, "link_6"), "ur5": ("ur_description/urdf/ur5_robot.urdf", "tool0"),
+          "panda": ("panda_description/urdf/panda.urdf", "panda_link8")}
 #: the demo arm bent so that gravity loads its joints (upright, it holds its weight on its axes alone)
 BENT = {"joint_1": 0.1, "joint_2": 0.7, "joint_4": 0.5, "joint_5": -0.4}
 
@@ -29,13 +32,13 @@ def _cylinder(density, r, length):
     return m, np.diag([ixx, ixx, m * r * r / 2])
 
 
-def _arm_with_motors(built):
-    """The demo arm as Pinocchio reads it, the motor appended on link_6 as a joint about its z, the spindle on
-    the motor's rotor, each with its rotor inertia and the parts on it (the rig of test_payload)."""
-    model = pin.buildModelFromUrdf(str(DEMO_URDF))
-    flange = model.frames[model.getFrameId("link_6")]
-    stator = flange.placement.homogeneous @ _translate((0.0, 0.01, 0.03)) @ _rot_x4(0.6)
-    motor = model.addJoint(flange.parentJoint, pin.JointModelRZ(), _se3(stator), "motor")
+def _arm_with_motors(built, path=DEMO_URDF, flange="link_6"):
+    """The arm as Pinocchio reads it, the motor appended on ``flange`` as a joint about its z, the spindle on
+    the motor's rotor, each with its rotor inertia and the parts on it (the rig of :func:`_riders_rig`)."""
+    model = pin.buildModelFromUrdf(str(path))
+    frame = model.frames[model.getFrameId(flange)]
+    stator = frame.placement.homogeneous @ _translate((0.0, 0.01, 0.03)) @ _rot_x4(0.6)
+    motor = model.addJoint(frame.parentJoint, pin.JointModelRZ(), _se3(stator), "motor")
     report = built.report
 
     def body(joint, X, mass, inertia):
@@ -50,6 +53,18 @@ def _arm_with_motors(built):
     body(spindle, np.eye(4), 0.0, np.diag([0.0, 0.0, 1e-6]))
     body(spindle, _translate((0.01, 0.0, 0.0)), *_cylinder(report.part("cap")["density"], 0.004, 0.01))
     return model
+
+
+def _riders_rig(path, flange):
+    """A robot written by others carrying the rig of test_payload on its flange: the motor turned on it with
+    an off-axis holder, and a spindle riding on the rotor."""
+    rig = _rig()
+    probe = Arm.Dynamic(description=str(path)).tree().compile()
+    rig.chain["arm"] = Arm.Dynamic(description=str(path),
+                                   armature={probe.joint_names[1]: kg_m2(0.02, reason="a test figure")},
+                                   initial_positions={probe.joint_names[1]: 0.4, probe.joint_names[3]: -0.6})
+    rig.chain["motor"].mount = f"arm.{flange}"
+    return rig
 
 
 def _pin_vector(model, per_joint: dict[str, float]) -> np.ndarray:
@@ -71,13 +86,17 @@ def _played(built, T=250, dt=0.004):
     return built.play(commands, dt, servo_time_constant=0.01), dt
 
 
-def test_a_carrier_torques_equal_pinocchio_rnea_of_the_arm_with_its_motors_as_joints():
+@pytest.mark.parametrize("robot", ["demo", "ur5", "panda"])
+def test_a_carrier_torques_equal_pinocchio_rnea_of_the_arm_with_its_motors_as_joints(robot):
     """The arm carries the motor (turned on the flange, an off-axis holder) and a spindle riding on the
-    rotor: each step's arm torques are the RNEA of the whole tree with every joint's rates."""
-    built = _rig().build()
+    rotor: each step's arm torques are the RNEA of the whole tree with every joint's rates; on the demo arm
+    and on UR5 and Panda from example-robot-data."""
+    path, flange = ROBOTS[robot]
+    path = path if robot == "demo" else robot_urdf(path)
+    built = (_rig() if robot == "demo" else _riders_rig(path, flange)).build()
     trajectory, dt = _played(built)
     torques = built.torques(trajectory)
-    model = _arm_with_motors(built)
+    model = _arm_with_motors(built, path, flange)
     # the motors' revolute joints are Pinocchio's RZ (nq 1): the continuous arm joint_6 is its (cos, sin)
     arm = built.articulation("arm")
     names = {"arm": list(arm.joint_names), "motor": ["motor"], "spindle": ["spindle"]}
