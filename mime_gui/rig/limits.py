@@ -109,6 +109,12 @@ class Demand:
                          f"{of(self.velocity_share, self.velocity_limit, self.velocity_unit)}")
 
 
+def unit_pairs(effort_units) -> list[tuple[str, str]]:
+    """``(torque unit, velocity unit)`` per joint from each joint's effort unit (``N`` on a sliding joint,
+    whose velocity is in m/s)."""
+    return [(u, "m/s" if u == "N" else "rad/s") for u in effort_units]
+
+
 def _share(value: float, limit: float) -> float:
     return value / limit if math.isfinite(limit) and limit > 0 else math.nan
 

@@ -89,9 +89,9 @@ class RigTorques:
     def demands(self) -> list:
         """Each joint's peak and RMS torque and peak speed beside its limits
         (:class:`~mime_gui.rig.limits.Demand`), in column order."""
-        from mime_gui.rig.limits import demands
+        from mime_gui.rig.limits import demands, unit_pairs
 
-        units = [(u, "m/s" if u == "N" else "rad/s") for u in self.effort_units] or None
+        units = unit_pairs(self.effort_units) or None
         return demands(self.joint_names, self.time, self.joint_torques, self.joint_velocities,
                        self.effort_limits, self.velocity_limits, units)
 

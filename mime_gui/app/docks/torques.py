@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout
 
 from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.look import status
-from mime_gui.rig.limits import EFFORT, demands
+from mime_gui.rig.limits import EFFORT, demands, unit_pairs
 
 PLAYED = "Limits the played trajectory exceeds"
 EXCESS_CHECK = 4.0  # per second: how often live driving's excesses are looked at
@@ -207,7 +207,7 @@ class TorquesDock(QDockWidget):
         data = live.data()
         self._live_excesses = data.excesses
         self._live_summary(data)
-        units = [(u, "m/s" if u == "N" else "rad/s") for u in live.effort_units]
+        units = unit_pairs(live.effort_units)
         found = demands(data.joint_names, data.time, data.joint_torques, data.joint_velocities,
                         data.effort_limits, data.velocity_limits, units) if len(data.time) else []
         self._send_demands(found, f"Live: over the last {live.window:g} s of driving (time before now)."
@@ -266,7 +266,7 @@ class TorquesDock(QDockWidget):
             self.marks.setData([], [])
         self.plot.setXRange(-self.live.window, 0.0, padding=0.0)
         self._torque_label(self.live.effort_units, index)
-        units = [(u, "m/s" if u == "N" else "rad/s") for u in self.live.effort_units]
+        units = unit_pairs(self.live.effort_units)
         found = demands((name,), data.time, y[:, None], data.joint_velocities[:, index:index + 1],
                         data.effort_limits[index:index + 1], data.velocity_limits[index:index + 1],
                         units[index:index + 1])
