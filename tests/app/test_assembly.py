@@ -593,6 +593,10 @@ def test_a_magnet_fixed_in_the_world_has_a_row_a_shape_an_arrow_and_moves_with_i
     type_vector(qtbot, window, "magnets.bench.at", 2, "500")  # mm
     assert session.rig.magnets["bench"].at == pytest.approx((0.45, 0.35, 0.5))
     np.testing.assert_allclose(np.asarray(world.actors["bench"].user_matrix)[:3, 3], (0.45, 0.35, 0.5))
+    window.scene.set_visual_opacity(0.5)  # seen through with the robot
+    assert world.actors["bench"].GetProperty().GetOpacity() == pytest.approx(0.5)
+    window.scene.set_visual_opacity(1.0)
+    assert world.actors["bench"].GetProperty().GetOpacity() == pytest.approx(1.0)
     session.set_layer_visible("parts", False)
     assert not world.actors["bench"].GetVisibility()
     session.set_layer_visible("parts", True)

@@ -425,12 +425,18 @@ class SceneView(QWidget):
 
     def set_extra_geometry(self, actor, ref: ItemRef | None) -> None:
         """Count a helper's geometry actor (a part fixed in the world) as ``ref``'s: it picks as ``ref``, the
-        camera fits and focuses it, the grid is sized for it (None: no longer)."""
+        camera fits and focuses it, the grid is sized for it, the robot's opacity applies to it (None: no
+        longer)."""
         self.set_pick_ref(actor, ref)
+        registry = self._registry
         if ref is None:
-            self._registry.extra.pop(id(actor), None)
-        else:
-            self._registry.extra[id(actor)] = (actor, ref)
+            registry.extra.pop(id(actor), None)
+            registry.own_opacity.pop(id(actor), None)
+            return
+        registry.extra[id(actor)] = (actor, ref)
+        # seen through with the robot, as a part on a link is
+        own = registry.own_opacity.setdefault(id(actor), actor.GetProperty().GetOpacity())
+        actor.GetProperty().SetOpacity(own * registry.see_through)
 
     def pick(self, x: float, y: float) -> ItemRef | None:
         """Pick at display coordinates (VTK's, origin bottom-left) and emit :attr:`picked`."""

@@ -134,3 +134,5 @@ class Visibility:
             for layer in SEE_THROUGH:
                 for actor in seg.layers[layer].actors:
                     actor.GetProperty().SetOpacity(own.get(id(actor), 1.0) * opacity)
+        for actor, _ref in self.registry.extra.values():  # parts fixed in the world, as the parts on links
+            actor.GetProperty().SetOpacity(own.get(id(actor), 1.0) * opacity)
