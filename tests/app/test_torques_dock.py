@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDockWidget
 from test_driving import DEMO, open_ready
 
@@ -271,3 +274,43 @@ def test_behind_another_tab_the_torques_dock_does_no_work_per_frame(window, qtbo
     driving.transport.unload()
     window.driving.plots.raise_()
     steps_drawn_while_hidden(dock, driving, qtbot)
+
+
+def test_panda_carrying_a_spinning_motor_shows_its_demand_and_the_wrist_holds_the_rotor(window, qtbot,
+                                                                                       robot_file, tmp_path):
+    """A real robot through the window: Panda as a dynamic arm with a motor on its flange; a command file
+    spins the rotor up with the arm still, the Demand tab lists all Panda's joints and the motor, and the
+    wrist (panda_joint7, about the flange's z, the motor's axis) needs the rotor's reaction."""
+    from mime_gui.rig import Apparatus, Arm, Motor, kg_m2, save
+
+    rig = Apparatus("panda-motor", chain={
+        "arm": Arm.Dynamic(description=str(robot_file("panda")),
+                           initial_positions={"panda_joint4": -1.5, "panda_joint6": 1.5}),
+        "motor": Motor.Dynamic(axis=(0, 0, 1), inertia=kg_m2(2e-3, reason="a test figure"),
+                               mount="arm.panda_link8")})
+    path = save(rig, tmp_path / "panda.rig.json")
+    commands = tmp_path / "spin.csv"
+    commands.write_text("time,motor.shaft\n" + "".join(f"{t / 100:g},{0.5 * 40 * (t / 100) ** 2:g}\n"
+                                                        for t in range(101)))
+    driving = open_ready(window, path, qtbot)
+    assert driving.player.open_file(str(commands))
+    demand = window.demand_dock
+    demand.raise_()
+    qtbot.waitUntil(lambda: on_screen(demand) and bool(demand.rows()), timeout=5000)
+    torques = driving.transport.player.torques()
+    names = [r[0] for r in demand.rows()]
+    assert names == list(torques.joint_names) and names[-1] == "motor.shaft"
+    assert sum(n.startswith("arm.panda_") for n in names) == 9  # seven joints and two fingers
+    # the rotor's acceleration, 40 rad/s² × 2e-3 kg·m², held by the wrist too (its axis is the shaft's)
+    wrist = names.index("arm.panda_joint7")
+    shaft = names.index("motor.shaft")
+    middle = slice(20, 80)  # past the servo's start, before the file's end
+    np.testing.assert_allclose(torques.joint_torques[middle, shaft], 40 * 2e-3, rtol=0.05)
+    built = window.session.document.built
+    at_rest = built.torques(built.play(np.tile(built.initial_commands(), (3, 1)), 0.01)).joint_torques[-1]
+    reaction = torques.joint_torques[middle, wrist] - at_rest[wrist]
+    assert np.abs(np.median(reaction)) == pytest.approx(40 * 2e-3, rel=0.05)
+    row = demand.tree.topLevelItem(shaft)
+    QTest.mouseClick(demand.tree.viewport(), Qt.LeftButton, Qt.NoModifier,
+                     demand.tree.visualItemRect(row).center())
+    assert window.torques_dock.joint.currentText() == "motor.shaft"

@@ -27,7 +27,7 @@ COM_RGB = (0.1, 0.1, 0.1)
 
 
 def _half_extents(geometry) -> np.ndarray:
-    """A primitive's half extents along its axes; a mesh counts as 10 mm across."""
+    """A primitive's half extents along its axes; a mesh counts as 10 mm from its centre each way."""
     half = getattr(geometry, "half_extents", None)
     return np.full(3, 0.01) if half is None else half()
 
