@@ -159,7 +159,8 @@ class TorquesDock(QDockWidget):
         behind another tab, look at the excesses a few times a second."""
         if self.transport.player is not None:
             return
-        self._live_joints()  # the joint list is current whether the dock is shown or not (cheap)
+        if self._live_joints():  # the joint list (and so the summary) is current, shown or not: cheap
+            self._check_live()
         if self._live_pending:
             return
         self._live_pending = True
@@ -184,11 +185,12 @@ class TorquesDock(QDockWidget):
         if on_screen(self) or force:
             self._plot_live(live.series(), self.joint.currentIndex())
 
-    def _live_joints(self) -> None:
-        """The joint list of live driving's torques, the chosen joint kept where it still is."""
+    def _live_joints(self) -> bool:
+        """The joint list of live driving's torques, the chosen joint kept where it still is; True when it
+        changed (another rig)."""
         live = self.live
         if live.joint_names == self._live_names:
-            return
+            return False
         current = self.joint.currentText()
         self._live_names = live.joint_names
         with QSignalBlocker(self.joint):
@@ -196,6 +198,7 @@ class TorquesDock(QDockWidget):
             self.joint.addItems(list(live.joint_names))
             if current in live.joint_names:
                 self.joint.setCurrentIndex(live.joint_names.index(current))
+        return True
 
     def _check_live(self) -> None:
         """Look at live driving's excesses: the summary, and the Validation dock when they changed."""
