@@ -1,14 +1,37 @@
 """The Edit menu's Undo and Redo: actions that mirror the Session's headless history.
 
 The history itself lives in :class:`~mime_gui.session.history.History` (tested without Qt); these actions
-only call ``Session.undo``/``redo`` and follow ``history_changed`` for their text and enabled state.
+only call ``Session.undo``/``redo`` and follow ``history_changed`` for their text and enabled state. Every
+editor of the window that takes the focus (a form's line edit, a joint's spin box, an editable combo) lets
+Ctrl+Z and Ctrl+Shift+Z through to them, so undo works wherever the focus is; a name being typed keeps Qt's
+own text undo first (see :class:`~mime_gui.app.docks.fields.DocumentUndo`).
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QLineEdit
 
+from mime_gui.app.docks.fields import pass_undo
 from mime_gui.session import Session, SessionError
+
+#: editors that take Ctrl+Z for their own text unless told otherwise
+EDITORS = (QLineEdit, QAbstractSpinBox, QComboBox)
+
+
+class _FocusFollower(QObject):
+    """Hands every editor of ``window`` that takes the focus to the document's undo (a child of the window,
+    so the connection to the application ends with it)."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self._window = window
+        QApplication.instance().focusChanged.connect(self._focus_changed)
+
+    def _focus_changed(self, _old, new) -> None:
+        if isinstance(new, EDITORS) and new.window() is self._window:
+            pass_undo(new)
 
 
 class UndoActions:
@@ -22,6 +45,7 @@ class UndoActions:
         self.redo.triggered.connect(self._redo)
         bridge.history_changed.connect(self.refresh)
         bridge.document_changed.connect(lambda _doc: self.refresh())
+        self._focus = _FocusFollower(parent)
         self.refresh()
 
     def _undo(self) -> None:

@@ -1,16 +1,22 @@
 """The undo history of a document, headless: steps of (edit name, rig before, rig after).
 
-Consecutive edits with the same merge key (one field dragged or typed into) merge into one step until the
-history is :meth:`sealed <History.seal>` (the Session seals it when the selection changes or a save happens).
-The saved mark makes ``modified`` exact: undoing back to the saved rig is not a modification.
+Consecutive edits with the same merge key (one field dragged or typed into) merge into one step while they
+come within :data:`MERGE_WINDOW` of each other and until the history is :meth:`sealed <History.seal>` (the
+Session seals it when the selection changes, a save happens, or a form's entry moves to another field). A
+merged step that ends where it began (a value typed and then put back) is no step at all. The saved mark makes
+``modified`` exact: undoing back to the saved rig is not a modification.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 #: Steps kept; the oldest are dropped beyond this (each holds two rigs that share most of their values).
 LIMIT = 1000
+#: Seconds between two edits of one field beyond which the second starts a step of its own (a pause in
+#: typing ends an entry, as in a text editor's undo).
+MERGE_WINDOW = 1.0
 
 
 @dataclass
@@ -19,11 +25,14 @@ class Step:
     before: object
     after: object
     merge_key: object = None
+    time: float = 0.0  # when the step last took an edit (the clock of its History)
 
 
 class History:
-    def __init__(self, limit: int = LIMIT):
+    def __init__(self, limit: int = LIMIT, clock=time.monotonic, window: float = MERGE_WINDOW):
         self.limit = limit
+        self.clock = clock
+        self.window = window
         self._done: list[Step] = []
         self._undone: list[Step] = []
         self._saved: int | None = 0  # len(_done) at the last save; None: unreachable
@@ -38,12 +47,18 @@ class History:
     def push(self, step: Step) -> bool:
         """Record a step; True when it merged into the previous one."""
         self._undone.clear()
+        now = self.clock()
+        step.time = now
         top = self._done[-1] if self._done else None
         if (not self._sealed and top is not None and step.merge_key is not None
-                and step.merge_key == top.merge_key):
+                and step.merge_key == top.merge_key and now - top.time <= self.window):
             top.after = step.after
+            top.time = now
             if self._saved == len(self._done):
                 self._saved = None  # the saved state was the merged step's old end
+            if _same(top.before, top.after):  # typed and put back: nothing to undo
+                self._done.pop()
+                self._sealed = True
             return True
         self._done.append(step)
         self._sealed = False
@@ -103,3 +118,13 @@ class History:
 
     def __len__(self) -> int:
         return len(self._done)
+
+
+def _same(a, b) -> bool:
+    """Equal rigs (frozen values; a comparison that cannot decide counts as different)."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False

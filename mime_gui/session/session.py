@@ -527,6 +527,11 @@ class Session:
         self.history_changed.emit()
         return change
 
+    def seal(self) -> None:
+        """The next edit starts an undo step of its own, whatever it merges with (an entry into another
+        field of a form)."""
+        self.history.seal()
+
     @property
     def can_undo(self) -> bool:
         return self.history.can_undo

@@ -13,7 +13,7 @@ overrides it.
 from __future__ import annotations
 
 import math
-import re
+import weakref
 
 from PySide6.QtCore import QEvent, QObject, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QKeySequence
@@ -27,10 +27,10 @@ from PySide6.QtWidgets import (
 )
 
 from mime_gui.app.docks.look import hint, mark_error, message
+from mime_gui.rig.typed_units import parse_typed
 from mime_gui.rig.units import UNITS, Quantity
 
 LENGTH_UNITS = {"mm": 1000.0, "m": 1.0}
-_NUMBER = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([a-zA-Z°µ/²³ ]*)\s*$")
 
 
 def on_screen(dock) -> bool:
@@ -48,36 +48,42 @@ def format_number(value: float, digits: int = 6) -> str:
     return "0" if text == "-0" else text
 
 
-def parse_number(text: str, units: dict[str, float] | None = None, default: str = "") -> float | None:
-    """``text`` as a number in the unit ``default`` (a suffix from ``units`` overrides it); None when it
-    does not parse yet. Values are converted by dividing by the unit's factor (``10 mm`` → 10 / 1000), so a
-    round number typed in millimetres is the nearest double to the metres it means."""
-    m = _NUMBER.match(text or "")
-    if not m:
+def parse_number(text: str, unit: str = "") -> float | None:
+    """``text`` as a number in ``unit`` (a unit of the same dimension typed after it is converted: ``5 in``
+    in a millimetre field is 127), or None when the whole text is not one (see
+    :func:`~mime_gui.rig.typed_units.parse_typed`)."""
+    return parse_typed(text, unit)
+
+
+def parse_length(text: str, lengths: LengthUnit) -> float | None:
+    """A length typed in the form's unit (or with a unit of its own), in metres. Divided by the unit's
+    factor, so a round number typed in millimetres is the nearest double to the metres it means."""
+    value = parse_typed(text, lengths.unit)
+    if value is None:
         return None
-    value = float(m.group(1))
-    unit = m.group(2).strip() or default
-    if units is None:
-        return value if not unit or unit == default else None
-    if unit not in units:
-        return None
-    factor = units[unit]
-    return value / factor if factor != 1.0 else value
+    return value / lengths.factor if lengths.factor != 1.0 else value
 
 
 class DocumentUndo(QObject):
-    """Lets Ctrl+Z / Ctrl+Shift+Z through a line edit to the window's Undo and Redo: every keystroke in a
-    field is already an edit of the rig (merged per field), so the document's undo is the field's undo."""
+    """Lets Ctrl+Z / Ctrl+Shift+Z through an editor (a line edit, a spin box, an editable combo) to the
+    window's Undo and Redo: every keystroke in a field is already an edit of the rig (merged per field), so
+    the document's undo is the field's undo. A text being edited (a name typed and not yet committed) keeps
+    Qt's own text undo while it has some."""
 
     def eventFilter(self, watched, event) -> bool:
         if event.type() == QEvent.ShortcutOverride and (
                 event.matches(QKeySequence.Undo) or event.matches(QKeySequence.Redo)):
+            if isinstance(watched, QLineEdit) and watched.property(TEXT_UNDO) and watched.isModified() \
+                    and watched.isUndoAvailable():
+                return False
             event.ignore()
             return True
         return False
 
 
 UNDO_PASS = DocumentUndo()
+#: a line edit whose text is committed on Enter (a name): Ctrl+Z undoes its typing first
+TEXT_UNDO = "mime_text_undo"
 
 
 def pass_undo(edit: QWidget) -> QWidget:
@@ -85,8 +91,26 @@ def pass_undo(edit: QWidget) -> QWidget:
     return edit
 
 
+class _Typing:
+    """Which editor committed last: an entry into another editor starts an undo step of its own (the
+    history merges consecutive edits of one rig path, and the x, y and z of a vector share a path)."""
+
+    last = None  # weak reference to the editor
+
+
+def _new_entry(editor: QWidget) -> bool:
+    last = _Typing.last() if _Typing.last is not None else None
+    _Typing.last = weakref.ref(editor)
+    return last is not editor
+
+
 class Field(QWidget):
-    """The base of every field: the editor in a row, a message line under it (hidden when empty)."""
+    """The base of every field: the editor in a row, a message line under it (hidden when empty).
+
+    A field shows the rig after every change set (an undo, a redo, another file, another field's edit),
+    whether or not it has the focus; only the change its own keystroke made leaves its text alone (the
+    text is what the user is typing). A text that is not a whole value is never stored: the field puts
+    back the value it showed before the typing began and marks the text."""
 
     committed = Signal()
 
@@ -96,6 +120,8 @@ class Field(QWidget):
         self.commit = None  # callable(value), set by the form
         self.exact = False  # findings of its own path only (see Form.add)
         self.read = None  # callable(rig) -> value, set by the form
+        self.source = None  # callable() -> the rig now, set by the form
+        self.seal = None  # callable(): the next edit is an undo step of its own, set by the form
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(1)
@@ -110,6 +136,8 @@ class Field(QWidget):
         self._layout.addWidget(self.message)
         self._finding = ""
         self._parse_error = ""
+        self._committing = False
+        self._origin = None  # the value shown before the typing began (put back for a text that is no value)
 
     # -- to override ---------------------------------------------------------------------------------
     def editors(self) -> list[QWidget]:
@@ -126,13 +154,26 @@ class Field(QWidget):
             pass_undo(e)
         super().showEvent(event)
 
+    def current(self):
+        """The value stored in the rig now (None when it cannot be read)."""
+        if self.read is None or self.source is None:
+            return None
+        rig = self.source()
+        if rig is None:
+            return None
+        try:
+            return self.read(rig)
+        except (KeyError, AttributeError, IndexError):
+            return None
+
     def refresh(self, rig, force: bool = False) -> None:
-        if self.read is None or (self.editing() and not force):
+        if self.read is None or (self._committing and not force):
             return
         try:
             value = self.read(rig)
         except (KeyError, AttributeError, IndexError):
             return
+        self._origin = value
         for e in self.editors():
             e.blockSignals(True)
         try:
@@ -165,10 +206,30 @@ class Field(QWidget):
             if isinstance(editors[0], QLineEdit):
                 editors[0].selectAll()
 
-    def _commit(self, value) -> None:
-        if self.commit is not None:
+    def _commit(self, value, editor: QWidget | None = None) -> None:
+        if self.commit is None:
+            return
+        if editor is not None and _new_entry(editor) and self.seal is not None:
+            self.seal()
+        self._committing = True
+        try:
             self.commit(value)
-            self.committed.emit()
+        finally:
+            self._committing = False
+        self.committed.emit()
+
+    def _put_back(self, value, editor: QWidget | None = None) -> None:
+        """A text that is no value: the rig goes back to what the field showed before the typing (when a
+        prefix of the text had been stored), and the text stays for the user to fix."""
+        if value is not None and self.current() != value:
+            self._commit(value, editor)
+
+
+def _same_text(edit: QLineEdit, text: str, value: float, parse) -> None:
+    """Show ``text`` unless the editor's own text already means ``value`` (a focused field keeps the
+    user's ``5.0`` and its cursor when the rig holds 5)."""
+    if edit.text() != text and parse(edit.text()) != value:
+        edit.setText(text)
 
 
 def _unit_label(text: str, parent) -> QLabel:
@@ -186,6 +247,7 @@ class TextField(Field):
         self.edit = QLineEdit(self)
         self.edit.setMinimumWidth(60)
         self.edit.setPlaceholderText(placeholder)
+        self.edit.setProperty(TEXT_UNDO, True)
         self.edit.editingFinished.connect(self._finished)
         self.row.addWidget(self.edit)
 
@@ -193,18 +255,22 @@ class TextField(Field):
         return [self.edit]
 
     def show_value(self, value) -> None:
-        self.edit.setText("" if value is None else str(value))
-        self.edit.setCursorPosition(0)  # a long path or name shows its start
+        text = "" if value is None else str(value)
+        if self.edit.text() != text:
+            self.edit.setText(text)
+            self.edit.setCursorPosition(0)  # a long path or name shows its start
+        self.edit.setModified(False)
 
     def _finished(self) -> None:
         if self.edit.isModified():
             self.edit.setModified(False)
-            self._commit(self.edit.text())
+            self._commit(self.edit.text(), self.edit)
 
 
 class NumberField(Field):
     """A number in one unit (``s``, ``rad``, ``kg·m²``) or, with ``lengths``, a length in the form's unit;
-    committed at every keystroke that parses."""
+    committed at every keystroke that makes the whole text a value (a unit of the same dimension may follow
+    the number: ``5 in``, ``3 cm``, ``90 deg``)."""
 
     def __init__(self, path: str, unit: str = "", parent=None, lengths=None):
         super().__init__(path, parent)
@@ -229,33 +295,35 @@ class NumberField(Field):
         self._value = value
         self.unit_label.setText(self._unit_text())
         if value is None:
-            self.edit.setText("")
-        elif self.lengths is not None:
-            self.edit.setText(format_number(value * self.lengths.factor))
-        else:
-            self.edit.setText(format_number(value))
+            if self.edit.text():
+                self.edit.setText("")
+            return
+        shown = value * self.lengths.factor if self.lengths is not None else value
+        _same_text(self.edit, format_number(shown), value, self.parse)
 
     def parse(self, text: str) -> float | None:
         if self.lengths is not None:
-            return parse_number(text, LENGTH_UNITS, self.lengths.unit)
-        return parse_number(text, None, self.unit)
+            return parse_length(text, self.lengths)
+        return parse_number(text, self.unit)
 
     def _edited(self, text: str) -> None:
         if self.optional and not text.strip():
             self.set_parse_error("")
-            self._commit(None)
+            self._commit(None, self.edit)
             return
         value = self.parse(text)
         if value is None:
-            self.set_parse_error(f"not a number{' of ' + self._unit_text() if self._unit_text() else ''} yet")
+            unit = self._unit_text()
+            self.set_parse_error(f"not a number{' of ' + unit if unit else ''}")
+            self._put_back(self._origin, self.edit)
             return
         self.set_parse_error("")
-        self._commit(value)
+        self._commit(value, self.edit)
 
 
 class VectorField(Field):
     """Three numbers (a position in the form's length unit, a direction, angles in degrees); a keystroke
-    that parses commits the whole vector."""
+    that makes its component's whole text a value commits the vector with that component replaced."""
 
     def __init__(self, path: str, unit: str = "", parent=None, lengths=None, labels=("x", "y", "z")):
         super().__init__(path, parent)
@@ -281,32 +349,43 @@ class VectorField(Field):
     def editors(self):
         return list(self.edits)
 
+    def parse(self, text: str) -> float | None:
+        if self.lengths is not None:
+            return parse_length(text, self.lengths)
+        return parse_number(text, self.unit)
+
     def show_value(self, value) -> None:
         self._value = tuple(float(v) for v in value)
         self.unit_label.setText(self._unit_text())
         factor = self.lengths.factor if self.lengths is not None else 1.0
         for e, v in zip(self.edits, self._value, strict=True):
-            e.setText(format_number(v * factor))
+            _same_text(e, format_number(v * factor), v, self.parse)
 
     def _edited(self, index: int, text: str) -> None:
-        """The typed component replaces its own; the others keep their stored value (not the rounded text
-        shown)."""
-        if self.lengths is not None:
-            v = parse_number(text, LENGTH_UNITS, self.lengths.unit)
-        else:
-            v = parse_number(text, None, self.unit)
+        """The typed component replaces its own in the vector the rig holds now: the others are what their
+        own editors show (the stored values, not their rounded text)."""
+        v = self.parse(text)
+        stored = self.current()
+        values = list(stored if stored is not None else self._value)
+        edit = self.edits[index]
         if v is None:
-            self.set_parse_error(f"a number{' of ' + self._unit_text() if self._unit_text() else ''}")
+            unit = self._unit_text()
+            self.set_parse_error(f"a number{' of ' + unit if unit else ''}")
+            origin = self._origin
+            if origin is not None and stored is not None and values[index] != origin[index]:
+                values[index] = origin[index]
+                self._value = tuple(values)
+                self._commit(self._value, edit)
             return
         self.set_parse_error("")
-        values = list(self._value)
         values[index] = v
         self._value = tuple(values)
-        self._commit(self._value)
+        self._commit(self._value, edit)
 
 
 class ChoiceField(Field):
-    """One of a list (a material, a mount frame, a kind): ``choices`` are ``(text, value)`` pairs."""
+    """One of a list (a material, a mount frame, a kind): ``choices`` are ``(text, value)`` pairs; with
+    ``options`` (a callable of the rig) the list follows the rig on every refresh."""
 
     def __init__(self, path: str, parent=None, editable: bool = False):
         super().__init__(path, parent)
@@ -323,6 +402,8 @@ class ChoiceField(Field):
         self.note.hide()
         self._layout.insertWidget(1, self.note)
         self._values: list = []
+        self._choices: list = []
+        self.options = None  # callable(rig) -> choices, or None for a fixed list
 
     def editors(self):
         return [self.combo]
@@ -330,15 +411,31 @@ class ChoiceField(Field):
     def editing(self) -> bool:
         return self.combo.view().isVisible()
 
+    def refresh(self, rig, force: bool = False) -> None:
+        if self.options is not None and not self._committing:
+            try:
+                self.set_choices(self.options(rig))
+            except (KeyError, AttributeError, IndexError):
+                pass
+        super().refresh(rig, force)
+
     def set_choices(self, choices) -> None:
+        choices = list(choices)
+        if choices == self._choices:
+            return
         with QSignalBlocker(self.combo):
             self.combo.clear()
             self._values = []
             for text, value in choices:
                 self.combo.addItem(text)
                 self._values.append(value)
+        self._choices = choices
 
     def show_value(self, value) -> None:
+        count = len(self._choices)
+        while self.combo.count() > count:  # an earlier value the list does not hold
+            self.combo.removeItem(self.combo.count() - 1)
+        del self._values[count:]
         if value in self._values:
             self.combo.setCurrentIndex(self._values.index(value))
         else:  # a value the list does not hold (a dangling mount): shown as written
@@ -356,13 +453,13 @@ class ChoiceField(Field):
 
     def _activated(self, index: int) -> None:
         if 0 <= index < len(self._values):
-            self._commit(self._values[index])
+            self._commit(self._values[index], self.combo)
 
 
 class QuantityField(Field):
     """A declared value: the number in its unit and the reason it has that value. Either one typed commits
-    the whole :class:`~mime_gui.rig.units.Quantity` (the number at every keystroke that parses, the reason
-    as it is typed)."""
+    the whole :class:`~mime_gui.rig.units.Quantity` (the number at every keystroke that makes the whole text
+    a value, the reason as it is typed)."""
 
     def __init__(self, path: str, unit: str, parent=None, placeholder: str = "where the number comes from"):
         super().__init__(path, parent)
@@ -386,35 +483,41 @@ class QuantityField(Field):
     def editors(self):
         return [self.value_edit, self.reason_edit]
 
+    def parse(self, text: str) -> float | None:
+        return parse_number(text, self.unit)
+
     def show_value(self, value) -> None:
         if isinstance(value, Quantity):
             self._number = value.value
-            self.value_edit.setText(format_number(value.value))
-            self.reason_edit.setText(value.reason or "")
-            self.reason_edit.setCursorPosition(0)
+            _same_text(self.value_edit, format_number(value.value), value.value, self.parse)
+            reason = value.reason or ""
+            if self.reason_edit.text() != reason:
+                self.reason_edit.setText(reason)
+                self.reason_edit.setCursorPosition(0)
         else:  # a bare number (loaded from a file): shown, and the rules ask for its unit
             self._number = None if value is None else float(value)
             self.value_edit.setText("" if value is None else format_number(float(value)))
             self.reason_edit.setText("")
 
     def _value_edited(self, text: str) -> None:
-        value = parse_number(text)
+        value = self.parse(text)
         if value is None:
             self.set_parse_error(f"the value is a number of {UNITS.get(self.unit, self.unit)}")
+            self._put_back(self._origin, self.value_edit)
             return
         self._number = value
-        self._commit_quantity()
+        self._commit_quantity(self.value_edit)
 
     def _reason_edited(self, _text: str) -> None:
         if self._number is None:
             self.set_parse_error(f"give the value (a number of {UNITS.get(self.unit, self.unit)}) first")
             return
-        self._commit_quantity()
+        self._commit_quantity(self.reason_edit)
 
-    def _commit_quantity(self) -> None:
+    def _commit_quantity(self, editor) -> None:
         self.set_parse_error("")
         reason = self.reason_edit.text()
-        self._commit(Quantity(self._number, self.unit, reason if reason.strip() else None))
+        self._commit(Quantity(self._number, self.unit, reason if reason.strip() else None), editor)
 
 
 class LengthUnit:
@@ -429,4 +532,4 @@ class LengthUnit:
 
 
 __all__ = ["ChoiceField", "Field", "LengthUnit", "NumberField", "QuantityField", "TextField", "VectorField",
-           "format_number", "parse_number"]
+           "format_number", "parse_length", "parse_number"]

@@ -34,6 +34,9 @@ from mime_gui.session.player import RATE_MAX, RATE_MIN
 COMMAND_FILTER = "Command files (*.csv *.npz);;CSV (*.csv);;NPZ (*.npz)"
 
 
+NOTHING_LOADED = "No commands loaded: drive with the sliders, or open a command file"
+
+
 def _seconds(t: float) -> str:
     return f"{t:.2f} s"
 
@@ -71,7 +74,7 @@ class PlayerDock(QDockWidget):
         self.act_export_npz = menu.addAction("Trajectory as NPZ…", self.export_npz_dialog)
         self.act_export_video = menu.addAction("Video of the view…", self.video_requested.emit)
         self.export_button.setMenu(menu)
-        self.source = QLabel("No commands loaded: drive with the sliders, or open a command file", body)
+        self.source = QLabel(NOTHING_LOADED, body)
         self.source.setStyleSheet("color: gray")
         self.source.setTextInteractionFlags(Qt.TextSelectableByMouse)
         # a long file name must not widen the whole window: the label is clipped, its tooltip has it all
@@ -145,14 +148,20 @@ class PlayerDock(QDockWidget):
             with QSignalBlocker(self.speed), QSignalBlocker(self.loop):
                 self.speed.setValue(player.rate)
                 self.loop.setChecked(player.loop)
-            sched = player.schedule
-            clamped = int(player.trajectory.clamped.sum())
-            name = Path(player.source).name if player.source != "recording" else "the recording"
-            self.source.setText(f"{name}: {sched.steps} steps × {sched.dt:g} s = {player.duration:.2f} s, "
-                                f"{len(sched.recorded)} joint(s)" + (f", {clamped} values clamped" if clamped
-                                                                     else ""))
-            self.source.setToolTip(player.source)
         self._refresh()
+
+    def _source_text(self, player, recording: bool) -> tuple[str, str]:
+        """What the player holds, and its tooltip: the loaded file, the recording under way, or nothing."""
+        if recording:
+            return "Recording the slider commands (● Record again to stop)", ""
+        if player is None:
+            return NOTHING_LOADED, ""
+        sched = player.schedule
+        clamped = int(player.trajectory.clamped.sum())
+        name = Path(player.source).name if player.source != "recording" else "the recording"
+        return (f"{name}: {sched.steps} steps × {sched.dt:g} s = {player.duration:.2f} s, "
+                f"{len(sched.recorded)} joint(s)" + (f", {clamped} values clamped" if clamped else ""),
+                player.source)
 
     def _playhead(self, row: int) -> None:
         player = self.transport.player
@@ -178,6 +187,9 @@ class PlayerDock(QDockWidget):
 
     def _set_controls(self, player, has_doc: bool, playing: bool, recording: bool) -> None:
         t = self.transport
+        text, tip = self._source_text(player, recording)
+        self.source.setText(text)
+        self.source.setToolTip(tip)
         self.play_button.setIcon(self.style().standardIcon(QStyle.SP_MediaPause if playing
                                                            else QStyle.SP_MediaPlay))
         for w in (self.back_button, self.play_button, self.forward_button, self.timeline, self.speed,

@@ -79,7 +79,7 @@ class PropertiesDock(QDockWidget):
         self._position_row: QTreeWidgetItem | None = None
         self.rebuilds = 0  # whole-content rebuilds (tests count them)
         bridge.selection_changed.connect(self.show_item)
-        bridge.document_changed.connect(lambda _doc: self.show_item(self.session.selection))
+        bridge.document_changed.connect(self._document_changed)
         bridge.rig_changed.connect(self._rig_changed)
         bridge.findings_changed.connect(self._findings_changed)
         bridge.poses_changed.connect(self._poses_changed)
@@ -275,6 +275,10 @@ class PropertiesDock(QDockWidget):
             if self._position_row.text(1) != text:
                 self._position_row.setText(1, text)
         self._update_pose()
+
+    def _document_changed(self, _doc) -> None:
+        self.forms.reset()  # another file (or the same one read again): no form of the last one stays
+        self.show_item(self.session.selection)
 
     def _rig_changed(self, change) -> None:
         ref = self._ref

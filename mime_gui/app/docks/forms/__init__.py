@@ -101,6 +101,10 @@ class FormPanel(QWidget):
         if form is not None:
             self.scroll.setWidget(form)
 
+    def reset(self) -> None:
+        """Drop the form: the next :meth:`show` builds one from the rig open now."""
+        self._set_form(None)
+
     # -- following the rig ---------------------------------------------------------------------------
     def rig_changed(self) -> None:
         form, rig = self.form, self.session.rig

@@ -123,6 +123,8 @@ class Form(QWidget):
         field.exact = exact
         field.read = read
         field.commit = commit
+        field.source = lambda: self.session.rig
+        field.seal = self.session.seal
         if tip:
             field.setToolTip(tip)
         self._form.addRow(label, field)

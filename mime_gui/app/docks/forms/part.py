@@ -81,7 +81,7 @@ class PartForm(Form):
                  lambda r: self.part(r).at, lambda v: self.apply(SetValue(f"{base}.at", v)),
                  "Where the centroid sits in the mount frame (the part's axes are the frame's)")
         mount = ChoiceField(f"{base}.mount", self)
-        mount.set_choices(self._mounts(rig))
+        mount.options = self._mounts  # the frames of the rig shown now (another file, a renamed segment)
         self.add("Mounted on", mount, lambda r: self.part(r).mount, self._remount,
                  "A frame of the chain, or the world")
         if magnet:

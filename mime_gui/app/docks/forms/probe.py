@@ -76,7 +76,7 @@ class ProbeForm(Form):
                  "Rename (Enter): names are shared by segments, parts, magnets and probes", exact=True)
         self.section("Placement")
         mount = ChoiceField(f"{base}.mount", self)
-        mount.set_choices(self._mounts())
+        mount.options = lambda _rig: self._mounts()  # the frames of the rig shown now
         self.add("Mounted on", mount, lambda r: self.probe(r).mount, self._remount,
                  "A frame of the chain (the probe rides with it), or the world")
         self.add("At", VectorField(f"{base}.at", lengths=self.lengths, parent=self),

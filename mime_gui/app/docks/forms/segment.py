@@ -114,10 +114,7 @@ class SegmentForm(Form):
 
         self.section("Placement")
         mount = ChoiceField(f"{base}.mount", self)
-        if first:
-            mount.set_choices([("(the world)", None)])
-        else:
-            mount.set_choices(self._mounts(rig))
+        mount.options = (lambda _rig: [("(the world)", None)]) if first else self._mounts
         self.add("Mounted on", mount, lambda r: self.seg(r).mount,
                  lambda v: self.apply(SetValue(f"{base}.mount", v)),
                  "A frame of the segment before it, or <segment>.<frame> of an earlier one; the first "
