@@ -1,0 +1,153 @@
+"""The undo history on its own: steps, merging by key within a moment, sealing, a merged step that ends where
+it began, the saved mark, the limit, undo and redo order."""
+
+from __future__ import annotations
+
+import pytest
+
+from mime_gui.session.history import MERGE_WINDOW, History, Step
+
+
+class Clock:
+    def __init__(self):
+        self.now = 50.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+def make(clock, **kw) -> History:
+    return History(clock=clock, **kw)
+
+
+def test_steps_undo_and_redo_in_order(clock):
+    h = make(clock)
+    for i in range(3):
+        assert not h.push(Step(f"e{i}", i, i + 1))
+    assert len(h) == 3 and h.undo_name == "e2"
+    assert [h.undo().name for _ in range(3)] == ["e2", "e1", "e0"]
+    assert h.undo() is None and not h.can_undo and h.can_redo
+    assert [h.redo().name for _ in range(2)] == ["e0", "e1"]
+    assert h.redo_name == "e2"
+    h.push(Step("new", 2, 9))  # a new edit forgets what was undone
+    assert not h.can_redo and h.undo_name == "new"
+
+
+def test_same_key_merges_only_within_the_window_measured_from_the_last_edit(clock):
+    h = make(clock)
+    h.push(Step("a", 0, 1, ("set", "x")))
+    for value in (2, 3, 4):  # each within the window of the one before: a long entry is one step
+        clock.now += MERGE_WINDOW * 0.9
+        assert h.push(Step("a", value - 1, value, ("set", "x")))
+    assert len(h) == 1 and h._done[0].before == 0 and h._done[0].after == 4
+    clock.now += MERGE_WINDOW * 1.01
+    assert not h.push(Step("a", 4, 5, ("set", "x")))
+    assert len(h) == 2
+
+
+def test_exactly_at_the_window_still_merges(clock):
+    h = make(clock, window=0.5)
+    h.push(Step("a", 0, 1, "k"))
+    clock.now += 0.5
+    assert h.push(Step("a", 1, 2, "k"))
+
+
+def test_other_key_none_key_and_seal_start_a_step(clock):
+    h = make(clock)
+    h.push(Step("a", 0, 1, "k"))
+    assert not h.push(Step("b", 1, 2, "other"))
+    assert not h.push(Step("c", 2, 3, None))
+    assert not h.push(Step("d", 3, 4, None))  # None never merges, not even with None
+    h.push(Step("e", 4, 5, "k"))
+    h.seal()
+    assert not h.push(Step("e", 5, 6, "k"))
+    assert len(h) == 6
+
+
+def test_undo_and_redo_seal(clock):
+    h = make(clock)
+    h.push(Step("a", 0, 1, "k"))
+    h.push(Step("b", 1, 2, "j"))
+    h.undo()
+    assert not h.push(Step("a", 1, 7, "k"))  # the step under the undone one is closed
+    assert [s.after for s in h._done] == [1, 7]
+
+
+def test_a_merged_step_that_ends_where_it_began_is_dropped(clock):
+    h = make(clock)
+    h.push(Step("a", 0, 1, "x"))
+    h.push(Step("typed", 10, 11, "k"))
+    h.push(Step("typed", 11, 10, "k"))  # typed and put back
+    assert len(h) == 1 and h.undo_name == "a"
+    assert not h.push(Step("typed", 10, 12, "k"))  # and the next one is a step of its own
+    assert len(h) == 2
+
+
+def test_saved_mark_follows_steps_merges_and_drops(clock):
+    h = make(clock)
+    h.push(Step("a", 0, 1, "k"))
+    h.mark_saved()
+    assert not h.modified
+    h.push(Step("b", 1, 2, "j"))
+    assert h.modified
+    h.undo()
+    assert not h.modified  # back at the saved rig
+    h.redo()
+    h.push(Step("b", 2, 3, "j"))  # the step was sealed by redo: a new step
+    h.undo()
+    h.undo()
+    assert not h.modified
+    h.push(Step("c", 1, 5, "m"))
+    h.mark_saved()
+    clock.now += 0.1
+    h.push(Step("d", 5, 6, "n"))
+    h.push(Step("d", 6, 5, "n"))  # dropped: the rig is the saved one again
+    assert not h.modified and len(h) == 2
+
+
+def test_a_merge_into_the_saved_step_makes_the_saved_state_unreachable(clock):
+    h = make(clock)
+    h.push(Step("a", 0, 1, "k"))
+    h.mark_saved()
+    # after a save the history is sealed: the next same-key edit is its own step
+    assert not h.push(Step("a", 1, 2, "k"))
+    h._sealed = False
+    h._saved = len(h)
+    h.push(Step("a", 2, 3, "k"))
+    assert h.modified
+    h.undo()
+    assert h.modified  # the saved end (2) was merged away
+
+
+def test_limit_drops_the_oldest_and_moves_the_saved_mark(clock):
+    h = make(clock, limit=3)
+    for i in range(3):
+        h.push(Step(f"e{i}", i, i + 1))
+    h.mark_saved()
+    h.push(Step("e3", 3, 4))
+    assert len(h) == 3 and [s.name for s in h._done] == ["e1", "e2", "e3"]
+    h.undo()
+    assert not h.modified
+    h2 = make(clock, limit=2)
+    h2.push(Step("x", 0, 1))  # saved at 0 (the opened file)
+    h2.push(Step("y", 1, 2))
+    h2.push(Step("z", 2, 3))
+    while h2.can_undo:
+        h2.undo()
+    assert h2.modified  # the opened file's state fell off the history
+
+
+def test_map_rigs_and_clear(clock):
+    h = make(clock)
+    h.push(Step("a", 1, 2))
+    h.push(Step("b", 2, 3))
+    h.undo()
+    h.map_rigs(lambda r: r * 10)
+    assert (h._done[0].before, h._done[0].after, h._undone[0].after) == (10, 20, 30)
+    h.clear()
+    assert len(h) == 0 and not h.can_redo and not h.modified
