@@ -5,17 +5,21 @@ copied under ``files/`` keeping their layout relative to their common folder; th
 the zip's root names them by relative paths and lists every ``package://`` package folder in
 ``package_dirs``, and carries the export's provenance (versions, rungs, SHA-256 of each file). The staged
 copy is loaded and validated before the zip is written (atomically): a bundle that would not validate
-elsewhere is never written. Entries carry a fixed date and mode, so the same rig and files give the same
+elsewhere, or that would lack a mesh a description names and this machine does not have (``bundle.missing``),
+is never written. Entries carry a fixed date and mode, so the same rig and files give the same
 bytes.
 
 Opening (:func:`open_bundle`): every entry is checked before one byte is written, and the bundle is refused
-(``bundle.*``) for an entry whose name is absolute, holds ``..``, a backslash or a drive, is a symbolic link
-or anything but a file or a folder, is encrypted, or appears twice (also as two spellings one case-insensitive
-file system would merge); for more than :data:`MAX_ENTRIES` entries, more uncompressed bytes than the
-``MIME_GUI_MAX_BUNDLE_MB`` limit, or an entry that expands more than :data:`MAX_RATIO` times (a zip bomb).
+(``bundle.*``) for an entry whose name is absolute, holds ``..``, a backslash, a drive or NUL, is a symbolic
+link or anything but a file or a folder, is encrypted, or appears twice (also as two spellings one
+case-insensitive file system would merge); for more than :data:`MAX_ENTRIES` entries, more uncompressed bytes
+than the ``MIME_GUI_MAX_BUNDLE_MB`` limit, or an entry that expands more than :data:`MAX_RATIO` times (a zip
+bomb).
 The sizes are counted again while extracting, so a header that lies does not help. The bundle is extracted
-into a new folder of the cache (``MIME_GUI_BUNDLE_CACHE``, else ``$XDG_CACHE_HOME/mime_gui/bundles``), files
-created exclusively and never through a link; on any refusal that folder is removed.
+into a new folder of the cache (``MIME_GUI_BUNDLE_CACHE``, else ``$XDG_CACHE_HOME/mime_gui/bundles``; named
+by a bounded stem and a hash, so any file name fits), files created exclusively and never through a link.
+Then :func:`confine` refuses (``bundle.outside``) a rig naming any file outside that folder, before such a
+file is read. On any refusal that folder is removed.
 
 Pruning (:func:`prune_cache`, after each open): of the cache's extraction folders (named ``*.mime-bundle``),
 the :data:`KEEP` most recent stay and any older than :data:`MAX_AGE_DAYS` days goes, except those this
@@ -26,6 +30,7 @@ extractions are removed; a link is never followed nor removed.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import re
 import shutil
@@ -34,14 +39,17 @@ import tempfile
 import time
 import unicodedata
 import zipfile
+import zlib
 from pathlib import Path
+from urllib.parse import unquote
 
 from mime_gui import inputs
 from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError
+from mime_gui.multibody.tree import Mesh as TreeMesh
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.parts import Mesh
-from mime_gui.rig.provenance import referenced_files
+from mime_gui.rig.provenance import _obj_libraries, of_file, referenced_files
 from mime_gui.rig.segments import _ArmSegment
 
 RIG_NAME = "rig.rig.json"
@@ -55,6 +63,7 @@ _EPOCH = (1980, 1, 1, 0, 0, 0)  # the earliest date a zip holds
 SUFFIX = ".mime-bundle"  # an extraction's folder name ends so: pruning removes nothing else of the cache
 KEEP = 8  # extractions kept in the cache, the most recent
 MAX_AGE_DAYS = 30  # an extraction older than this goes even when fewer than KEEP are there
+STEM_BYTES = 40  # of the bundle's name in its extraction's folder name: any file name then fits one
 _in_use: set[str] = set()  # extractions of this process: never pruned while it runs
 
 
@@ -70,6 +79,22 @@ def _absolute_uri(uri: str) -> bool:
     return not sep and os.path.isabs(uri)
 
 
+def _description_meshes(rig):
+    """``(role, mesh, URDF file)`` for every mesh of every arm's description that can be read."""
+    base = Path(rig.base or Path.cwd())
+    for name, seg in rig.chain.items():
+        if not isinstance(seg, _ArmSegment):
+            continue
+        try:
+            tree = seg.tree(base, rig.package_folders())
+        except Exception:  # noqa: BLE001 - an unreadable description is validation's to report
+            continue
+        for link in tree.links.values():
+            for shape in (*link.visuals, *link.collisions):
+                if isinstance(shape.geometry, TreeMesh):
+                    yield f"chain.{name}.{link.name}", shape.geometry, str(seg.path(base))
+
+
 def _layout(rig) -> tuple[list, Path, list[Path]]:
     refs = referenced_files(rig)
     for ref in refs:
@@ -80,6 +105,11 @@ def _layout(rig) -> tuple[list, Path, list[Path]]:
             raise BundleError("bundle.absolute-path", f"the description names the mesh {ref.uri!r} by an "
                               "absolute path, which no other machine has; refer to it relative to the URDF "
                               "or by package://", ref.role)
+    for role, mesh, urdf in _description_meshes(rig):
+        if mesh.filename is None:  # unresolved: referenced_files leaves it out, so the zip would lack it
+            raise BundleError("bundle.missing", f"{role} needs the mesh {mesh.uri!r} and it is not found on "
+                              "this machine; fix the description's filename= or the rig's package_dirs "
+                              "(mime-gui validate says where it was looked for) before bundling it", urdf)
     roots = sorted({r.package_root for r in refs if r.package_root is not None})
     anchors = [str(r.path.parent) for r in refs] + [str(r) for r in roots]
     anchor = Path(os.path.commonpath(anchors)) if anchors else Path(rig.base or Path.cwd())
@@ -109,7 +139,7 @@ def _rewritten(rig, anchor: Path, roots: list[Path], stage: Path) -> Apparatus:
 
     return Apparatus(rig.name, chain=chain, parts={n: part(p) for n, p in rig.parts.items()},
                      magnets={n: part(p) for n, p in rig.magnets.items()}, base=stage,
-                     package_dirs=[_inside(r, anchor) for r in roots])
+                     package_dirs=[_inside(r, anchor) for r in roots], probes=rig.probes)
 
 
 def write_bundle(rig, out) -> Path:
@@ -131,6 +161,9 @@ def write_bundle(rig, out) -> Path:
         if findings:
             raise BundleError("bundle.invalid", f"the bundled copy does not validate ({findings[0]}); "
                               "nothing written", str(out))
+        # what opening refuses is never written: an OBJ's mtllib by an absolute path, say
+        confine(stage / RIG_NAME, stage, str(out), fix="name it relative to the file that names it, so the "
+                "bundle carries it")
         names = [RIG_NAME] + [_inside(r.path, anchor) for r in refs]
 
         def write(fh) -> None:
@@ -161,9 +194,10 @@ def _refuse(code: str, message: str, file: str) -> BundleError:
 
 def _entry_parts(info: zipfile.ZipInfo, file: str) -> tuple[str, ...]:
     name = info.filename
-    what = f"the entry {name!r}"
-    if "\x00" in name or "\\" in name or _DRIVE.match(name) or name.startswith("/"):
-        raise _refuse("bundle.path", f"{what} is an absolute path or holds a backslash or a drive", file)
+    what = f"the entry {info.orig_filename!r}"
+    # zipfile cuts a name at its first NUL (filename); the name as stored (orig_filename) still holds it
+    if "\x00" in info.orig_filename or "\\" in name or _DRIVE.match(name) or name.startswith("/"):
+        raise _refuse("bundle.path", f"{what} is an absolute path or holds a backslash, a drive or NUL", file)
     parts = tuple(name.rstrip("/").split("/"))
     if any(p in ("", ".", "..") for p in parts):
         raise _refuse("bundle.path", f"{what} holds '..', '.' or an empty folder name", file)
@@ -251,23 +285,122 @@ def open_bundle(path, folder=None) -> Path:
     with z:
         entries = _checked(z, file)
         root = Path(folder) if folder is not None else cache_folder()
-        root.mkdir(parents=True, exist_ok=True)
-        target = Path(tempfile.mkdtemp(prefix=Path(file).name.removesuffix(".zip") + "-", suffix=SUFFIX,
-                                       dir=root))
+        target = _new_extraction(root, file)
         budget = [inputs.LIMITS["bundle"].bytes()]
+        rig = target / next(p[0] for i, p in entries if len(p) == 1 and p[0].lower().endswith(".rig.json"))
         try:
             for info, parts in entries:
                 _extract(z, info, parts, target, budget, file)
+            confine(rig, target, file)
         except BundleError:
             shutil.rmtree(target, ignore_errors=True)
             raise
-        except (OSError, zipfile.BadZipFile, EOFError, RuntimeError) as exc:  # a CRC that does not match …
+        # a CRC that does not match, a damaged deflate stream (zlib.error) …
+        except (OSError, zipfile.BadZipFile, EOFError, RuntimeError, zlib.error) as exc:
             shutil.rmtree(target, ignore_errors=True)
-            raise _refuse("bundle.zip", f"cannot extract it ({exc})", file) from None
+            raise _refuse("bundle.zip", f"cannot extract it ({exc}); ask for the bundle again", file) \
+                from None
     _in_use.add(os.path.realpath(target))
     prune_cache(root)
-    rig = next(p[0] for i, p in entries if len(p) == 1 and p[0].lower().endswith(".rig.json"))
-    return target / rig
+    return rig
+
+
+def _folder_name(file: str) -> str:
+    """The start of an extraction's folder name: the bundle's stem cut to :data:`STEM_BYTES` bytes (whole
+    characters) and a hash of its whole name, so a bundle of any valid name fits a folder name."""
+    name = Path(file).name
+    stem = name[:-4] if name.lower().endswith(".zip") else name
+    short = os.fsencode(stem)[:STEM_BYTES].decode(errors="ignore") if len(os.fsencode(stem)) > STEM_BYTES \
+        else stem
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:8]
+    return f"{short}-{digest}-"
+
+
+def _new_extraction(root: Path, file: str) -> Path:
+    """A new, empty extraction folder in the cache ``root``; a cache that cannot hold one is a coded error."""
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=_folder_name(file), suffix=SUFFIX, dir=root))
+    except OSError as exc:
+        blocker = next((p for p in (root, *root.parents) if p.exists() and not p.is_dir()), None)
+        what = f"{root} cannot hold a new folder ({exc.strerror or exc})" if blocker is None else \
+            f"{root} is not a folder: {blocker} is a file"
+        raise BundleError("bundle.cache", f"cannot extract the bundle {file}: the bundle cache {what}; move "
+                          "that away, or set MIME_GUI_BUNDLE_CACHE to a folder you can write", str(root)) \
+            from None
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _within(path, folder) -> bool:
+    """Whether ``path`` is ``folder`` or under it, as spelled (``..`` taken out) and through every link."""
+    spelled, real = os.path.normpath(os.path.abspath(path)), os.path.realpath(folder)
+    if not (_under(spelled, os.path.normpath(os.path.abspath(folder))) or _under(spelled, real)):
+        return False  # spelled outside: outside, whatever is there
+    return _under(os.path.realpath(spelled), real)
+
+
+def confine(rig_file, folder, file: str = "",
+            fix: str = "ask whoever sent it for one made by mime-gui export --bundle") -> None:
+    """Refuse (``bundle.outside``) the extracted rig ``rig_file`` when a file it names is not inside the
+    extraction ``folder``: its package folders, descriptions and part meshes (absolute, ``..`` out of it, or
+    a link out of it), then each description's meshes as resolved (``package://`` found elsewhere on this
+    machine too), the material libraries of its OBJs and the files its provenance records. Each is
+    checked before it is read, so nothing outside the bundle is read. A rig or description that cannot be
+    read is left to the caller's reading; ``fix`` is the refusal's advice."""
+    from mime_gui.rig.rigfile import load
+
+    file = file or os.fspath(rig_file)
+
+    def check(path, names: str, role: str) -> None:
+        if _within(path, folder):
+            return
+        real = os.path.realpath(path)  # where a '..' or a link leads, to say so
+        leads = "" if real == names else f" ({real})"
+        raise _refuse("bundle.outside", f"{role} names {names!r}{leads}, outside the bundle: a bundle's rig "
+                      f"names only files inside it (else it would read, and pass on, files of this machine); "
+                      f"{fix}", file)
+
+    check(rig_file, os.fspath(rig_file), "the rig file")
+    try:
+        rig = load(rig_file)
+    except (CodedError, ValueError, OSError):
+        return
+    base = Path(rig.base or Path(rig_file).parent)
+    for i, (spelled, path) in enumerate(zip(rig.package_dirs, rig.package_folders(), strict=True)):
+        check(path, spelled, f"package_dirs[{i}]")
+    for name, seg in rig.chain.items():
+        if isinstance(seg, _ArmSegment):
+            check(seg.path(base), seg.description, f"chain.{name}.description")
+    meshes = []
+    for collection, name, part in rig.solids():
+        if isinstance(part.geometry, Mesh):
+            path = base / part.geometry.path
+            check(path, part.geometry.path, f"{collection}.{name}.geometry")
+            meshes.append((path, f"{collection}.{name}.geometry"))
+    for role, mesh, urdf in _description_meshes(rig):
+        found = mesh.filename or _spelled_mesh(mesh.uri, Path(urdf).resolve().parent)
+        if found is not None:
+            check(found, mesh.uri, role)
+            meshes.append((Path(found), role))
+    for path, role in meshes:
+        if path.suffix.lower() != ".obj" or not path.is_file():
+            continue
+        for lib in _obj_libraries(path):  # the view reads them for the OBJ's colours
+            check(lib, str(lib), f"{role} (the material library of {path.name})")
+    for rel in (of_file(rig_file) or {}).get("files", {}):  # validate reads each to compare its hash
+        check(base / rel, rel, "provenance.files")
+
+
+def _spelled_mesh(uri: str, folder: Path) -> str | None:
+    """The file an unresolved mesh ``uri`` that is a path (relative, absolute or ``file://``) names, or None
+    (a package or a web address names no file until found)."""
+    scheme, sep, rest = uri.partition("://")
+    if sep and scheme.lower() != "file":
+        return None
+    return os.path.join(folder, unquote(rest if sep else uri))
 
 
 def prune_cache(root, keep: int = KEEP, max_age_days: float = MAX_AGE_DAYS, now: float | None = None) \

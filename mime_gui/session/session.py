@@ -132,6 +132,17 @@ def _open_bundle(path: str) -> str:
         raise SessionError(exc.code, exc.message, path) from None
 
 
+def _confine_extracted(path: str, bundle: str) -> None:
+    """Refuse (``bundle.outside``) the bundle's extracted rig ``path`` read again from the cache when a file
+    it names is outside its extraction, a link put there since included."""
+    from mime_gui.rig.bundle import BundleError, confine
+
+    try:
+        confine(path, os.path.dirname(os.path.abspath(path)), bundle)
+    except BundleError as exc:
+        raise SessionError(exc.code, exc.message, bundle) from None
+
+
 def _segment_name(name: str, path: str) -> str:
     """A valid segment name from a robot's name (no dots, no surrounding spaces), else the file's stem."""
     name = (name or "").strip().replace(".", "_")
@@ -352,6 +363,8 @@ class Session:
             if path.lower().endswith(".zip"):  # a rig bundle opens as the rig it holds, extracted
                 bundle = os.path.abspath(path)
                 path = _open_bundle(path)
+            elif bundle:  # a bundle's extraction read again (reload): still only its own files
+                _confine_extracted(path, bundle)
             kind = file_kind(path)
             rig = urdf_rig(path) if kind == "urdf" else _load_rig(path)
             _discover_actuators(path)

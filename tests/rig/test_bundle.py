@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import stat
 import zipfile
+import zlib
 
 import numpy as np
 import pytest
@@ -13,7 +16,8 @@ from rig_helpers import DEMO_RIG
 
 from mime_gui.cli import main
 from mime_gui.rig import load
-from mime_gui.rig.bundle import MAX_RATIO, BundleError, open_bundle
+from mime_gui.rig.bundle import MAX_RATIO, STEM_BYTES, SUFFIX, BundleError, open_bundle, write_bundle
+from mime_gui.rig.rigfile import parse
 
 RIG = b'{"format": "mime-rig", "version": 1, "name": "r"}'
 
@@ -65,8 +69,15 @@ def test_a_bundle_validates_in_a_fresh_folder(bundle, capsys, cache):
     out = capsys.readouterr().out
     assert "is valid (2 segment(s), 1 part(s), 1 magnet(s))" in out and "warning[" not in out
     [folder] = list(cache.iterdir())
-    assert load(folder / "rig.rig.json") == load(folder / "rig.rig.json")
-    assert load(folder / "rig.rig.json").validate() == []
+    # the demo rig as written by hand, naming the copies where the bundle keeps them
+    expected = json.loads(DEMO_RIG.read_text())
+    expected["chain"][0]["description"] = "files/arm.urdf"
+    expected["package_dirs"] = ["files"]
+    bundled = load(folder / "rig.rig.json")
+    assert bundled == parse(json.dumps(expected), base=folder.resolve())
+    for name in ("arm.urdf", "meshes/base.stl", "meshes/wrist.obj"):
+        assert (folder / "files" / name).read_bytes() == (DEMO_RIG.parent / name).read_bytes()
+    assert bundled.validate() == []
 
 
 def test_a_bundle_plays_and_reports(bundle, tmp_path, capsys):
@@ -102,7 +113,7 @@ def test_a_mesh_changed_after_extraction_is_named(bundle, capsys, cache):
 
 
 def test_a_part_mesh_outside_the_rig_folder_is_bundled(tmp_path, capsys):
-    source = tmp_path / "lab" / "rigs"
+    source = tmp_path / "lab" / "demo"  # named as its package: package://demo/... resolves
     shutil.copytree(DEMO_RIG.parent, source)
     shared = tmp_path / "lab" / "shared"
     shared.mkdir()
@@ -234,3 +245,142 @@ def test_the_session_refuses_a_hostile_bundle_with_its_code(tmp_path, cache):
         Session().open(str(path))
     assert info.value.code == "bundle.path" and info.value.file == str(path)
     assert not cache.exists() or list(cache.iterdir()) == []
+
+
+# -- a mesh the description names that is not there --------------------------------------------------------
+@pytest.mark.parametrize(("mesh", "uri", "link"), [
+    ("meshes/wrist.obj", "meshes/wrist.obj", "chain.arm.link_5"),
+    ("meshes/base.stl", "package://demo/meshes/base.stl", "chain.arm.base_link"),
+])
+def test_a_mesh_that_is_not_there_writes_no_bundle(tmp_path, capsys, mesh, uri, link):
+    out_folder = tmp_path / "out"
+    out_folder.mkdir()
+    for case in ("whole", "broken"):  # each folder named as the package of package://demo/meshes/base.stl
+        shutil.copytree(DEMO_RIG.parent, tmp_path / case / "demo")
+    assert main(["export", str(tmp_path / "whole" / "demo" / "demo.rig.json"), "--bundle",
+                 str(out_folder / "whole.zip")]) == 0  # the same rig with the mesh there
+    (out_folder / "whole.zip").unlink()
+    rig = tmp_path / "broken" / "demo" / "demo.rig.json"
+    (rig.parent / mesh).unlink()
+    assert main(["validate", str(rig)]) == 0  # validation only warns: the robot loads without it
+    capsys.readouterr()
+    assert main(["export", str(rig), "--bundle", str(out_folder / "b.zip")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"error[bundle.missing] {rig.parent / 'arm.urdf'}: {link} needs the mesh {uri!r} ")
+    assert "Traceback" not in out
+    assert list(out_folder.iterdir()) == []  # no zip, no temporary file
+    with pytest.raises(BundleError) as info:
+        write_bundle(load(rig), out_folder / "c.zip")
+    assert info.value.code == "bundle.missing" and list(out_folder.iterdir()) == []
+
+
+# -- damaged zips, names with NUL, long names, a cache that is a file -------------------------------------
+def _damaged(path):
+    """A bundle whose mesh entry's compressed data is damaged (its first deflate block of a type that does not
+    exist); its headers stay as written."""
+    _zip(path, [("rig.rig.json", RIG), ("files/a.stl", b"solid a\n" * 200)])
+    raw = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as z:
+        offset = z.getinfo("files/a.stl").header_offset
+    name_len, extra_len = int.from_bytes(raw[offset + 26:offset + 28], "little"), \
+        int.from_bytes(raw[offset + 28:offset + 30], "little")
+    raw[offset + 30 + name_len + extra_len] = 0xFF  # BTYPE 11: reserved, an invalid block
+    path.write_bytes(bytes(raw))
+    return path
+
+
+def test_a_damaged_compressed_entry_is_a_coded_error(tmp_path, cache, capsys):
+    path = _damaged(tmp_path / "damaged.zip")
+    with zipfile.ZipFile(path) as z, pytest.raises(zlib.error):
+        z.read("files/a.stl")  # the damage is of the kind that raised zlib.error through
+    with pytest.raises(BundleError) as info:
+        open_bundle(path)
+    assert info.value.code == "bundle.zip" and info.value.file == str(path)
+    assert list(cache.iterdir()) == []
+    assert main(["validate", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"error[bundle.zip] {path}: cannot extract it (") and captured.err == ""
+
+
+def test_the_session_refuses_a_damaged_bundle_with_its_code(tmp_path, cache):
+    from mime_gui.session import Session, SessionError
+
+    path = _damaged(tmp_path / "damaged.zip")
+    with pytest.raises(SessionError) as info:
+        Session().open(str(path))
+    assert info.value.code == "bundle.zip" and info.value.file == str(path)
+
+
+def test_an_entry_name_holding_nul_is_refused(tmp_path, cache, capsys):
+    # zipfile writes a name cut at NUL: the name is written with a stand-in and the bytes put in after
+    path = _zip(tmp_path / "nul.zip", [("rig.rig.json", RIG), ("files/a_b.stl", b"x")])
+    raw = path.read_bytes()
+    assert raw.count(b"files/a_b.stl") == 2  # the local header and the central directory
+    path.write_bytes(raw.replace(b"files/a_b.stl", b"files/a\x00b.stl"))
+    with zipfile.ZipFile(path) as z:
+        assert z.namelist() == ["rig.rig.json", "files/a"]  # what an unchecked extraction would write
+    with pytest.raises(BundleError) as info:
+        open_bundle(path)
+    assert info.value.code == "bundle.path" and r"'files/a\x00b.stl'" in info.value.message
+    assert not cache.exists() or list(cache.iterdir()) == []
+    assert main(["validate", str(path)]) == 1
+    assert capsys.readouterr().out.startswith(f"error[bundle.path] {path}: the entry 'files/a\\x00b.stl' ")
+
+
+@pytest.mark.parametrize("stem", ["x" * 251, "é" * 125, "rig.bundle.v2." + "y" * 237])
+def test_a_bundle_of_any_valid_file_name_opens(tmp_path, cache, capsys, stem):
+    name = stem + ".zip"
+    assert len(os.fsencode(name)) <= 255
+    path = _zip(tmp_path / name, [("rig.rig.json", RIG)])
+    rig = open_bundle(path)
+    assert rig.read_bytes() == RIG
+    folder = rig.parent.name
+    assert folder.endswith(SUFFIX) and len(os.fsencode(folder)) <= 80
+    # the stem's first STEM_BYTES bytes, whole characters only, then a hash of the whole name
+    kept = os.fsencode(stem)[:STEM_BYTES].decode("utf-8", "ignore")
+    assert folder.startswith(kept + "-" + hashlib.sha256(os.fsencode(name)).hexdigest()[:8] + "-")
+    again = open_bundle(path)
+    assert again.parent != rig.parent and again.read_bytes() == RIG  # every opening a folder of its own
+    assert main(["validate", str(path)]) == 0
+    assert capsys.readouterr().out == f"{path}: rig 'r' is valid (0 segment(s), 0 part(s), 0 magnet(s))\n"
+
+
+@pytest.mark.parametrize("where", ["cache", "cache/below"])
+def test_a_bundle_cache_that_is_a_file_is_a_coded_error(tmp_path, monkeypatch, capsys, where):
+    blocker = tmp_path / "cache"
+    blocker.write_text("mine")
+    monkeypatch.setenv("MIME_GUI_BUNDLE_CACHE", str(tmp_path / where))
+    path = _zip(tmp_path / "ok.zip", [("rig.rig.json", RIG)])
+    with pytest.raises(BundleError) as info:
+        open_bundle(path)
+    assert info.value.code == "bundle.cache" and info.value.file == str(tmp_path / where)
+    assert f"{blocker} is a file" in info.value.message and "MIME_GUI_BUNDLE_CACHE" in info.value.message
+    assert blocker.read_text() == "mine"
+    assert main(["validate", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"error[bundle.cache] {tmp_path / where}: ") and captured.err == ""
+
+    from mime_gui.session import Session, SessionError
+
+    with pytest.raises(SessionError) as info:
+        Session().open(str(path))
+    assert info.value.code == "bundle.cache" and "MIME_GUI_BUNDLE_CACHE" in info.value.message
+
+
+def test_a_bundle_that_opening_would_refuse_is_not_written(tmp_path, capsys):
+    # an OBJ naming its material library by an absolute path: the library is copied in, the OBJ still names
+    # the original, which a machine that has it would read
+    source = tmp_path / "demo"
+    shutil.copytree(DEMO_RIG.parent, source)
+    library = tmp_path / "shared" / "red.mtl"
+    library.parent.mkdir()
+    library.write_text("newmtl red\nKd 1 0 0\n")
+    obj = source / "meshes" / "wrist.obj"
+    obj.write_bytes(f"mtllib {library}\n".encode() + obj.read_bytes())
+    out_folder = tmp_path / "out"
+    out_folder.mkdir()
+    assert main(["export", str(source / "demo.rig.json"), "--bundle", str(out_folder / "b.zip")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"error[bundle.outside] {out_folder / 'b.zip'}: chain.arm.link_5 (the material "
+                          f"library of wrist.obj) names '{library}'")
+    assert "name it relative to the file that names it" in out and list(out_folder.iterdir()) == []
