@@ -5,7 +5,8 @@ arrangement is laid out here in one place, in that order, rather than by each pa
 installed:
 
 - left: the chain tree above the palette;
-- right: the forms (Properties) with the joint sliders as a tab beside them;
+- right: the forms (Properties) above the joint sliders, both in sight when a file opens (a user drives the
+  arm first, and picks an item to edit next);
 - below the view: the findings' tabs (Validation, Armature, Build report, Mass properties, Read report) beside
   the plots (with the joint torques and the joints' demand as tabs behind them), and the player across the
   whole foot of the window, its timeline as wide as the window.
@@ -23,14 +24,14 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 LEFT = ("ChainTreeDock", "PaletteDock")
-RIGHT_TABS = ("PropertiesDock", "JointSlidersDock")
+RIGHT = ("PropertiesDock", "JointSlidersDock")
 BELOW_TABS = ("ValidationDock", "ArmatureDock", "BuildReportDock", "MassPropertiesDock", "ReadReportDock")
 BESIDE_TABS = ("PlotsDock", "TorquesDock", "MotorDemandDock")
 FOOT = "PlayerDock"
 
 # the window's state format: bumped when the arrangement changes, so an older saved layout is not restored
 # over a newer one
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 
 def panel_action(window, dock) -> QAction:
@@ -67,12 +68,12 @@ def _tab_beside(window, group: list[QDockWidget], more: list[QDockWidget]) -> No
 
 
 def arrange_docks(window: QMainWindow) -> Callable[[], None]:
-    """Lay the docks out; returns the last step (the right column's tabs), for the next turn of the event
+    """Lay the docks out; returns the last step (the plots' tabs), for the next turn of the event
     loop or just before a saved state is restored."""
     docks = {d.objectName(): d for d in window.findChildren(QDockWidget)}
     options = window.dockOptions()
     window.setDockOptions(options & ~QMainWindow.AnimatedDocks)
-    known = [*LEFT, *RIGHT_TABS, *BELOW_TABS, *BESIDE_TABS, FOOT]
+    known = [*LEFT, *RIGHT, *BELOW_TABS, *BESIDE_TABS, FOOT]
     present = [docks[n] for n in known if n in docks]
     for dock in present:  # each one placed afresh
         window.removeDockWidget(dock)
@@ -87,14 +88,15 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
     left = [d for d in (add(Qt.LeftDockWidgetArea, n) for n in LEFT) if d is not None]
     for upper, lower in zip(left, left[1:], strict=False):
         window.splitDockWidget(upper, lower, Qt.Vertical)
+    right = [d for d in (add(Qt.RightDockWidgetArea, n) for n in RIGHT) if d is not None]
+    for upper, lower in zip(right, right[1:], strict=False):
+        window.splitDockWidget(upper, lower, Qt.Vertical)
 
     # each tab made as its dock is added: docks first added side by side and tabbed afterwards leave a
     # stray tab bar behind
     below = _tabbed(window, docks, Qt.BottomDockWidgetArea, BELOW_TABS)
     # Qt 6 leaves a stray copy of a second tab group's bar over the window when both are made before it is
-    # shown: the right group and the plots' tabs are made by the step returned, once the window is shown
-    right = _tabbed(window, docks, Qt.RightDockWidgetArea, RIGHT_TABS[:1])
-    later = [docks[n] for n in RIGHT_TABS[1:] if n in docks]
+    # shown: the plots' tabs are made by the step returned, once the window is shown
     beside = add(Qt.BottomDockWidgetArea, BESIDE_TABS[0])  # beside the tabs: the bottom area runs across
     beside_later = [docks[n] for n in BESIDE_TABS[1:] if n in docks]
     foot = docks.get(FOOT)
@@ -107,10 +109,11 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
         window.resizeDocks([below[0], beside], [3, 2], Qt.Horizontal)
     if foot is not None:
         window.resizeDocks([foot], [foot.minimumSizeHint().height()], Qt.Vertical)
+    if len(right) == 2:  # the forms take a little more than the sliders
+        window.resizeDocks(right, [11, 9], Qt.Vertical)
     window.setDockOptions(options)
 
     def finish() -> None:
-        _tab_beside(window, right, later)
         _tab_beside(window, [beside] if beside is not None else [], beside_later)
         # the side columns a quarter of the window each at most once it has its size: at 1024 px the view
         # keeps half the width

@@ -152,3 +152,42 @@ def make_scene_view(qtbot):
 @pytest.fixture
 def make_view(make_scene_view):
     return make_scene_view
+
+
+class FakeClock:
+    """A clock the test moves ('a moment later' without waiting for one): the undo history's, for one."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def demo_copy(tmp_path) -> Path:
+    """The bundled demo copied to a folder of the test's own (edits and saves touch the copy only)."""
+    import shutil
+
+    folder = tmp_path / "demo"
+    shutil.copytree(RESOURCES / "demo", folder)
+    return folder
+
+
+@pytest.fixture
+def ur5_with_box(window, qtbot, robot_file):
+    """UR5 (a robot the forms were not written for) with a box dropped on its wrist's row, the box's form
+    open, the history on a :class:`FakeClock`; ``(session, clock)``."""
+    from gestures import drop_on_row
+    from test_assembly import open_ready, settle
+
+    from mime_gui.session import ItemRef
+
+    open_ready(window, robot_file("ur5"))
+    session = window.session
+    drop_on_row(window, "part.box", ItemRef("ur5", "link", "wrist_3_link"))
+    settle(qtbot)
+    assert list(session.rig.parts) == ["box"]
+    clock = FakeClock()
+    session.history.clock = clock
+    return session, clock

@@ -5,53 +5,17 @@ reach the document from any editor; another file never leaves the last one's val
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
-
 import pytest
-from gestures import drop_on_row
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDoubleSpinBox
 from test_assembly import field, open_ready, press, settle, type_into
 
-from mime_gui import RESOURCES
 from mime_gui.rig import load
 from mime_gui.session import ItemRef
 
 pytestmark = pytest.mark.timeout(120)
-DEMO = RESOURCES / "demo"
-
-
-class FakeClock:
-    """The history's clock, moved by the test: 'a moment later' without waiting for one."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def demo_copy(tmp_path) -> Path:
-    folder = tmp_path / "demo"
-    shutil.copytree(DEMO, folder)
-    return folder
-
-
-@pytest.fixture
-def ur5_with_box(window, qtbot, robot_file, tmp_path):
-    """UR5 (a robot the forms were not written for) with a box dropped on its wrist, its form open."""
-    open_ready(window, robot_file("ur5"))
-    session = window.session
-    drop_on_row(window, "part.box", ItemRef("ur5", "link", "wrist_3_link"))
-    settle(qtbot)
-    assert list(session.rig.parts) == ["box"]
-    clock = FakeClock()
-    session.history.clock = clock
-    return session, clock
 
 
 def shown(window, path: str) -> list[str]:
@@ -226,3 +190,50 @@ def test_the_player_label_says_what_is_loaded_now(window, qtbot, demo_copy):
     settle(qtbot)
     open_ready(window, demo_copy / "arm.urdf")
     assert "wave.csv" not in player.source.text() and "No commands loaded" in player.source.text()
+
+
+def test_the_armature_table_shows_the_rig_after_undo_and_stores_only_whole_values(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json")
+    session = window.session
+    dock = window.assembly.armature
+    dock.raise_()
+    settle(qtbot, 20)
+    cell = dock.table("arm").cells[("joint_6", "value")]
+    declared = session.rig.chain["arm"].armature["joint_6"]
+    type_into(qtbot, cell, "0.0003")
+    assert session.rig.chain["arm"].armature["joint_6"].value == 0.0003
+    press(window, Qt.Key_Z, Qt.ControlModifier)
+    settle(qtbot)
+    assert session.rig.chain["arm"].armature["joint_6"] == declared
+    assert cell.hasFocus() and cell.text() == f"{declared.value:g}"  # the cell typed in shows the rig
+    steps = len(session.history)
+    type_into(qtbot, cell, "3,5")
+    assert session.rig.chain["arm"].armature["joint_6"] == declared and len(session.history) == steps
+    type_into(qtbot, cell, "2 g cm2")  # a unit of its own, converted: 2e-7 kg·m²
+    assert session.rig.chain["arm"].armature["joint_6"].value == pytest.approx(2e-7, rel=1e-12)
+    assert session.rig.chain["arm"].armature["joint_6"].reason == declared.reason
+
+
+def test_a_grafted_part_is_one_row_under_its_frame_by_its_own_name(window, qtbot, ur5_with_box):
+    from PySide6.QtWidgets import QTreeWidgetItemIterator
+
+    tree = window.tree_dock
+    row = tree.item_for(ItemRef("ur5", "link", "part:box"))
+    assert row is not None and row.text(0) == "box" and row.text(1).startswith("box part")
+    assert row.parent() is tree.item_for(ItemRef("ur5", "link", "wrist_3_link"))
+    texts = []
+    it = QTreeWidgetItemIterator(tree.tree)
+    while it.value():
+        texts.append(it.value().text(0))
+        it += 1
+    assert texts.count("box") == 1 and not [t for t in texts if t.startswith("part:")]
+
+
+def test_a_pose_is_shown_at_the_precision_of_its_largest_component():
+    from mime_gui.app.docks.fields import format_vector
+
+    assert format_vector([1.446e-10, 2.409e-09, 1263.0]) == "0, 0, 1263"
+    assert format_vector([0.4, -0.25, 1263.4]) == "0, 0, 1263"  # no "-0"
+    assert format_vector([2.6, -0.25, 1263.4]) == "3, 0, 1263"
+    assert format_vector([1.2345e-4, 2e-9, -3e-5]) == "0.0001234, 0, -3e-05"
+    assert format_vector([0.0, 0.0, 0.0]) == "0, 0, 0"

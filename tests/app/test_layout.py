@@ -28,10 +28,13 @@ def test_default_arrangement(make_window, qtbot):
                  "PlotsDock", "TorquesDock", "MotorDemandDock", "PlayerDock"):
         assert area[name] == Qt.BottomDockWidgetArea, name
     driving = window.driving
-    assert window.tabifiedDockWidgets(window.properties_dock) == [driving.sliders]
-    assert not window.properties_dock.visibleRegion().isEmpty()  # the forms in front
+    # the forms above the joint sliders, both in sight
+    assert window.tabifiedDockWidgets(window.properties_dock) == []
+    assert not window.properties_dock.visibleRegion().isEmpty()
+    assert not driving.sliders.visibleRegion().isEmpty()
+    assert driving.sliders.geometry().top() >= window.properties_dock.geometry().bottom()
     # one bar per tab group, none left behind by the arrangement
-    assert _bars(window) == [("Plots", "Torques", "Demand"), ("Properties", "Joint sliders"),
+    assert _bars(window) == [("Plots", "Torques", "Demand"),
                              ("Validation", "Armature", "Build report", "Mass properties", "Read report")]
     player, plots = driving.player, driving.plots
     # the player runs across the foot of the window, under the plots and the findings
@@ -99,7 +102,7 @@ def test_the_plots_stand_side_by_side_when_wide_and_stacked_with_one_time_axis_w
 
     rows, shown, lefts = shape(1400, 260)
     assert rows == [0, 0, 0] and shown == [True, True, True]  # side by side, each its own time axis
-    assert lefts[0] == "joints (rad, m)"
+    assert lefts[0] == "joints (°, m)"  # the sliders' unit
     rows, shown, lefts = shape(520, 700)
     assert rows == [0, 1, 2] and shown == [False, False, True]  # one above the other, the time axis once
     assert lefts[0] == "q"  # a short plot has no room for the long name

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.docks.fields import (
     format_number,
+    new_entry,
     on_screen,
     parse_number,
     pass_undo,
@@ -41,7 +42,12 @@ from mime_gui.rig.segments import _ArmSegment
 from mime_gui.rig.units import KG, KG_M2, UNITS, Quantity
 from mime_gui.session import ReplaceItem, SessionError, SetArmature, SetKind, SetValue
 
-COLUMNS = ("Joint", "Source", "Declared", "Reason", "Actuator", "Rotor inertia", "Reduction", "Armature")
+COLUMNS = ("Joint", "Source", "Declared (kg·m²)", "Reason", "Actuator", "Rotor inertia (kg·m²)", "Reduction",
+           "Armature")
+REASON_WIDTH = 220
+#: a sliding joint's declared armature is a mass: its header says both
+COLUMN_TIPS = {2: "kg·m² for a turning joint, kg for a sliding one; a unit typed after the number is "
+                  "converted (g·cm², g)", 7: "What the joint gets: kg·m² (turning) or kg (sliding)"}
 SOURCES = (("none", "none"), ("declared", "declared"), ("reflected", "through its transmission"))
 CUSTOM = "(rotor inertia…)"
 
@@ -72,6 +78,8 @@ class ArmTable(QWidget):
         layout.addWidget(self.note)
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(COLUMNS)
+        for col, tip in COLUMN_TIPS.items():
+            self.table.horizontalHeaderItem(col).setToolTip(tip)
         self.table.verticalHeader().hide()
         self.table.setSelectionMode(QTableWidget.NoSelection)
         header = self.table.horizontalHeader()
@@ -84,6 +92,8 @@ class ArmTable(QWidget):
         self.messages.hide()
         layout.addWidget(self.messages)
         self.cells: dict[tuple[str, str], QWidget] = {}  # (joint, column) -> editor
+        self._typing: QWidget | None = None  # the cell whose keystroke is being applied
+        self._origins: dict[tuple[str, str], object] = {}  # (joint, column) -> the value last shown
         self._joints: tuple = ()
 
     # -- data ----------------------------------------------------------------------------------------
@@ -126,6 +136,9 @@ class ArmTable(QWidget):
             self._build_rows(tree, joints)
         self._fill(tree, joints)
         self.table.resizeColumnsToContents()
+        if self.table.columnWidth(3) < REASON_WIDTH:  # a reason is a sentence: room for one
+            self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.Interactive)
+            self.table.setColumnWidth(3, REASON_WIDTH)
         self.table.setFixedHeight(self.table.horizontalHeader().height() + 4
                                   + sum(self.table.rowHeight(i) for i in range(self.table.rowCount())))
 
@@ -177,6 +190,9 @@ class ArmTable(QWidget):
                     label = f"through {t.name}" if key == "reflected" else text
                     source.addItem(label, key)
                 source.setCurrentIndex(max(0, source.findData(kind)))
+            if self._typing is None:  # shown before the next typing: put back for a text that is no value
+                self._origins[(joint, "value")] = declared
+                self._origins[(joint, "rotor")] = given
             value, reason = self.cells[(joint, "value")], self.cells[(joint, "reason")]
             act, rotor = self.cells[(joint, "actuator")], self.cells[(joint, "rotor")]
             editing_reason = None
@@ -221,9 +237,10 @@ class ArmTable(QWidget):
             self.table.item(row, 7).setText(result)
             self.table.item(row, 7).setToolTip("" if s is None else s.detail)
 
-    @staticmethod
-    def _set_text(edit: QLineEdit, text: str, tip: str) -> None:
-        if not edit.hasFocus() and edit.text() != text:
+    def _set_text(self, edit: QLineEdit, text: str, tip: str) -> None:
+        """Show the rig's value in a cell: every cell but the one whose keystroke made this change (its text
+        is what the user is typing), focused or not (an undo shows in the cell being typed in)."""
+        if edit is not self._typing and edit.text() != text:
             with QSignalBlocker(edit):
                 edit.setText(text)
                 edit.setCursorPosition(0)  # a long reason shows its start
@@ -278,11 +295,18 @@ class ArmTable(QWidget):
         return True
 
     # -- edits ---------------------------------------------------------------------------------------
-    def _apply(self, edit) -> None:
+    def _apply(self, edit, editor: QWidget | None = None) -> None:
+        """Apply an edit; from a cell's keystroke (``editor``), an entry into another cell starts an undo
+        step of its own, and the cell keeps its text."""
+        if editor is not None and new_entry(editor):
+            self.session.seal()
+        self._typing = editor
         try:
             self.session.apply(edit)
         except SessionError:
             pass
+        finally:
+            self._typing = None
 
     def _switch(self, on: bool) -> None:
         self._apply(SetKind(self.name, "Arm.Dynamic" if on else "Arm.Kinematic"))
@@ -311,13 +335,16 @@ class ArmTable(QWidget):
 
     def _declared_edited(self, joint: str) -> None:
         edit = self.cells[(joint, "value")]
-        value = parse_number(edit.text())
+        value = parse_number(edit.text(), self._unit(joint))
+        origin = self._origins.get((joint, "value"))
         if value is None:
             mark_error(edit, True)
+            if isinstance(origin, Quantity) and self.seg().armature.get(joint) != origin:
+                self._apply(SetArmature(self.name, joint, origin), edit)  # no prefix of the text stays stored
             return
         reason = self.cells[(joint, "reason")].text()
         self._apply(SetArmature(self.name, joint, Quantity(value, self._unit(joint), reason.strip() and reason
-                                                           or None)))
+                                                           or None)), edit)
 
     def _reason_edited(self, joint: str) -> None:
         seg = self.seg()
@@ -325,13 +352,14 @@ class ArmTable(QWidget):
         reason = text if text.strip() else None
         declared = seg.armature.get(joint)
         if isinstance(declared, Quantity):
-            self._apply(SetArmature(self.name, joint, dataclasses.replace(declared, reason=reason)))
+            self._apply(SetArmature(self.name, joint, dataclasses.replace(declared, reason=reason)),
+                        self.cells[(joint, "reason")])
             return
         t = self.transmissions(self.tree()).get(joint)
         given = seg.actuators.get(t.actuator) if t is not None and t.actuator else None
         if isinstance(given, Quantity):
             self._apply(SetValue(f"chain.{self.name}.actuators.{t.actuator}",
-                                 dataclasses.replace(given, reason=reason)))
+                                 dataclasses.replace(given, reason=reason)), self.cells[(joint, "reason")])
 
     def _actuator_chosen(self, joint: str) -> None:
         t = self.transmissions(self.tree()).get(joint)
@@ -351,14 +379,18 @@ class ArmTable(QWidget):
 
     def _rotor_edited(self, joint: str) -> None:
         edit = self.cells[(joint, "rotor")]
-        value = parse_number(edit.text())
-        if value is None:
-            mark_error(edit, True)
-            return
+        value = parse_number(edit.text(), KG_M2)
         t = self.transmissions(self.tree()).get(joint)
         given = self.seg().actuators.get(t.actuator)
+        path = f"chain.{self.name}.actuators.{t.actuator}"
+        if value is None:
+            mark_error(edit, True)
+            origin = self._origins.get((joint, "rotor"))
+            if isinstance(origin, Quantity) and given != origin:
+                self._apply(SetValue(path, origin), edit)  # no prefix of the text stays stored
+            return
         reason = given.reason if isinstance(given, Quantity) else None
-        self._apply(SetValue(f"chain.{self.name}.actuators.{t.actuator}", Quantity(value, KG_M2, reason)))
+        self._apply(SetValue(path, Quantity(value, KG_M2, reason)), edit)
 
 
 def _number(q) -> str:

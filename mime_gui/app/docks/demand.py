@@ -29,10 +29,18 @@ def _share(share: float) -> str:
     return f"{100 * share:.0f} %" if math.isfinite(share) else "no limit"
 
 
+#: below this a torque (N·m, N) or a speed (rad/s, m/s) is the integrator's rounding, not a demand
+NOISE = 1e-9
+
+
+def _value(v: float, unit: str) -> str:
+    return f"{0.0 if abs(v) < NOISE else v:.4g} {unit}"
+
+
 def demand_cells(d, time_origin: float = 0.0) -> list[str]:
     """One row's texts (the columns of :data:`HEADERS`)."""
-    return [d.joint, f"{d.peak:.4g} {d.unit}", _share(d.effort_share), f"{d.peak_time - time_origin:.3g} s",
-            f"{d.rms:.4g} {d.unit}", f"{d.speed:.4g} {d.velocity_unit}", _share(d.velocity_share)]
+    return [d.joint, _value(d.peak, d.unit), _share(d.effort_share), f"{d.peak_time - time_origin:.3g} s",
+            _value(d.rms, d.unit), _value(d.speed, d.velocity_unit), _share(d.velocity_share)]
 
 
 class DemandDock(QDockWidget):

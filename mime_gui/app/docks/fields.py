@@ -48,6 +48,19 @@ def format_number(value: float, digits: int = 6) -> str:
     return "0" if text == "-0" else text
 
 
+def format_vector(values, digits: int = 4) -> str:
+    """Components at one precision, the vector's: each rounded at the place of the largest one's last
+    significant digit, so (1.4e-10, 2.4e-09, 1263) reads "0, 0, 1263" (a pose's float noise is no digit
+    of it)."""
+    values = [float(v) for v in values]
+    finite = [abs(v) for v in values if math.isfinite(v)]
+    scale = max(finite, default=0.0)
+    if scale == 0.0:
+        return ", ".join(format_number(v, digits) for v in values)
+    places = digits - 1 - math.floor(math.log10(scale))
+    return ", ".join(format_number(round(v, places) if math.isfinite(v) else v, digits) for v in values)
+
+
 def parse_number(text: str, unit: str = "") -> float | None:
     """``text`` as a number in ``unit`` (a unit of the same dimension typed after it is converted: ``5 in``
     in a millimetre field is 127), or None when the whole text is not one (see
@@ -98,7 +111,8 @@ class _Typing:
     last = None  # weak reference to the editor
 
 
-def _new_entry(editor: QWidget) -> bool:
+def new_entry(editor: QWidget) -> bool:
+    """True when ``editor`` is not the one that committed last (and it is now)."""
     last = _Typing.last() if _Typing.last is not None else None
     _Typing.last = weakref.ref(editor)
     return last is not editor
@@ -209,7 +223,7 @@ class Field(QWidget):
     def _commit(self, value, editor: QWidget | None = None) -> None:
         if self.commit is None:
             return
-        if editor is not None and _new_entry(editor) and self.seal is not None:
+        if editor is not None and new_entry(editor) and self.seal is not None:
             self.seal()
         self._committing = True
         try:
@@ -532,4 +546,4 @@ class LengthUnit:
 
 
 __all__ = ["ChoiceField", "Field", "LengthUnit", "NumberField", "QuantityField", "TextField", "VectorField",
-           "format_number", "parse_length", "parse_number"]
+           "format_number", "format_vector", "parse_length", "parse_number"]

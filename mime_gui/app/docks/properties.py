@@ -72,6 +72,9 @@ class PropertiesDock(QDockWidget):
         self.tree.setTextElideMode(Qt.ElideMiddle)  # a long path keeps its file name in sight
         self.tree.header().setSectionResizeMode(0, QHeaderView.ResizeToContents)
         self.tree.header().setStretchLastSection(True)
+        # small minimums: the dock shares its column with the joint sliders, and a short window keeps its size
+        self.forms.setMinimumHeight(60)
+        self.tree.setMinimumHeight(40)
         layout.addWidget(self.forms, 3)
         layout.addWidget(self.tree, 2)
         self.setWidget(body)

@@ -214,11 +214,26 @@ class TreeDock(QDockWidget):
                 tuple((j.name, j.parent, j.child, j.type, j.movable) for j in tree.joints.values()),
                 seg.articulation.frame_names)
 
+    def _link_text(self, name: str, link) -> str:
+        """A link's details; a grafted part's say what it is."""
+        if not name.startswith(GRAFT_PREFIX):
+            return link_summary(link)
+        rig = self.session.rig
+        own = name[len(GRAFT_PREFIX):]
+        part = None
+        for collection in ("parts", "magnets"):
+            part = part or (getattr(rig, collection, {}) or {}).get(own)
+        if part is None:
+            return link_summary(link)
+        kind = "magnet" if own in (getattr(rig, "magnets", {}) or {}) else "part"
+        mass = link.inertial.mass if link.inertial is not None else None
+        return f"{part.geometry.kind} {kind}" + (f", {mass:.3g} kg" if mass else "")
+
     def _details(self, name: str, seg) -> dict:
         """``ref → details text`` of a segment's rows (as :meth:`_add_segment` writes them)."""
         tree, art = seg.tree, seg.articulation
         out = {ItemRef(name, "segment", name): f"{seg.kind}, {art.nq} dof, {len(tree.links)} links"}
-        out.update({ItemRef(name, "link", n): link_summary(link) for n, link in tree.links.items()})
+        out.update({ItemRef(name, "link", n): self._link_text(n, link) for n, link in tree.links.items()})
         out.update({ItemRef(name, "joint", n): joint_summary(j) for n, j in tree.joints.items()})
         return out
 
@@ -279,17 +294,31 @@ class TreeDock(QDockWidget):
         for j in tree.joints.values():
             children.setdefault(j.parent, []).append(j)
 
+        rig = self.session.rig
+        magnets = set(getattr(rig, "magnets", {}) or {}) if rig is not None else set()
+
         def add_chain(parent_item, link_name: str) -> None:
-            """A serial run of links stays at one level; only a branching link nests its joints."""
+            """A serial run of links stays at one level; only a branching link nests its joints. A part or
+            magnet grafted on a frame is one row under it, by its own name (its weld joint and its graft
+            link are how the build carries it, not something the user made)."""
             stack = [(parent_item, link_name)]
             while stack:
                 parent, name = stack.pop()
                 link = tree.links[name]
-                item = self._item(parent, name, link_summary(link), "link", ItemRef(seg_name, "link", name),
-                                  "part" if name.startswith("part:") else "link")
+                if name.startswith(GRAFT_PREFIX):
+                    own = name[len(GRAFT_PREFIX):]
+                    kind = "magnet" if own in magnets else "part"
+                    item = self._item(parent, own, self._link_text(name, link), "link",
+                                      ItemRef(seg_name, "link", name), kind)
+                    item.setToolTip(0, f"{kind}: {own}")
+                else:
+                    item = self._item(parent, name, link_summary(link), "link",
+                                      ItemRef(seg_name, "link", name), "link")
                 joints = children.get(name, [])
+                grafts = [j for j in joints if j.child.startswith(GRAFT_PREFIX)]
+                joints = [j for j in joints if not j.child.startswith(GRAFT_PREFIX)]
                 under = parent if len(joints) == 1 else item
-                pending = []
+                pending = [(item, j.child) for j in grafts]  # under the frame it is fixed to
                 for j in joints:
                     jref = ItemRef(seg_name, "joint", j.name)
                     jitem = self._item(under, j.name, joint_summary(j), "joint", jref,
@@ -300,6 +329,8 @@ class TreeDock(QDockWidget):
         add_chain(top, tree.root)
         frames = self._item(top, "Frames", f"{art.nframes}", "group", None, "group")
         for i, name in enumerate(art.frame_names):
+            if name.startswith(GRAFT_PREFIX):  # a part's own frame: listed by the part's row
+                continue
             body = art.body_names[int(art.frame_body[i])]
             self._item(frames, name, "" if body == name else f"on body {body}", "frame",
                        ItemRef(seg_name, "frame", name), "frame")

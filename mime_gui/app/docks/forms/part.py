@@ -17,6 +17,7 @@ from mime_gui.app.docks.fields import (
     TextField,
     VectorField,
     format_number,
+    format_vector,
 )
 from mime_gui.app.docks.forms.base import Form, graft_of
 from mime_gui.rig.mass import magnet_moment, part_mass
@@ -37,7 +38,7 @@ def _mass_source(part) -> str:
 
 
 def _vec(v, digits: int = 4) -> str:
-    return ", ".join(format_number(float(x), digits) for x in v)
+    return format_vector(v, digits)
 
 
 class PartForm(Form):
@@ -91,10 +92,10 @@ class PartForm(Form):
         self.add_value("Density, volume", self._density_text)
         self.add_value("Centre of mass", self._com_text, "The centroid, in the mount frame")
         self.add_value("… in the world", self._world_text, "At the current joint positions")
-        self.add_value("Ixx, Iyy, Izz", lambda r: self._inertia_text(r, diagonal=True),
-                       "About the centroid, in the part's axes")
-        self.add_value("Ixy, Ixz, Iyz", lambda r: self._inertia_text(r, diagonal=False),
-                       "About the centroid, in the part's axes")
+        self.add_value("Ixx, Iyy, Izz (kg·m²)", lambda r: self._inertia_text(r, diagonal=True),
+                       "About the centroid, in the part's axes, in kg·m²")
+        self.add_value("Ixy, Ixz, Iyz (kg·m²)", lambda r: self._inertia_text(r, diagonal=False),
+                       "About the centroid, in the part's axes, in kg·m²")
         if magnet:
             self.add_value("Magnetic moment", self._moment_text, "Br·V/μ0 along the magnetisation")
             self.add_value("Remanence Br", self._remanence_text)
@@ -225,7 +226,7 @@ class PartForm(Form):
             return "—"
         i = mass.inertia
         values = np.diag(i) if diagonal else [i[0, 1], i[0, 2], i[1, 2]]
-        return f"{_vec(values, 4)} kg·m²"
+        return _vec(values, 4)  # the unit is in the row's label: a long value would cut it off
 
     def _moment(self, rig):
         part = self.part(rig)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtWidgets import QCheckBox
 
-from mime_gui.app.docks.fields import ChoiceField, TextField, VectorField, format_number
+from mime_gui.app.docks.fields import ChoiceField, TextField, VectorField, format_number, format_vector
 from mime_gui.app.docks.forms.base import Form
 from mime_gui.rig.build import GRAFT_PREFIX
 from mime_gui.session import RenameItem, SetValue
@@ -109,8 +109,8 @@ class ProbeForm(Form):
         where = probe_world(self.session, self.probe(rig))
         if where is None:
             return "— (not placed: see the messages above)"
-        return f"({', '.join(format_number(float(x) * self.lengths.factor, 4) for x in where)}) " \
-               f"{self.lengths.unit}"
+        shown = np.asarray(where, dtype=float) * self.lengths.factor
+        return f"({format_vector(shown, 4)}) {self.lengths.unit}"
 
     def _field(self):
         return probe_field(self.session, self.name)
@@ -126,7 +126,7 @@ class ProbeForm(Form):
         B, why = getattr(self, "_now", None) or self._field()
         if B is None:
             return "—"
-        return f"({', '.join(format_number(float(b) * 1e3, 4) for b in B)}) mT"
+        return f"({format_vector(np.asarray(B, dtype=float) * 1e3, 4)}) mT"
 
     # -- the plane -----------------------------------------------------------------------------------
     def _views(self):
