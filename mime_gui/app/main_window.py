@@ -36,6 +36,7 @@ from mime_gui.app.docks.torques import install_torques
 from mime_gui.app.docks.tree import TreeDock
 from mime_gui.app.driving import install_driving
 from mime_gui.app.field_views import install_field_views
+from mime_gui.app.file_watch import install_file_watch
 from mime_gui.app.layout import STATE_VERSION, arrange_docks
 from mime_gui.app.logs import current_log_file
 from mime_gui.app.undo import UndoActions
@@ -134,6 +135,7 @@ class MainWindow(QMainWindow):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.scene)
         self.setCentralWidget(holder)
+        self._central_layout = lay  # the bar offering to reload a file changed on disk goes above the view
 
         self.tree_dock = TreeDock(self.session, self.bridge, self)
         self.properties_dock = PropertiesDock(self.session, self.bridge, self)
@@ -173,6 +175,7 @@ class MainWindow(QMainWindow):
         if loaded is not None:
             loaded.connect(self._meshes_loaded)
         install_driving(self)  # sliders, player, plots, the clock, the Playback menu
+        self.file_watch = install_file_watch(self, self._central_layout)  # files changed on disk
         self.torques_dock = install_torques(self.driving, self)  # the played file's joint torques
         self.demand_dock = install_demand(self.torques_dock, self)  # every joint's peak and RMS torque
         install_field_views(self)  # B at the selected probe: a plot and the |B| plane (after the plots)
@@ -380,11 +383,14 @@ class MainWindow(QMainWindow):
 
         meshes.clear_caches()  # a mesh edited on disk is read again
         self.scene.hold_camera()  # the same robot read again: the camera stays where the user put it
+        selected = self.session.selection
         try:
             self.session.reload()
         except SessionError:
             self.scene.hold_camera(False)
             return
+        if selected is not None and self.session.has_item(selected):  # the item still there stays selected
+            self.session.select(selected)
         self.statusBar().showMessage(f"Reloaded {self.session.document.name}", 4000)
 
     def _document_changed(self, doc) -> None:
@@ -543,7 +549,22 @@ class MainWindow(QMainWindow):
         return pixmap.toImage()
 
     def save_screenshot(self, path: str) -> bool:
-        return self.grab_window().save(path)
+        """Write the window as a PNG through the atomic writer (a FIFO or a folder there is refused, a link
+        is written through); False when it cannot be, with the coded reason in ``screenshot_error``."""
+        from mime_gui.app.video import encode_png
+        from mime_gui.files import write_atomic
+        from mime_gui.inputs import FileError
+
+        self.screenshot_error = None
+        try:
+            write_atomic(path, encode_png(self.grab_window()))
+        except FileError as err:
+            self.screenshot_error = SessionError(err.code, err.message, path)
+        except (OSError, ValueError) as err:
+            self.screenshot_error = SessionError("screenshot.write", f"could not write the PNG "
+                                                 f"({getattr(err, 'strerror', None) or err}); check the "
+                                                 "folder", path)
+        return self.screenshot_error is None
 
     def screenshot_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, "Save a screenshot", "mime-gui.png", "PNG (*.png)")
@@ -552,8 +573,7 @@ class MainWindow(QMainWindow):
         if self.save_screenshot(path):
             self.statusBar().showMessage(f"Saved {path}", 4000)
         else:  # a view-only action: the window reports it in the Session's coded shape
-            self._show_error(SessionError("screenshot.write", "could not write the PNG; check the folder",
-                                          path))
+            self._show_error(self.screenshot_error)
 
     # -- about -------------------------------------------------------------------------------------
     def about_text(self) -> str:
