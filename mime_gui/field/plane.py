@@ -32,6 +32,33 @@ def rest_poses(built) -> np.ndarray:
     return built.play(hold, 1.0).frame_poses[0]
 
 
+#: bounds of a plane's side (m): a magnet of a millimetre, a lab bench
+MIN_SIDE, MAX_SIDE = 1e-3, 2.0
+
+
+def plane_side(built, frame_poses: np.ndarray, centre) -> float:
+    """The side (m) of a plane around ``centre`` that shows the nearest magnet whole and the space between:
+    twice the reach from ``centre`` to that magnet's far side, and at least four magnet sizes (a probe on
+    the magnet still sees its surroundings), within :data:`MIN_SIDE` and :data:`MAX_SIDE`. A rig without
+    magnets gets 10 cm."""
+    magnets = magnet_sources(built)
+    if not magnets:
+        return 0.1
+    frame_poses = np.asarray(frame_poses)[None]
+    centre = np.asarray(centre, dtype=float)
+    best = None
+    for m in magnets:
+        X = m.poses(frame_poses)[0]
+        half = getattr(m.geometry, "half_extents", None)
+        size = 0.01 if half is None else 2.0 * float(np.max(half()))
+        reach = float(np.linalg.norm(X[:3, 3] - centre)) + size / 2.0
+        if best is None or reach < best[0]:
+            best = (reach, size)
+    reach, size = best
+    side = max(2.0 * reach, 4.0 * size)
+    return float(min(max(side, MIN_SIDE), MAX_SIDE))
+
+
 def field_plane(built, frame_poses: np.ndarray, centre, normal=(0.0, 0.0, 1.0), size: float = 0.1,
                 n: int = 100) -> FieldPlane:
     """B on an ``n`` x ``n`` grid of side ``size`` (m) centred on ``centre``, square to ``normal``."""
@@ -50,4 +77,4 @@ def field_plane(built, frame_poses: np.ndarray, centre, normal=(0.0, 0.0, 1.0), 
     return FieldPlane(points, B.reshape(n, n, 3))
 
 
-__all__ = ["FieldPlane", "field_plane", "rest_poses"]
+__all__ = ["MAX_SIDE", "MIN_SIDE", "FieldPlane", "field_plane", "plane_side", "rest_poses"]

@@ -101,3 +101,24 @@ def test_the_field_now_is_the_field_of_a_one_step_trajectory_at_that_pose():
     index = {n: i for i, n in enumerate(built.frame_names)}
     now = field_now(built, lambda seg, frame: played.frame_poses[1, index[f"{seg}.{frame}"]])
     assert np.allclose(now.B[0], field_along(built, played).B[1]) and now.B.shape == (1, 1, 3)
+
+
+@pytest.mark.parametrize("size, distance", [(0.005, 0.02), (0.05, 0.3), (0.002, 0.0)])
+def test_the_plane_is_sized_to_the_nearest_magnet_and_the_space_to_it(size, distance):
+    from mime_gui.field.plane import plane_side
+
+    near = magnet(Cylinder(radius=size / 2, length=size), at=(distance, 0.0, 0.0))  # its largest extent: size
+    far = magnet(Cylinder(radius=0.05, length=0.1), at=(1.5, 0.0, 0.0))
+    built = motor_rig({"near": near, "far": far}, {}).build()
+    side = plane_side(built, rest_poses(built), (0.0, 0.0, 0.0))
+    # by hand: the reach to the near magnet's far side, on both sides of the probe; four sizes at least
+    assert side == pytest.approx(max(2 * (distance + size / 2), 4 * size), rel=1e-12)
+    plane = field_plane(built, rest_poses(built), (0.0, 0.0, 0.0), size=side, n=3)
+    assert np.ptp(plane.points.reshape(-1, 3), axis=0).max() == pytest.approx(side)
+
+
+def test_a_plane_far_from_every_magnet_is_bounded():
+    from mime_gui.field.plane import MAX_SIDE, plane_side
+
+    built = motor_rig({"m": magnet(Sphere(radius=0.001), at=(50.0, 0.0, 0.0))}, {}).build()
+    assert plane_side(built, rest_poses(built), (0.0, 0.0, 0.0)) == MAX_SIDE

@@ -1,6 +1,7 @@
 """The |B| colour plane through the selected probe, and field lines from the selected magnet.
 
-The plane: a square of ``n`` x ``n`` points centred on the probe,
+The plane: a square of ``n`` x ``n`` points centred on the probe, as large as the nearest magnet and the
+space between call for (:func:`mime_gui.field.plane.plane_side`),
 square to its mount frame's z axis (the world's z for a probe in the world), coloured by |B| on a log scale
 with a colour bar in mT.
 
@@ -26,7 +27,7 @@ from mime_gui.app.docks.forms.probe import probe_world
 from mime_gui.rig.build import GRAFT_PREFIX
 
 SETTLE_MS = 250  # the rig counts as stopped after this long without a pose change
-SIZE = 0.1  # m: the plane's side
+SIZE = 0.1  # m: the plane's side before one is computed (then sized to the magnets: field.plane.plane_side)
 N = 100  # points per side
 SCALARS = "|B| (mT)"
 BAR_TITLE = "B magnitude (mT)"  # VTK's own font has no "|"
@@ -156,13 +157,20 @@ class FieldPlaneView(QObject):
     def _compute(self, inputs):
         """What the worker runs (no Qt, no VTK): here the plane."""
         from mime_gui.field import field_plane
+        from mime_gui.field.plane import plane_side
 
         built, poses, centre, normal, _name = inputs
-        return lambda: field_plane(built, poses, centre, normal, SIZE, N)
+
+        def compute():
+            self.side = plane_side(built, poses, centre)  # sized to the nearest magnet, not to the arm
+            return field_plane(built, poses, centre, normal, self.side, N)
+
+        return compute
 
     def _done(self, name: str, plane) -> str:
         mt = plane.magnitude * 1e3
-        side = f"{SIZE * 100:g} cm"
+        extent = np.ptp(plane.points.reshape(-1, 3), axis=0).max()
+        side = f"{extent * 1000:.3g} mm" if extent < 0.1 else f"{extent * 100:.3g} cm"
         return f"|B| around {name}: {mt.min():.3g} to {mt.max():.3g} mT on {side} × {side}"
 
     def _arrived(self, token: int, result) -> None:

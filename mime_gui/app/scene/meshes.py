@@ -6,7 +6,9 @@ Every result is a :class:`pyvista.PolyData` in the frame of the shape (the view 
 Colours follow the file, as RViz does (:func:`piece_rgba`): a URDF material colour wins over a mesh file's
 default material (one material colour for the whole file, such as an exporter's light grey); a file's own
 colours (several materials, per-face or per-vertex colours, a texture) are kept; geometry without colour
-takes the URDF's colour, else :data:`DEFAULT_RGBA`.
+takes the URDF's colour, else :data:`DEFAULT_RGBA`. A mesh is drawn see-through only where a material says
+so: the URDF colour's alpha, or the file material's own opacity (:func:`material_alpha`); a texture image's
+alpha channel is not an opacity (a few transparent pixels would show the whole mesh see-through).
 
 :func:`load_mesh` is thread-safe and cached: decoded files and display meshes are kept in bounded LRU caches
 keyed by path, size and modification time (a file changed on disk is read again), emptied by
@@ -20,6 +22,7 @@ non-geometric defect (a broken texture reference …) loads its geometry, with a
 from __future__ import annotations
 
 import logging
+import math
 import os
 import sys
 import threading
@@ -327,9 +330,15 @@ def _part_colors(geom) -> tuple[np.ndarray | None, str | None]:
             image = getattr(material, "image", None) or getattr(material, "baseColorTexture", None)
             if image is not None and getattr(visual, "uv", None) is not None:
                 vc = np.asarray(visual.to_color().vertex_colors, dtype=np.uint8)
-                return vc[geom.faces].mean(axis=1).astype(np.uint8), "texture"
+                fc = vc[geom.faces].mean(axis=1).astype(np.uint8)
+                # a texture's alpha channel is not the material's opacity: a few transparent pixels
+                # would draw the whole mesh see-through
+                fc[:, 3] = material_alpha(material)
+                return fc, "texture"
             if material is not None and getattr(material, "main_color", None) is not None:
-                return _rgba_u8(material.main_color), "material"
+                rgba = _rgba_u8(material.main_color)
+                rgba[3] = material_alpha(material)
+                return rgba, "material"
             return None, None
         if kind == "vertex":
             vc = np.asarray(visual.vertex_colors, dtype=np.uint8)
@@ -345,6 +354,31 @@ def _part_colors(geom) -> tuple[np.ndarray | None, str | None]:
     return fc, kind
 
 
+def material_alpha(material) -> int:
+    """The opacity (0..255) a mesh file's material declares: an OBJ material's ``d`` (dissolve; ``Tr`` is its
+    complement) and its diffuse alpha, a COLLADA or glTF material's base colour alpha (glTF's ``OPAQUE`` and
+    ``MASK`` modes draw opaque whatever that alpha). 255 when it declares none."""
+    if getattr(material, "alphaMode", None) in ("OPAQUE", "MASK"):
+        return 255
+    alpha = 1.0
+    color = getattr(material, "baseColorFactor", None)
+    if color is None:
+        color = getattr(material, "diffuse", None)
+    c = np.asarray(color).reshape(-1) if color is not None else np.empty(0)
+    if c.size == 4:  # trimesh keeps colours as uint8; a float colour is 0..1
+        alpha = float(c[3]) / 255.0 if c.dtype.kind in "ui" else float(c[3])
+    extra = getattr(material, "kwargs", None) or {}
+    key = "d" if "d" in extra else "tr"  # both written: ``d`` is the standard one
+    value = extra.get(key)
+    try:
+        number = float(value[0] if isinstance(value, list | tuple) else value)
+    except (TypeError, ValueError, IndexError):
+        number = math.nan
+    if math.isfinite(number):
+        alpha = min(alpha, number if key == "d" else 1.0 - number)
+    return int(round(min(max(alpha, 0.0), 1.0) * 255)) if math.isfinite(alpha) else 255
+
+
 def default_material(parts) -> bool:
     """Whether the colours of a file's ``parts`` ``[(…, colours, source)]`` are one material for the whole
     file (an exporter's default, or one colour the URDF may override): every coloured part takes its colour
@@ -357,10 +391,14 @@ def default_material(parts) -> bool:
 def piece_rgba(asset: MeshAsset, piece: MeshPiece, urdf_rgba, fallback) -> tuple:
     """The colour of an actor drawing ``piece`` of ``asset`` for a shape whose URDF material colour is
     ``urdf_rgba`` (None: none given): the URDF's colour wins over the file's default material; the file's own
-    colours are kept; a piece without colour takes ``fallback`` (the URDF's colour, else the default)."""
+    colours are kept, at the URDF colour's alpha times their material's; a piece without colour takes
+    ``fallback`` (the URDF's colour, else the default)."""
     if piece.rgba is None or (urdf_rgba is not None and asset.default_material):
         return tuple(fallback)
-    return tuple(piece.rgba / 255.0)
+    rgba = piece.rgba / 255.0
+    if urdf_rgba is not None and len(urdf_rgba) > 3:
+        rgba[3] *= float(urdf_rgba[3])
+    return tuple(rgba)
 
 
 def _merge_vertices(v: np.ndarray, faces: np.ndarray):
