@@ -45,6 +45,8 @@ class Driving(QObject):
         self.video_dialog: QProgressDialog | None = None
         self.sliders.commanded.connect(self.transport.take_over)
         self.sliders.commanded.connect(self.clock.tick_now)
+        self.plots.set_degrees(self.sliders.degrees)  # the plots' angles in the sliders' unit
+        self.sliders.units_changed.connect(self.plots.set_degrees)
         self.player.video_requested.connect(self.export_video_dialog)
         self.clock.ticked.connect(lambda _dt: self.player.tick())
         self._place_docks()

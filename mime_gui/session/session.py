@@ -971,6 +971,35 @@ class Session:
             raise self._fail("session.torque-non-finite", "torques must be finite numbers (N·m or N)")
         drive.u = _readonly(u)
 
+    def holding_torques(self, segment: str) -> np.ndarray:
+        """The torques that keep a torque-driven segment as it is now (:meth:`torque_names` order): with them
+        its joint accelerations are zero at its current positions and velocities — gravity, the bias torques
+        of its motion and of its mount's (as over the last step), damping and friction. At rest, its gravity
+        torques: it stays where it is."""
+        drive = self._drives.get(self.segment(segment).name)
+        if drive is None:
+            raise self._fail("session.drive-positions", f"{segment!r} is driven by positions; switch it to "
+                             "torques first (set_drive)")
+        return drive.holding(self._state[segment].joint_positions)
+
+    def joint_inertias(self, segment: str) -> np.ndarray:
+        """Each joint's own inertia at the segment's current positions: the diagonal of its mass matrix,
+        armature included (kg·m², kg on a sliding joint; what a torque on that joint alone accelerates). A
+        torque-driven segment's is that of the articulation its forward dynamics move; NaN where the rig has
+        no build of the segment."""
+        drive = self._drives.get(self.segment(segment).name)
+        if drive is not None:
+            art = drive.node.art
+        else:
+            doc = self.document
+            built = doc.built.segments.get(segment) if doc is not None and doc.built is not None else None
+            if built is None or not built.segment.dynamic:
+                return np.full(self.segment(segment).articulation.nq, np.nan)
+            art = built.dynamics_articulation
+        from mime_gui.multibody.joint_space import mass_matrix
+
+        return np.diagonal(mass_matrix(art, self._state[segment].joint_positions)).copy()
+
     def applied_torques(self, segment: str) -> np.ndarray:
         """The torques held on a torque-driven segment (zeros for a segment driven by positions)."""
         drive = self._drives.get(segment)
@@ -1112,11 +1141,28 @@ class TorqueDrive:
         self.base = BaseTrack(pose) if mounted else None
         R = np.asarray(node.placement)[:3, :3]
         self.gravity_in_base = R.T @ node.gravity
+        self.last_base = None  # (V0, A0, g) of the last step, in base axes; None at rest
 
     def rest(self, pose) -> None:
         self.v = np.zeros_like(self.v)
+        self.last_base = None
         if self.mounted:
             self.base = BaseTrack(pose)
+
+    def holding(self, q) -> np.ndarray:
+        """The torques ``u`` giving zero joint acceleration at ``(q, v)``: ``c(q, v)`` on the base's motion of
+        the last step (at rest: gravity in the base's axes now), plus the damping and friction the node takes
+        off (``joint_forces(u, v) = c``)."""
+        from mime_gui.multibody.moving_base import bias_on_moving_base
+
+        if self.last_base is not None:
+            V0, A0, g = self.last_base
+        elif self.base is not None:  # a mounted segment at rest: gravity in its base's axes where it is
+            V0, A0, g = None, None, self.base.pose[:3, :3].T @ self.node.gravity
+        else:
+            V0, A0, g = None, None, self.gravity_in_base
+        c = bias_on_moving_base(self.node.art, np.asarray(q, dtype=float), self.v, V0, A0, g)
+        return c - self.node.joint_forces(np.zeros_like(c), self.v)  # what damping and friction take off
 
     def driver(self, name: str, dt: float, diverged: list):
         """The chain node's driver for one step of ``dt``; a divergence is appended to ``diverged`` and the
@@ -1128,6 +1174,7 @@ class TorqueDrive:
                 base = (None, None, self.gravity_in_base)
             else:
                 base = self.base.step(mount_pose @ self.node.placement, mount_rate, dt, self.node.gravity)
+            self.last_base = base
             try:
                 new, self.v = self.node.advance(state.joint_positions, self.v, self.u, dt, base, mount_pose,
                                                 mount_rate)

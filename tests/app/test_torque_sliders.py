@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPushButton
 from test_driving import DEMO, click_at, open_ready
 
-from mime_gui.app.docks.sliders import DEFAULT_TORQUE, RESOLUTION, JointRow, TorqueRow
+from mime_gui.app.docks.sliders import DEFAULT_TORQUE, JointRow, TorqueRow
 
 DT = 0.01
 
@@ -70,7 +70,7 @@ def test_a_dynamic_arm_driven_by_torques_from_the_sliders(window, qtbot):
     assert session.joint_positions("arm")[j2] > before + 1e-4
     # the slider dragged: its torque, within ± the effort limit
     click_at(qtbot, row.slider, 0.9)
-    expected = row.lower + (row.upper - row.lower) * row.slider.value() / RESOLUTION
+    expected = row.lower + (row.upper - row.lower) * row.slider.value() / row.positions
     assert session.applied_torques("arm")[j2] == expected
     assert 100.0 < session.applied_torques("arm")[j2] <= 150.0
     qtbot.mouseClick(sliders.findChild(QPushButton, "zero:arm"), Qt.LeftButton)

@@ -3,17 +3,22 @@ frame's world position and angular velocity, with live readouts.
 
 With a trajectory loaded the plots show all of it with the playhead; while driving live they show the last
 :data:`LIVE_SECONDS` from ring buffers of fixed size (memory stays bounded however long one drives). Redraws
-are throttled to :data:`REDRAW_MS` so plotting never holds back the 3D view.
+are throttled to :data:`REDRAW_MS` so plotting never holds back the 3D view. Angles are plotted in the joint
+sliders' unit (:meth:`PlotsDock.set_degrees`); the buffers keep radians.
+
+The joint list names each joint; with several segments each has a heading row above its joints (a heading is
+not checkable), and a joint's tooltip gives ``segment.joint``.
 """
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -28,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from mime_gui.app.docks.fields import on_screen
+from mime_gui.multibody import PRISMATIC
 
 LIVE_SECONDS = 20.0
 LIVE_SAMPLES = 2400  # ring capacity: 20 s at 120 pose events a second
@@ -85,6 +91,7 @@ class PlotsDock(QDockWidget):
         self._frame: tuple[str, str] | None = None
         self._frame_choices: list[tuple[str, str]] = []
         self._pending_row: int | None = None
+        self.degrees = True  # angles in degrees, as the joint sliders show them (set_degrees)
 
         splitter = QSplitter(Qt.Horizontal, self)
         side = QWidget(splitter)
@@ -118,8 +125,9 @@ class PlotsDock(QDockWidget):
         self.playheads = [p.addLine(x=0, pen=pg.mkPen("#888", width=1)) for p in self.plots]
         self._stacked: bool | None = None  # how the plots stand (see _arrange)
         self._extras: dict = {}  # more plots after the three (the field at a probe): plot -> (labels, shown)
-        self._labels = (("joints (rad, m)", "q"), (f"position {xyz} (m)", f"{xyz} (m)"),
+        self._labels = (("joints (°, m)", "q"), (f"position {xyz} (m)", f"{xyz} (m)"),
                         (f"ω {xyz} (rad/s)", "ω (rad/s)"))
+        self.joint_plot.setLabel("left", self._labels[0][0])
         rcol.addWidget(self.graphs, 1)
         self.readout = QLabel(right)
         self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
@@ -240,9 +248,18 @@ class PlotsDock(QDockWidget):
             self.frame_box.clear()
             self._frame_choices: list[tuple[str, str]] = []  # (segment, frame) of each entry
             first = True
+            headed = len(session.segments) > 1  # one segment: its joints' names say it all
             for name, seg in session.segments.items():
+                if headed:  # the segment's name once, above its joints (a long one is not repeated per row)
+                    head = QListWidgetItem(name, self.joint_list)
+                    head.setFlags(Qt.ItemIsEnabled)
+                    font = QFont(head.font())
+                    font.setBold(True)
+                    head.setFont(font)
+                    head.setToolTip(f"segment {name}")
                 for joint in session.command_names(name):
-                    item = QListWidgetItem(f"{name}.{joint}", self.joint_list)
+                    item = QListWidgetItem(("  " if headed else "") + joint, self.joint_list)
+                    item.setToolTip(f"{name}.{joint}")
                     item.setData(Qt.UserRole, (name, joint))
                     item.setFlags(item.flags() | Qt.ItemIsUserCheckable)
                     item.setCheckState(Qt.Checked if first else Qt.Unchecked)
@@ -258,7 +275,8 @@ class PlotsDock(QDockWidget):
     def _rig_changed(self, _change) -> None:
         """Rebuild the choices only when the joints or frames changed (a part added makes a frame)."""
         s = self.session
-        joints = [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())]
+        joints = [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())
+                  if self.joint_list.item(i).data(Qt.UserRole) is not None]
         if joints != [(n, j) for n in s.segments for j in s.command_names(n)] or \
                 self._frame_choices != [(n, f) for n, seg in s.segments.items()
                                         for f in seg.articulation.frame_names]:
@@ -270,14 +288,52 @@ class PlotsDock(QDockWidget):
 
     def checked_joints(self) -> list[tuple[str, str]]:
         return [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())
-                if self.joint_list.item(i).checkState() == Qt.Checked]
+                if self.joint_list.item(i).data(Qt.UserRole) is not None
+                and self.joint_list.item(i).checkState() == Qt.Checked]
+
+    def joint_item(self, segment: str, joint: str) -> QListWidgetItem:
+        """The list's row of ``segment.joint``."""
+        for i in range(self.joint_list.count()):
+            if self.joint_list.item(i).data(Qt.UserRole) == (segment, joint):
+                return self.joint_list.item(i)
+        raise KeyError(f"no joint {segment}.{joint} in the plots' list")
+
+    def set_degrees(self, on: bool) -> None:
+        """Angles in degrees (True) or radians, as the joint sliders show them; drawn again at once."""
+        if bool(on) == self.degrees:
+            return
+        self.degrees = bool(on)
+        self._labels = ((f"joints ({'°' if self.degrees else 'rad'}, m)", "q"), *self._labels[1:])
+        self._arrange(force=True)
+        self._show_trajectory_or_live()
+
+    def _show_trajectory_or_live(self) -> None:
+        if self._plays() is not None:
+            self._show_trajectory()
+        else:
+            self._dirty = True
+            self._redraw_if_dirty()
+
+    def _scales(self) -> np.ndarray:
+        """Per column: what a value is multiplied by to be drawn (angles in degrees when so chosen)."""
+        k = 180.0 / math.pi if self.degrees else 1.0
+        out = np.ones(2 * len(self._joints) + 6)
+        for i, (seg, joint) in enumerate(self._joints):
+            segment = self.session.segments.get(seg)
+            if segment is None:
+                continue
+            art = segment.articulation
+            if art.joint_type[art.joint_index(joint)] != PRISMATIC:
+                out[2 * i:2 * i + 2] = k
+        return out
 
     def set_joints(self, joints) -> None:
         wanted = {tuple(j) for j in joints}
         with QSignalBlocker(self.joint_list):
             for i in range(self.joint_list.count()):
                 item = self.joint_list.item(i)
-                item.setCheckState(Qt.Checked if item.data(Qt.UserRole) in wanted else Qt.Unchecked)
+                if item.data(Qt.UserRole) is not None:  # not a segment's heading
+                    item.setCheckState(Qt.Checked if item.data(Qt.UserRole) in wanted else Qt.Unchecked)
         self._channels_changed()
 
     def set_frame(self, segment: str, frame: str) -> None:
@@ -305,6 +361,8 @@ class PlotsDock(QDockWidget):
             k = 0
             for i in range(self.joint_list.count()):  # the list is the legend
                 item = self.joint_list.item(i)
+                if item.data(Qt.UserRole) is None:  # a segment's heading
+                    continue
                 checked = item.checkState() == Qt.Checked
                 item.setForeground(QColor(COLOURS[k % len(COLOURS)]) if checked else QColor("black"))
                 k += checked
@@ -397,6 +455,7 @@ class PlotsDock(QDockWidget):
         except (KeyError, ValueError, IndexError):  # the document and the playback disagree for a moment
             return
         times = player.times - player.schedule.start
+        series = series * self._scales()
         for curve, column in zip(self.curves, series.T, strict=True):
             curve.setData(times, column)
         for plot in self.plots:
@@ -460,8 +519,9 @@ class PlotsDock(QDockWidget):
             return
         keep = t >= t[-1] - LIVE_SECONDS
         ago = t[keep] - t[-1]
-        for curve, column in zip(self.curves, values[keep].T, strict=True):
+        shown = values[keep] * self._scales()
+        for curve, column in zip(self.curves, shown.T, strict=True):
             curve.setData(ago, column)
-        self._fit(values[keep])
+        self._fit(shown)
         self._readout(values[-1])
         self.redraws += 1

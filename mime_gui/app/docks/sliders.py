@@ -2,11 +2,12 @@
 command (or, with Teleport, its state: no lag).
 
 A row's range is the joint's limits (a continuous joint, or one without limits, spans ±180° on the slider
-and is marked ⟳; its spin box takes any angle). Mimic followers have no row: they move with their master.
+and is marked ⟳; its spin box takes any angle). A value typed beyond a limit commands the limit, and the row
+says so under it. Mimic followers have no row: they move with their master, whose row shows where they are.
 A dynamic segment has a Drive choice: Positions (these rows) or Torques, where its rows become torque sliders
 (± the joint's effort limit, or ±:data:`DEFAULT_TORQUE` where the description gives none; every joint,
-mimic ones included) and the segment moves by forward dynamics on the clock
-(:meth:`~mime_gui.session.Session.set_drive`).
+mimic ones included; a step of :func:`torque_step`) and the segment moves by forward dynamics on the clock
+(:meth:`~mime_gui.session.Session.set_drive`); *Hold* sets the torques that keep it as it is.
 Each segment's servo time constant is an edit of the rig (undoable). The rows refresh from pose events with
 their signals blocked, and only where the command or the state changed, so the played commands show here
 while the player runs without feeding back into it.
@@ -45,6 +46,21 @@ from mime_gui.session import Session, SessionError, SetValue
 RESOLUTION = 2000  # slider positions across a joint's range
 DEFAULT_TORQUE = 10.0  # N·m (N): a torque slider's half-range where the description gives no effort limit
 DRIVES = ("positions", "torques")
+ACCELERATION_STEP = 0.1  # rad/s² (m/s²): what one step of a torque row gives the joint alone, at most
+
+
+def torque_step(effort: float, inertia: float) -> tuple[float, int]:
+    """A torque row's single step and decimals: a step of 1, 2 or 5 × 10^k no larger than a hundredth of the
+    effort limit (of :data:`DEFAULT_TORQUE` without one) nor than what gives the joint's own inertia
+    (``M_jj``, armature included) :data:`ACCELERATION_STEP`; one decimal finer than the step (at least 3), so
+    a typed torque is off by a twentieth of a step at most."""
+    limited = math.isfinite(effort) and effort > 0
+    raw = (float(effort) if limited else DEFAULT_TORQUE) / 100.0
+    if math.isfinite(inertia) and inertia > 0:
+        raw = min(raw, float(inertia) * ACCELERATION_STEP)
+    k = math.floor(math.log10(raw))
+    step = max(m * 10.0 ** k for m in (1, 2, 5) if m * 10.0 ** k <= raw * (1 + 1e-12))
+    return step, min(max(3, 1 - k), 12)
 
 
 class JumpStyle(QProxyStyle):
@@ -56,14 +72,21 @@ class JumpStyle(QProxyStyle):
         return super().styleHint(hint, option, widget, data)
 
 
-class NameLabel(QLabel):
-    """A joint's name that gives up width before the slider does: elided in the middle when the dock is
-    narrow (``r_gripper_…_tip_joint``), the whole name in its tooltip."""
+class ElidedLabel(QLabel):
+    """A text that gives up width before the slider does: elided when the dock is narrow, whole in its
+    tooltip."""
 
-    def __init__(self, text: str, parent: QWidget):
+    def __init__(self, text: str, parent: QWidget, elide=Qt.ElideMiddle):
         super().__init__(text, parent)
         self.full = text
+        self.elide = elide
         self.setToolTip(text)
+
+    def set_text(self, text: str) -> None:
+        self.full = text
+        self.setText(text)
+        self.setToolTip(text)
+        self.update()
 
     def minimumSizeHint(self) -> QSize:
         hint = super().minimumSizeHint()
@@ -72,20 +95,36 @@ class NameLabel(QLabel):
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
-        shown = self.fontMetrics().elidedText(self.full, Qt.ElideMiddle, self.width())
+        shown = self.fontMetrics().elidedText(self.full, self.elide, self.width())
         painter.drawText(self.rect(), int(self.alignment() | Qt.AlignVCenter), shown)
 
     def shown_text(self) -> str:
         """What is drawn at the current width (tests)."""
-        return self.fontMetrics().elidedText(self.full, Qt.ElideMiddle, self.width())
+        return self.fontMetrics().elidedText(self.full, self.elide, self.width())
+
+
+class NameLabel(ElidedLabel):
+    """A joint's name, elided in the middle when the dock is narrow (``r_gripper_…_tip_joint``)."""
+
+
+class NoteLabel(ElidedLabel):
+    """A line under a row (where its mimic followers are, a clamped value), cut at its end when narrow."""
+
+    def __init__(self, parent: QWidget, colour: str):
+        super().__init__("", parent, Qt.ElideRight)
+        self.setStyleSheet(f"color: {colour}")
 
 
 class JointRow:
     """The widgets of one commanded joint: name, slider, spin box (the command) and the state."""
 
+    positions = RESOLUTION  # slider positions across the range
+
     def __init__(self, dock: JointSlidersDock, segment: str, joint: str, lower: float, upper: float,
-                 linear: bool, grid: QGridLayout, row: int, parent: QWidget):
+                 linear: bool, grid: QGridLayout, row: int, parent: QWidget, followers=()):
         self.dock, self.segment, self.joint, self.linear = dock, segment, joint, linear
+        self.followers = tuple(followers)  # (name, linear) of the mimic joints that follow this one
+        self.clamped = math.nan  # the command a typed value beyond a limit was clamped to, while shown
         self.wraps = not (math.isfinite(lower) and math.isfinite(upper))
         self.lower, self.upper = (-math.pi, math.pi) if self.wraps else (float(lower), float(upper))
         self.command = math.nan
@@ -96,9 +135,9 @@ class JointRow:
                                   "±180°, the box takes any angle")
         self.slider = QSlider(Qt.Horizontal, parent)
         self.slider.setStyle(dock.jump_style)
-        self.slider.setRange(0, RESOLUTION)
-        self.slider.setSingleStep(RESOLUTION // 200)
-        self.slider.setPageStep(RESOLUTION // 20)
+        self.slider.setRange(0, self.positions)
+        self.slider.setSingleStep(max(1, self.positions // 200))
+        self.slider.setPageStep(max(1, self.positions // 20))
         self.slider.setEnabled(self.upper > self.lower)
         self.slider.setMinimumWidth(40)  # a narrow dock shortens the slider before it clips the boxes
         self.slider.setObjectName(f"slider:{segment}.{joint}")
@@ -115,6 +154,15 @@ class JointRow:
         self.state_label.setAlignment(Qt.AlignRight | Qt.AlignVCenter)
         for col, w in enumerate((self.label, self.slider, self.spin, self.state_label)):
             grid.addWidget(w, row, col)
+        # under the row: where its mimic followers are, and a typed value that was clamped (hidden until then)
+        self.follower_label = NoteLabel(parent, "gray")
+        self.follower_label.setObjectName(f"followers:{segment}.{joint}")
+        self.follower_label.setVisible(bool(self.followers))
+        grid.addWidget(self.follower_label, row + 1, 0, 1, 4)
+        self.note = NoteLabel(parent, "#b35900")
+        self.note.setObjectName(f"note:{segment}.{joint}")
+        self.note.hide()
+        grid.addWidget(self.note, row + 2, 1, 1, 3)
         self.slider.valueChanged.connect(self._slid)
         self.spin.valueChanged.connect(self._typed)
         self.set_units()
@@ -122,6 +170,13 @@ class JointRow:
     @property
     def widgets(self):
         return (self.label, self.slider, self.spin, self.state_label)
+
+    def set_visible(self, on: bool) -> None:
+        """Shown or hidden by the filter (the notes under it only while they have something to say)."""
+        for w in self.widgets:
+            w.setVisible(on)
+        self.follower_label.setVisible(on and bool(self.followers))
+        self.note.setVisible(on and not math.isnan(self.clamped))
 
     # -- units ---------------------------------------------------------------------------------------
     def _scale(self) -> float:
@@ -136,32 +191,74 @@ class JointRow:
             digits = 2 if k != 1.0 else (4 if self.linear else 3)
             self.spin.setDecimals(digits)
             self.spin.setSuffix(self._unit())
+            # any number can be typed: one beyond a limit commands the limit (the dock clamps it and says so)
+            # rather than the box dropping the keystroke that crosses it (200 typed in a ±120° box was 20)
             big = 1e6 * k
-            lo, hi = (-big, big) if self.wraps else (self.lower * k, self.upper * k)
-            scale = 10.0 ** digits  # the box rounds its range to its decimals: round outward, so the limits
-            self.spin.setRange(math.floor(lo * scale) / scale, math.ceil(hi * scale) / scale)  # stay inside
+            self.spin.setRange(-big, big)
             self.spin.setSingleStep(1.0 if k != 1.0 else (0.001 if self.linear else 0.01))
+        self.clamped = math.nan
+        self.note.hide()
         self.command = self.state = math.nan  # shown again in the new units
         self.refresh()
 
+    def limited(self, value: float) -> float:
+        """``value`` held within the joint's limits (a continuous joint takes any)."""
+        return value if self.wraps else min(max(value, self.lower), self.upper)
+
+    def text_of(self, value: float) -> str:
+        """A position in the row's units, to the box's decimals (``120°``, ``2.897 rad``)."""
+        return f"{round(value * self._scale(), self.spin.decimals()) + 0.0:g}{self._unit()}"
+
+    def show_clamped(self, typed: float | None, value: float) -> None:
+        """Say under the row that ``typed`` was beyond a limit and ``value`` was commanded (None: clear)."""
+        self.clamped = math.nan if typed is None else value
+        if typed is None:
+            self.note.hide()
+            self.spin.setToolTip("")
+            return
+        which = "upper" if value >= self.upper else "lower"
+        text = f"clamped to {self.text_of(value)}: {self.text_of(typed)} is beyond the {which} limit"
+        self.note.set_text(text)
+        self.spin.setToolTip(text)
+        self.note.setVisible(self.label.isVisibleTo(self.label.parentWidget()))
+        self.command = math.nan  # the box shows the command again, even when it was already the limit
+
+    def show_followers(self, q, art) -> None:
+        """Where the mimic joints that follow this one are now."""
+        if not self.followers:
+            return
+        parts = []
+        for name, linear in self.followers:
+            value = float(q[art.joint_index(name)])
+            k = 1.0 if linear or not self.dock.degrees else 180.0 / math.pi
+            unit = " m" if linear else ("°" if self.dock.degrees else " rad")
+            parts.append(f"{name} {value * k:.{1 if k != 1.0 else 3}f}{unit}")
+        text = "↳ " + " · ".join(parts)
+        if text != self.follower_label.full:
+            self.follower_label.set_text(text)
+            self.follower_label.setToolTip(f"mimic joints following {self.joint}, where they are now:\n"
+                                           + "\n".join(parts))
+
     # -- user input ------------------------------------------------------------------------------------
     def _slid(self, position: int) -> None:
-        value = self.lower + (self.upper - self.lower) * position / RESOLUTION
+        value = self.lower + (self.upper - self.lower) * position / self.positions
         self.dock.set_command(self, value)
 
     def _typed(self, shown: float) -> None:
-        self.dock.set_command(self, shown / self._scale())
+        self.dock.set_command(self, shown / self._scale(), typed=True)
 
     # -- showing the session ---------------------------------------------------------------------------
     def position_of(self, value: float) -> int:
         span = self.upper - self.lower
         if span <= 0:
             return 0
-        return int(round(min(max((value - self.lower) / span, 0.0), 1.0) * RESOLUTION))
+        return int(round(min(max((value - self.lower) / span, 0.0), 1.0) * self.positions))
 
     def show(self, command: float, state: float) -> None:
         if command != self.command:
             self.command = command
+            if command != self.clamped and not math.isnan(self.clamped):  # commanded since: no longer so
+                self.show_clamped(None, command)
             with QSignalBlocker(self.slider), QSignalBlocker(self.spin):
                 self.slider.setValue(self.position_of(command))
                 self.spin.setValue(command * self._scale())
@@ -179,20 +276,29 @@ class TorqueRow(JointRow):
     joint); the state is the joint's position."""
 
     def __init__(self, dock: JointSlidersDock, segment: str, joint: str, effort: float, linear: bool,
-                 grid: QGridLayout, row: int, parent: QWidget):
+                 grid: QGridLayout, row: int, parent: QWidget, inertia: float = math.nan):
         self.limited = math.isfinite(effort) and effort > 0
         half = float(effort) if self.limited else DEFAULT_TORQUE
+        self.step, self.digits = torque_step(effort, inertia)
+        # one slider position a step (a click of the arrow keys), so the slider is as fine as the box
+        self.positions = int(min(max(round(2 * half / self.step), 200), 2**31 - 1))
         super().__init__(dock, segment, joint, -half, half, linear, grid, row, parent)
+        self.slider.setSingleStep(1)
         unit = "N" if linear else "N·m"
+        accel, mass = ("m/s²", "kg") if linear else ("rad/s²", "kg·m²")
         tip = (f"torque on {joint}: the slider spans ± its effort limit {half:g} {unit}; the box takes up to "
                "ten times it" if self.limited else
                f"torque on {joint}: the description gives no effort limit, so the slider spans "
                f"±{half:g} {unit}; the box takes any value")
+        inertia_text = (f" (at most {ACCELERATION_STEP:g} {accel} on its own inertia, {inertia:.3g} {mass} "
+                        "where torque driving started)" if math.isfinite(inertia) and inertia > 0 else "")
+        tip += f". A step (arrow keys) is {self.step:g} {unit}{inertia_text}"
         for w in (self.label, self.slider, self.spin):
             w.setToolTip(tip)
         self.slider.setObjectName(f"torque:{segment}.{joint}")
         self.spin.setObjectName(f"torque-spin:{segment}.{joint}")
-        self.spin.setFixedWidth(96)  # "-1500.000 N·m" whole
+        widest = f"{-10 * half:.{self.digits}f}{self._unit()}"  # the box's widest likely text, whole
+        self.spin.setFixedWidth(max(96, self.spin.fontMetrics().horizontalAdvance(widest) + 14))
         self.state_label.setToolTip("where the joint is now (forward dynamics of the torques)")
 
     def _scale(self) -> float:
@@ -206,16 +312,16 @@ class TorqueRow(JointRow):
 
     def set_units(self) -> None:
         with QSignalBlocker(self.spin):
-            self.spin.setDecimals(3)
+            self.spin.setDecimals(self.digits)
             self.spin.setSuffix(self._unit())
             big = 10.0 * self.upper if self.limited else 1e6
             self.spin.setRange(-big, big)
-            self.spin.setSingleStep(self.upper / 100.0)
+            self.spin.setSingleStep(self.step)
         self.command = self.state = math.nan
         self.refresh()
 
     def _slid(self, position: int) -> None:
-        self.dock.set_torque(self, self.lower + (self.upper - self.lower) * position / RESOLUTION)
+        self.dock.set_torque(self, self.lower + (self.upper - self.lower) * position / self.positions)
 
     def _typed(self, shown: float) -> None:
         self.dock.set_torque(self, shown)
@@ -234,6 +340,7 @@ class TorqueRow(JointRow):
 
 class JointSlidersDock(QDockWidget):
     commanded = Signal()  # the user set a command (the player gives way to live driving, the clock steps)
+    units_changed = Signal(bool)  # angles now in degrees (True) or radians (the plots follow)
 
     def __init__(self, session: Session, bridge, parent=None):
         super().__init__("Joint sliders", parent)
@@ -246,6 +353,7 @@ class JointSlidersDock(QDockWidget):
         self.servo: dict[str, QDoubleSpinBox] = {}
         self.drive: dict[str, QComboBox] = {}  # dynamic segments' Drive choice
         self.zero: dict[str, QPushButton] = {}  # torque-driven segments' Zero torques button
+        self.hold: dict[str, QPushButton] = {}  # and their Hold button
         self.rebuilds = 0
         self._layout_key = None
 
@@ -299,7 +407,7 @@ class JointSlidersDock(QDockWidget):
         """One group per segment, one row per commanded joint."""
         self.rebuilds += 1
         self._layout_key = self._key()
-        self.rows, self.groups, self.servo, self.drive, self.zero = [], {}, {}, {}, {}
+        self.rows, self.groups, self.servo, self.drive, self.zero, self.hold = [], {}, {}, {}, {}, {}
         container = QWidget()
         column = QVBoxLayout(container)
         column.setContentsMargins(0, 0, 0, 0)
@@ -365,23 +473,37 @@ class JointSlidersDock(QDockWidget):
                 zero.clicked.connect(lambda _c=False, _n=name: self.zero_torques(_n))
                 controls.addWidget(zero, 1)
                 self.zero[name] = zero
+                hold = QPushButton("Hold", box)
+                hold.setObjectName(f"hold:{name}")
+                hold.setToolTip("Each joint's torque set to what keeps the segment as it is now: gravity, "
+                                "the bias torques of its motion and its mount's, damping and friction (at "
+                                "rest, it stays where it is)")
+                hold.clicked.connect(lambda _c=False, _n=name: self.hold_torques(_n))
+                controls.addWidget(hold, 1)
+                self.hold[name] = hold
             grid.addLayout(controls, row, 1, 1, 3)
             row += 1
         servo.setEnabled(not torques)
         names = self.session.torque_names(name) if torques else self.session.command_names(name)
+        inertia = self.session.joint_inertias(name) if torques else None
         for joint in names:
             j = art.joint_index(joint)
             linear = art.joint_type[j] == PRISMATIC
             if torques:
                 self.rows.append(TorqueRow(self, name, joint, float(art.effort_limit[j]), linear, grid, row,
-                                           box))
+                                           box, float(inertia[j])))
             else:
+                followers = [(art.joint_names[f], art.joint_type[f] == PRISMATIC)
+                             for f in np.flatnonzero(np.asarray(art.mimic_master) == j)]
                 self.rows.append(JointRow(self, name, joint, art.lower[j], art.upper[j], linear, grid, row,
-                                          box))
-            row += 1
+                                          box, followers))
+            row += 3  # the row, where its mimic followers are, a note on a clamped value
         followers = art.nq - len(names)
         if followers:
-            note = QLabel(f"{followers} mimic joint{'s' if followers != 1 else ''} follow their masters", box)
+            note = QLabel(f"{followers} mimic joint follows its master" if followers == 1 else
+                          f"{followers} mimic joints follow their masters", box)
+            note.setObjectName(f"mimic:{name}")
+            note.setToolTip("A mimic joint has no row: it moves with its master, whose row shows where it is")
             note.setStyleSheet("color: gray")
             grid.addWidget(note, row, 0, 1, 4)
         if not names:
@@ -395,8 +517,13 @@ class JointSlidersDock(QDockWidget):
         return float(tau) if math.isfinite(tau) else 0.0
 
     # -- user input ----------------------------------------------------------------------------------
-    def set_command(self, row: JointRow, value: float) -> None:
-        """A row's new command: set in the Session (the state follows on the clock's ticks)."""
+    def set_command(self, row: JointRow, value: float, typed: bool = False) -> None:
+        """A row's new command: set in the Session (the state follows on the clock's ticks). A value beyond
+        the joint's limits commands the limit; typed, the row says so."""
+        held = row.limited(value)
+        if typed:
+            row.show_clamped(value if held != value else None, held)
+        value = held
         try:
             if self.teleport.isChecked():
                 self.session.set_joint_positions(row.segment, {row.joint: value})
@@ -430,6 +557,15 @@ class JointSlidersDock(QDockWidget):
             return
         self.commanded.emit()
 
+    def hold_torques(self, name: str) -> None:
+        """Every joint's torque set to what keeps the segment as it is now (its gravity and bias torques)."""
+        try:
+            self.session.set_torques(name, self.session.holding_torques(name))
+        except SessionError:  # shown by the window
+            return
+        self.refresh_segment(name)
+        self.commanded.emit()
+
     def zero_torques(self, name: str) -> None:
         self.session.set_torques(name, np.zeros(len(self.session.torque_names(name))))
         self.refresh_segment(name)
@@ -457,6 +593,9 @@ class JointSlidersDock(QDockWidget):
         self.units.setText("deg" if on else "rad")
         for row in self.rows:
             row.set_units()
+        for name in self.session.segments:
+            self.refresh_segment(name)
+        self.units_changed.emit(self.degrees)
 
     def reset_positions(self) -> None:
         """Every segment back to the rig's initial positions (as a command, or placed with Teleport)."""
@@ -477,8 +616,7 @@ class JointSlidersDock(QDockWidget):
         shown: dict[str, bool] = {}
         for row in self.rows:
             on = not text or text in f"{row.segment}.{row.joint}".lower()
-            for w in row.widgets:
-                w.setVisible(on)
+            row.set_visible(on)
             shown[row.segment] = shown.get(row.segment, False) or on
         for name, box in self.groups.items():
             box.setVisible(shown.get(name, not text))
@@ -497,8 +635,9 @@ class JointSlidersDock(QDockWidget):
             return  # a row of the other drive, about to be rebuilt
         commands, names = self._commands(row.segment)
         art = self.session.segment(row.segment).articulation
-        state = float(self.session.joint_positions(row.segment)[art.joint_index(row.joint)])
-        row.show(float(commands[names.index(row.joint)]), state)
+        q = self.session.joint_positions(row.segment)
+        row.show(float(commands[names.index(row.joint)]), float(q[art.joint_index(row.joint)]))
+        row.show_followers(q, art)
 
     def refresh_segment(self, name: str) -> None:
         if name not in self.session.segments:
@@ -511,6 +650,7 @@ class JointSlidersDock(QDockWidget):
         for row in self.rows:
             if row.segment == name and isinstance(row, TorqueRow) == torques:
                 row.show(float(commands[names.index(row.joint)]), float(q[art.joint_index(row.joint)]))
+                row.show_followers(q, art)
 
     def _poses_changed(self, segments) -> None:
         for name in segments:

@@ -7,6 +7,11 @@ With no command file loaded it shows live driving's torques instead
 the same limit lines and marks, and the excesses of that window sent to the Validation dock. The plot is drawn
 at most once per turn of the event loop and only while the dock is shown; the excesses are looked at at most
 :data:`EXCESS_CHECK` times a second.
+
+A rig with no dynamic segment (a URDF opened directly is one kinematic arm) is offered *Treat … as dynamic*
+where a kinematic arm's description has mass: one edit (:class:`~mime_gui.session.edits.SetKind`, undoable),
+as ``mime-gui play ROBOT.urdf --torques`` takes the URDF's inertials. An arm whose mass properties are not
+physical is refused with the code ``play`` gives it (``dynamics.nonphysical``).
 """
 
 from __future__ import annotations
@@ -18,11 +23,23 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtWidgets import QComboBox, QDockWidget, QGraphicsItem, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QGraphicsItem,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
 
 from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.look import status
+from mime_gui.multibody import DynamicsError, mass
 from mime_gui.rig.limits import EFFORT, demands, unit_pairs
+from mime_gui.session import SessionError
+from mime_gui.session.edits import SetKind
 
 PLAYED = "Limits the played trajectory exceeds"
 EXCESS_CHECK = 4.0  # per second: how often live driving's excesses are looked at
@@ -50,6 +67,13 @@ class TorquesDock(QDockWidget):
         self.summary.setWordWrap(True)
         layout.addLayout(top)
         layout.addWidget(self.summary)
+        # with no dynamic segment: the kinematic arm to make dynamic (one edit), shown only then
+        self.offer = QPushButton(body)
+        self.offer.setObjectName("treat-as-dynamic")
+        self.offer.hide()
+        self.offer.clicked.connect(self.treat_as_dynamic)
+        self._offered: str | None = None
+        layout.addWidget(self.offer)
         self.plot = pg.PlotWidget(body)
         self.plot.setBackground("w")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
@@ -109,6 +133,8 @@ class TorquesDock(QDockWidget):
             self.refresh_live(force=True)
             return
         self.playhead.show()
+        self.offer.hide()
+        self._offered = None
         self.plot.enableAutoRange()
         self.torques, why = None, ""
         if player is not None:
@@ -131,7 +157,8 @@ class TorquesDock(QDockWidget):
             self.summary.setText(why)
             status(self.summary, "bad")
         elif not names:
-            self.summary.setText("No dynamic segment: a kinematic segment's motion is prescribed.")
+            self.summary.setText("No dynamic segment: a kinematic segment's motion is prescribed."
+                                 + self._offer_dynamic())
             status(self.summary, "")
         elif found:
             n = len(found)
@@ -221,14 +248,56 @@ class TorquesDock(QDockWidget):
             self.excesses_changed.emit(data.excesses, f"Limits live driving exceeded in the last "
                                                       f"{live.window:g} s")
 
+    def _offer_dynamic(self) -> str:
+        """Offer to make the first kinematic arm with mass dynamic (the button), and say why where none can
+        be: the summary's added sentence."""
+        session = self.live.session
+        self._offered = None
+        why = ""
+        if session.document is not None and not session.findings:
+            for name, seg in session.segments.items():
+                if session.rig.chain[name].kind != "Arm.Kinematic":
+                    continue
+                try:
+                    moved = mass(seg.articulation)
+                except DynamicsError as exc:  # as play --torques refuses it
+                    why = why or f" {name} cannot be treated as dynamic: error[{exc.code}] {exc.message}"
+                    continue
+                if not moved > 0:
+                    why = why or (f" {name}'s description gives its moving links no mass, so no torque "
+                                  "moves it or holds it.")
+                    continue
+                self._offered = name
+                break
+        self.offer.setVisible(self._offered is not None)
+        if self._offered is None:
+            return why
+        self.offer.setText(f"Treat {self._offered} as dynamic")
+        self.offer.setToolTip(f"Make {self._offered} a dynamic arm (Arm.Dynamic) with the mass its "
+                              "description gives, as mime-gui play --torques takes it: its torques show here "
+                              "and it can be driven by torques. One edit (Edit → Undo)")
+        return ""
+
+    def treat_as_dynamic(self) -> None:
+        """Make the offered kinematic arm dynamic: one edit through the Session."""
+        if self._offered is None:
+            return
+        try:
+            self.live.session.apply(SetKind(self._offered, "Arm.Dynamic"))
+        except SessionError:  # shown by the window
+            pass
+
     def _live_summary(self, data) -> None:
         session = self.live.session
+        self.offer.hide()
+        self._offered = None
         if session.document is None:
             self.summary.setText("Open a rig with a dynamic segment to see its torques.")
             status(self.summary, "")
         elif not data.joint_names:
             self.summary.setText("No dynamic segment: a kinematic segment's motion is prescribed (or the rig "
-                                 "breaks rules, so it has no build to take the mass from).")
+                                 "breaks rules, so it has no build to take the mass from)."
+                                 + self._offer_dynamic())
             status(self.summary, "")
         elif not len(data.time):
             self.summary.setText("Live: drive the joints with the sliders to see the torques they need (or "
