@@ -61,6 +61,7 @@ from mime_gui.session.events import Event
 from mime_gui.session.history import History, Step
 from mime_gui.session.live_torques import BaseTrack, base_pose
 from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
+from mime_gui.session.stand_ins import StandIns
 
 ITEM_KINDS = ("segment", "link", "joint", "frame", "part", "magnet")
 
@@ -276,6 +277,7 @@ class Session:
         self.hidden: set[ItemRef] = set()
         self.renderer: Renderer | None = None
         self.history = History()
+        self.stand_ins = StandIns()  # parts drawn as they were while their shape is being fixed
         self._node: ChainNode | None = None
         self._state: dict = {}
         self.document_changed = Event("document_changed")
@@ -397,6 +399,7 @@ class Session:
         if unreadable:
             raise _rig_error(RigError(unreadable), path)
         doc = Document(path, kind, rig)
+        self.stand_ins.clear()  # the last document's parts are no stand-ins of this one's
         self._rebuild(doc, analysis)
         return doc
 
@@ -419,8 +422,13 @@ class Session:
             except (ValueError, TypeError, KeyError, OverflowError) as err:  # a build the rules missed
                 doc.findings = (_as_finding(err),)
         if drawn is None:
-            drawn = display_segments(rig, analysis, reuse if not strict else None)
-            keys = {name: (False, key) for name, (_, key) in keys.items()}
+            # a part whose shape or place is being fixed is drawn as it last was (session/stand_ins.py)
+            shown, shown_analysis = self.stand_ins.display(rig, analysis)
+            drawn = display_segments(shown, shown_analysis, reuse if not strict and shown is rig else None)
+            keys = {name: (False, key if shown is rig else (key, self.stand_ins.refs))
+                    for name, (_, key) in keys.items()}
+        else:
+            self.stand_ins.display(rig, analysis)  # remembers every part as drawn now
         segments: dict[str, Segment] = {}
         added, changed = set(), set()
         for name, built in drawn.items():
@@ -581,6 +589,8 @@ class Session:
         if r is not None:
             r.update_segments({n: (doc.segments[n].tree, doc.segments[n].articulation)
                                for n in added | changed}, removed)
+            if hasattr(r, "set_dimmed"):
+                r.set_dimmed(self.stand_ins.refs)
             for n, seg in doc.segments.items():
                 r.set_frame_poses(n, seg.world_X_frame)
             if selection_lost:  # the view keeps hidden items and the highlight across an update

@@ -237,3 +237,32 @@ def test_a_pose_is_shown_at_the_precision_of_its_largest_component():
     assert format_vector([2.6, -0.25, 1263.4]) == "3, 0, 1263"
     assert format_vector([1.2345e-4, 2e-9, -3e-5]) == "0.0001234, 0, -3e-05"
     assert format_vector([0.0, 0.0, 0.0]) == "0, 0, 0"
+
+
+def test_a_size_momentarily_invalid_keeps_the_part_drawn_dimmed_under_its_mount(window, qtbot, ur5_with_box):
+    from mime_gui.app.scene.visibility import DIM
+
+    session, clock = ur5_with_box
+    tree, scene = window.tree_dock, window.scene
+    graft = ItemRef("ur5", "link", "part:box")
+    size = session.rig.parts["box"].geometry.size
+    actors = scene._registry.actors_of(graft)
+    assert actors and all(a.GetProperty().GetOpacity() == 1.0 for a in actors)
+    bounds = scene.plotter.renderer.ComputeVisiblePropBounds()
+    type_into(qtbot, field(window, "parts.box.geometry.size").edits[0], "-")  # on the way to "-5": none yet
+    type_into(qtbot, field(window, "parts.box.geometry.size").edits[0], "0")  # a zero edge breaks a rule
+    assert session.rig.parts["box"].geometry.size[0] == 0.0 and session.findings
+    assert graft in session.stand_ins.refs
+    row = tree.item_for(graft)
+    assert row is not None and row.parent() is tree.item_for(ItemRef("ur5", "link", "wrist_3_link"))
+    actors = scene._registry.actors_of(graft)
+    assert actors and all(a.GetProperty().GetOpacity() == pytest.approx(DIM) for a in actors)
+    assert scene.plotter.renderer.ComputeVisiblePropBounds() == pytest.approx(bounds)  # drawn as it was
+    finding = field(window, "parts.box.geometry.size").message
+    assert finding.isVisible() and finding.text().startswith("[")  # the rule's code and message
+    clock.now += 0.2
+    type_into(qtbot, field(window, "parts.box.geometry.size").edits[0], "30")
+    assert not session.findings and not session.stand_ins.refs
+    actors = scene._registry.actors_of(graft)
+    assert all(a.GetProperty().GetOpacity() == 1.0 for a in actors)
+    assert session.rig.parts["box"].geometry.size == (0.03, size[1], size[2])

@@ -347,13 +347,30 @@ def test_events_hold_bound_methods_weakly_and_isolate_a_failing_listener():
 
 
 def test_a_rig_being_fixed_draws_no_shape_or_place_that_breaks_a_rule(session):
-    """The lenient drawing leaves out a part whose shape is broken and stands a misplaced segment at the
-    origin, so a huge value cannot reach the view's bounds (NaN grid) while the user fixes it."""
+    """The lenient drawing never draws a shape that breaks a rule: a part is drawn as it last was (its
+    shape before the edit) and stands in dimmed, and a misplaced segment stands at the origin, so a huge
+    value cannot reach the view's bounds (NaN grid) while the user fixes it."""
+    before = session.rig.parts["holder"].geometry
     session.apply(SetValue("parts.holder.geometry", Cylinder(radius=1e300, length=0.02)))
     assert [f.code for f in session.findings] == ["part.geometry"]
-    assert "part:holder" not in session.segment("motor").tree.links
+    drawn = session.segment("motor").tree.links["part:holder"].visuals[0].geometry
+    assert drawn.radius == before.radius and drawn.length == before.length
+    assert session.stand_ins.refs == {ItemRef("motor", "link", "part:holder")}
     session.apply(SetValue("parts.holder.geometry", Cylinder(radius=0.01, length=0.02)))
     session.apply(SetValue("chain.arm.at", (1e300, 0.0, 0.0)))
     assert [f.code for f in session.findings] == ["chain.placement"]
     assert np.all(np.isfinite(session.segment("arm").world_X_frame))
     np.testing.assert_allclose(session.segment("arm").placement, np.eye(4))
+
+
+def test_a_part_never_drawn_valid_is_left_out_while_its_shape_breaks_a_rule(tmp_path):
+    from mime_gui.session import Session
+
+    folder = tmp_path / "demo"
+    shutil.copytree(DEMO_RIG.parent, folder)
+    path = folder / "broken.rig.json"
+    path.write_text(DEMO_RIG.read_text().replace('"radius": 0.01,', '"radius": -0.01,', 1))
+    s = Session()
+    s.open(path)
+    assert "part.geometry" in [f.code for f in s.findings]
+    assert "part:holder" not in s.segment("motor").tree.links and not s.stand_ins.refs

@@ -76,6 +76,12 @@ def link_summary(link) -> str:
     return ", ".join(parts)
 
 
+def segment_details(seg) -> str:
+    """A segment row's details, short enough for the column at the dock's default width (the link count is
+    in its tooltip): its kind and its degrees of freedom."""
+    return f"{seg.kind} · {seg.articulation.nq} dof"
+
+
 class TreeDock(QDockWidget):
     focus_requested = Signal(object)  # ItemRef
     filter_changed = Signal(str)  # the filter text: the window also filters the 3D frame triads by it
@@ -231,8 +237,8 @@ class TreeDock(QDockWidget):
 
     def _details(self, name: str, seg) -> dict:
         """``ref → details text`` of a segment's rows (as :meth:`_add_segment` writes them)."""
-        tree, art = seg.tree, seg.articulation
-        out = {ItemRef(name, "segment", name): f"{seg.kind}, {art.nq} dof, {len(tree.links)} links"}
+        tree = seg.tree
+        out = {ItemRef(name, "segment", name): segment_details(seg)}
         out.update({ItemRef(name, "link", n): self._link_text(n, link) for n, link in tree.links.items()})
         out.update({ItemRef(name, "joint", n): joint_summary(j) for n, j in tree.joints.items()})
         return out
@@ -281,8 +287,9 @@ class TreeDock(QDockWidget):
 
     def _add_segment(self, seg_name: str, seg, index: int | None = None) -> None:
         tree, art = seg.tree, seg.articulation
-        dof = f"{seg.kind}, {art.nq} dof, {len(tree.links)} links"
-        top = self._item(None, seg_name, dof, "segment", ItemRef(seg_name, "segment", seg_name), "segment")
+        ref = ItemRef(seg_name, "segment", seg_name)
+        top = self._item(None, seg_name, segment_details(seg), "segment", ref, "segment")
+        top.setToolTip(1, f"{seg.kind}, {art.nq} dof, {len(tree.links)} links")
         if index is None:
             self.tree.addTopLevelItem(top)
         else:

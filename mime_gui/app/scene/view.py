@@ -361,6 +361,16 @@ class SceneView(QWidget):
         """Faces of the visible geometry layers: ``(full detail, shown)``."""
         return self._detail.triangle_counts()
 
+    def set_dimmed(self, items) -> None:
+        """Draw these items (grafted parts' links) dimmed: parts stood in for while their shape is being
+        fixed; the others as the robot's opacity says."""
+        items = frozenset(items)
+        if not items and not self._visibility.dimmed:
+            return
+        self._visibility.dimmed = items  # applied again: an edit may have drawn a stand-in's actor anew
+        self._visibility.set_opacity(self._visibility.opacity)
+        self.request_render()
+
     def set_visual_opacity(self, opacity: float) -> None:
         """See-through robot: the opacity (0.1 … 1) of the visual geometry and mounted parts, times each
         colour's own alpha, like RViz's robot-model alpha. Frames, axes and markers inside stay solid."""

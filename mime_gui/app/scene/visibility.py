@@ -26,6 +26,10 @@ def as_link(item: ItemRef) -> ItemRef:
     return item
 
 
+#: the opacity factor of a part drawn as it was while its shape or place is being fixed
+DIM = 0.35
+
+
 class Visibility:
     """The layer toggles (``layers``), the hidden items, the frame filter and the robot opacity, applied to
     every actor of the registry (and the grid of ``decorations``)."""
@@ -36,6 +40,7 @@ class Visibility:
         self.layers = dict(DEFAULT_LAYERS)
         self.hidden: set[ItemRef] = set()
         self.frame_filter = ""
+        self.dimmed: frozenset[ItemRef] = frozenset()  # parts drawn as they were (session/stand_ins.py)
 
     def check_layer(self, layer: str) -> None:
         if layer not in LAYERS:
@@ -124,15 +129,19 @@ class Visibility:
         return self.registry.see_through
 
     def set_opacity(self, opacity: float) -> None:
-        """See-through robot: the visuals and parts at ``opacity`` (0.1 … 1) times each colour's own alpha."""
+        """See-through robot: the visuals and parts at ``opacity`` (0.1 … 1) times each colour's own alpha
+        (and :data:`DIM` for a part drawn as it was while its shape is being fixed)."""
         opacity = float(opacity)
         if not 0.1 <= opacity <= 1.0:
             raise ValueError(f"opacity {opacity} is outside 0.1 … 1")
         self.registry.see_through = opacity
         own = self.registry.own_opacity
+        dimmed = self.dimmed
         for seg in self.registry.segments.values():
             for layer in SEE_THROUGH:
-                for actor in seg.layers[layer].actors:
-                    actor.GetProperty().SetOpacity(own.get(id(actor), 1.0) * opacity)
+                group = seg.layers[layer]
+                for actor, ref in zip(group.actors, group.refs, strict=True):
+                    dim = DIM if dimmed and ref in dimmed else 1.0
+                    actor.GetProperty().SetOpacity(own.get(id(actor), 1.0) * opacity * dim)
         for actor, _ref in self.registry.extra.values():  # parts fixed in the world, as the parts on links
             actor.GetProperty().SetOpacity(own.get(id(actor), 1.0) * opacity)
