@@ -56,6 +56,7 @@ class FileWatch(QObject):
         self.watcher.fileChanged.connect(self._notice)
         self.watcher.directoryChanged.connect(self._notice)
         self.known: dict[str, tuple] = {}  # path -> signature when last read or written by the window
+        self.own = ""  # the document's own file when the signatures were taken (hashed, the others not)
         self.changed: list[str] = []  # files the offer is about
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -75,12 +76,14 @@ class FileWatch(QObject):
             self.watcher.removePaths(paths)
         self.known.clear()
         self.changed.clear()
+        self.own = ""
         self.bar.hide()
         doc = self.session.document
         if doc is None or doc.bundle or not doc.path:
             return
         files = watched_files(doc)
-        self.known = {f: signature(f, own=f == os.path.abspath(doc.path)) for f in files}
+        self.own = os.path.abspath(doc.path)
+        self.known = {f: signature(f, own=f == self.own) for f in files}
         existing = [f for f in files if os.path.exists(f)]
         folders = sorted({str(Path(f).parent) for f in files})  # a file renamed over shows in its folder
         if existing:
@@ -94,21 +97,21 @@ class FileWatch(QObject):
         if doc is None or doc.bundle or not doc.path or self.session.history.modified:
             return
         own = os.path.abspath(doc.path)
-        if own in self.known or not self.known:
-            self.known[own] = signature(own, own=True)
-            if own not in self.watcher.files() and os.path.exists(own):
-                self.watcher.addPath(own)
+        if own != self.own:  # saved under another name (a URDF saved as a rig file): watch that document
+            self.follow()
+            return
+        self.known[own] = signature(own, own=True)
+        if own not in self.watcher.files() and os.path.exists(own):
+            self.watcher.addPath(own)
 
     # -- notices -----------------------------------------------------------------------------------
     def _notice(self, _path: str) -> None:
         self._timer.start()
 
     def _offer(self) -> None:
-        doc = self.session.document
-        if doc is None:
+        if self.session.document is None:
             return
-        own = os.path.abspath(doc.path) if doc.path else ""
-        changed = [f for f, sig in self.known.items() if signature(f, own=f == own) != sig]
+        changed = [f for f, sig in self.known.items() if signature(f, own=f == self.own) != sig]
         watched = set(self.watcher.files())
         back = [f for f in self.known if f not in watched and os.path.exists(f)]
         if back:  # replaced by a rename: watch the new file
@@ -131,10 +134,8 @@ class FileWatch(QObject):
 
     def ignore(self) -> None:
         """Keep what is open: the files as they are now are the ones known."""
-        doc = self.session.document
-        own = os.path.abspath(doc.path) if doc is not None and doc.path else ""
         for f in self.changed:
-            self.known[f] = signature(f, own=f == own)
+            self.known[f] = signature(f, own=f == self.own)
         self.changed = []
         self.bar.hide()
 

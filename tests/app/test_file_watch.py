@@ -67,3 +67,20 @@ def test_the_windows_own_save_is_no_change_on_disk(window, qtbot, demo_copy):
     watch._offer()
     assert not watch.bar.isVisible()
     assert watch.changed == []
+
+
+def test_a_urdf_saved_as_a_rig_file_is_no_change_and_the_rig_file_is_watched(window, qtbot, tmp_path):
+    import shutil
+
+    from mime_gui import RESOURCES
+
+    folder = tmp_path / "robot"
+    shutil.copytree(RESOURCES / "demo", folder)
+    open_ready(window, folder / "arm.urdf")
+    session, watch = window.session, window.file_watch
+    window.act_save.trigger()  # a URDF is saved as a rig file beside it
+    settle(qtbot)
+    assert session.document.path.endswith("arm.rig.json")
+    watch._offer()
+    assert not watch.bar.isVisible()
+    assert str(folder / "arm.rig.json") in watch.known and str(folder / "arm.urdf") in watch.known
