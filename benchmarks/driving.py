@@ -10,9 +10,10 @@ A frame is timed the same way for both: ``render()``, then the event-loop turn t
 ``glFinish``. The bare ``QtInteractor`` draws the scene a second time in its ``paintGL``, as pyvistaqt does;
 ours copies the frame it rendered (``mime_gui/app/scene/interactor.py``).
 
-- slider change → rendered frame (PR2, Panda, and UR5, a light arm): a joint slider moved (``QSlider.setValue``, as a drag does) until the
-  render that shows it has finished (``glFinish``), with Teleport (the pose at once) and through the servo
-  (the next clock tick, up to 16 ms later, takes the lagged step); against a bare re-render;
+- slider change → rendered frame (PR2, Panda, and UR5, a light arm): a joint slider moved
+  (``QSlider.setValue``, as a drag does) until the render that shows it has finished (``glFinish``), with
+  Teleport (the pose at once) and through the servo (the next clock tick, up to 16 ms later, takes the
+  lagged step); against a bare re-render;
 - sustained playback at 1×: frames rendered per second over 8 s of looped playback (PR2 at full detail;
   Panda with the display-detail setting on Auto), against the bare re-render's frames per second;
 - 10× playback: the largest distance between the row shown and the wall clock's row, rows shown and skipped;
