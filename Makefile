@@ -47,10 +47,12 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mime_gui tests benchmarks
 
 bench: $(VENV)/.installed-test
-	for b in read engine node dynamics; do $(BIN)/python benchmarks/$$b.py || exit 1; done
+	for b in read engine node dynamics probes; do $(BIN)/python benchmarks/$$b.py || exit 1; done
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/gui.py
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/edit.py
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/driving.py
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/assembly.py
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/field.py
 
 # constraints.txt: the newest releases pyproject admits, installed in a clean Python 3.11 environment and
 # frozen. Run the suite on them (`make clean test`) before committing the new file.

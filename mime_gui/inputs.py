@@ -18,6 +18,7 @@ import stat
 from dataclasses import dataclass
 
 from mime_gui.multibody.errors import CodedError
+from mime_gui.multibody.magnitudes import parse_float
 
 MB = 1024 * 1024
 
@@ -41,10 +42,10 @@ class Limit:
         if raw is None or not raw.strip():
             return int(self.default_mb * MB)
         try:
-            mb = float(raw.strip())
+            mb = parse_float(raw.strip())
         except ValueError:
             mb = -1.0
-        if not (mb > 0 and mb < 1e9) or "_" in raw:
+        if not (mb > 0 and mb < 1e9):
             raise FileError("file.limit", f"{self.variable}={raw!r} is not a positive number of megabytes; "
                             f"unset it (the default is {self.default_mb:g} MB) or give a number such as "
                             f"{self.default_mb * 4:g}")
@@ -86,27 +87,31 @@ def not_regular(path, mode: int, what: str = "file") -> FileError | None:
                      os.fspath(path) if not isinstance(path, bytes) else os.fsdecode(path))
 
 
-def _too_large(path, size: int, limit: Limit, cap: int, exact: bool = True) -> FileError:
+def _too_large(path, size: int, limit: Limit, cap: int, exact: bool = True, what: str | None = None) \
+        -> FileError:
     held = _megabytes(size) if exact else f"more than {_megabytes(cap)}"
-    return FileError("file.too-large", f"the file holds {held}, more than the {_megabytes(cap)} {limit.what} "
-                     f"may hold; set {limit.variable} (megabytes) to raise the limit", os.fspath(path))
+    return FileError("file.too-large", f"the file holds {held}, more than the {_megabytes(cap)} "
+                     f"{what or limit.what} may hold; set {limit.variable} (megabytes) to raise the limit",
+                     os.fspath(path))
 
 
-def check(path, kind: str) -> os.stat_result:
+def check(path, kind: str, what: str | None = None) -> os.stat_result:
     """The ``stat`` of ``path`` (symbolic links followed) once it is known to be a regular file within the
-    limit of ``kind``; raises :class:`FileError` otherwise, :class:`OSError` when it cannot be examined."""
+    limit of ``kind``; raises :class:`FileError` otherwise, :class:`OSError` when it cannot be examined.
+    ``what`` names the file in the messages when it is not the kind's own (an actuators file read within
+    the rig file's limit)."""
     limit = LIMITS[kind]
     st = os.stat(path)
-    refusal = not_regular(path, st.st_mode, limit.what)
+    refusal = not_regular(path, st.st_mode, what or limit.what)
     if refusal is not None:
         raise refusal
     cap = limit.bytes()
     if st.st_size > cap:
-        raise _too_large(path, st.st_size, limit, cap)
+        raise _too_large(path, st.st_size, limit, cap, what=what)
     return st
 
 
-def read_bytes(path, kind: str) -> bytes:
+def read_bytes(path, kind: str, what: str | None = None) -> bytes:
     """The bytes of ``path``, a regular file within the limit of ``kind`` (see :func:`check`).
 
     The file is opened without blocking and examined again through its descriptor, so one swapped for a FIFO
@@ -114,13 +119,13 @@ def read_bytes(path, kind: str) -> bytes:
     a file system that reports no size, cannot make it read more.
     """
     limit = LIMITS[kind]
-    check(path, kind)
+    check(path, kind, what)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) \
         | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(path, flags)
     try:
         st = os.fstat(fd)
-        refusal = not_regular(path, st.st_mode, limit.what)
+        refusal = not_regular(path, st.st_mode, what or limit.what)
         if refusal is not None:
             raise refusal
         cap = limit.bytes()
@@ -134,5 +139,5 @@ def read_bytes(path, kind: str) -> bytes:
     finally:
         os.close(fd)
     if total > cap:
-        raise _too_large(path, total, limit, cap, exact=False)
+        raise _too_large(path, total, limit, cap, exact=False, what=what)
     return b"".join(chunks)

@@ -30,10 +30,7 @@ from mime_gui.rig import paths as rig_paths
 from mime_gui.rig.templates import copy_name, segment_mount, unique_name
 from mime_gui.rig.templates import template as find_template
 from mime_gui.session import AddItem, ItemRef, RemoveItem, ReplaceRig, SessionError
-from mime_gui.session.recovery import INTERVAL, RecoveryStore
-
-#: Seconds between autosaves (``MIME_GUI_AUTOSAVE_SECONDS`` overrides the default of 30).
-AUTOSAVE_ENV = "MIME_GUI_AUTOSAVE_SECONDS"
+from mime_gui.session.recovery import RecoveryStore, autosave_interval
 
 
 class Assembly(QObject):
@@ -380,25 +377,11 @@ class Assembly(QObject):
             if kind == "python":
                 self.session.export_python(path)
             else:
-                self._export_json(path)
+                self.session.export_json(path)
         except SessionError:
             return False
         self.window.statusBar().showMessage(f"Exported {path}", 5000)
         return True
-
-    def _export_json(self, path: str) -> None:
-        from mime_gui.rig import RigFileError, save
-
-        try:
-            save(self.session.rig, path)
-        except OSError as err:
-            error = SessionError("session.write", f"cannot write {path}: {err.strerror or err}", path)
-            self.session.error.emit(error)
-            raise error from None
-        except RigFileError as err:
-            error = SessionError(err.code, str(err), path)
-            self.session.error.emit(error)
-            raise error from None
 
     # -- autosave and recovery -----------------------------------------------------------------------
     def enable_recovery(self, folder=None, interval: float | None = None) -> None:
@@ -406,10 +389,7 @@ class Assembly(QObject):
         ``$MIME_GUI_AUTOSAVE_SECONDS``)."""
         self.recovery = RecoveryStore(folder)
         if interval is None:
-            try:
-                interval = float(os.environ.get(AUTOSAVE_ENV, INTERVAL))
-            except ValueError:
-                interval = INTERVAL
+            interval = autosave_interval()
         self.timer.start(max(50, int(interval * 1000)))
 
     def autosave(self) -> bool:
@@ -437,6 +417,10 @@ class Assembly(QObject):
         if self.recovery is None:
             return False
         pending = self.recovery.pending()
+        if self.recovery.skipped:  # each is in the log with its code
+            first = self.recovery.skipped[0]
+            more = f" (and {len(self.recovery.skipped) - 1} more)" if len(self.recovery.skipped) > 1 else ""
+            self.window.statusBar().showMessage(f"A recovery file was skipped: {first}{more}", 8000)
         if not pending:
             return False
         item = pending[0]

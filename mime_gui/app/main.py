@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from mime_gui import RESOURCES, __version__
+from mime_gui.multibody.magnitudes import parse_float
 
 #: What the app opens without a file argument.
 DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
@@ -16,9 +17,12 @@ DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
 
 def parse_size(text: str | None) -> tuple[int, int]:
     try:
-        w, h = (int(v) for v in str(text or "1400x900").lower().split("x"))
+        w, h = (parse_float(v) for v in str(text or "1400x900").lower().split("x"))
     except ValueError:
-        raise SystemExit(f"error: --size must look like 1400x900, got {text!r}") from None
+        w = h = 0.5  # not whole: refused below
+    if not (w.is_integer() and h.is_integer()):  # also inf and nan
+        raise SystemExit(f"error: --size must look like 1400x900, got {text!r}")
+    w, h = int(w), int(h)
     if not (200 <= w <= 8000 and 200 <= h <= 8000):
         raise SystemExit(f"error: --size {w}x{h} is out of range (200…8000 pixels each way)")
     return w, h
@@ -82,7 +86,7 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
         ok = window.save_screenshot(screenshot)
         window.close()
         if not ok:
-            print(f"error[screenshot.write] {screenshot}: could not write the PNG", file=sys.stderr)
+            print(window.screenshot_error.one_line(), file=sys.stderr)
             return 1
         print(screenshot)
         return 0

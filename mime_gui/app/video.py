@@ -1,21 +1,25 @@
 """A video of the view over the played trajectory: MP4 (H.264 through imageio-ffmpeg's bundled ffmpeg), an
 animated GIF (Pillow), or a PNG sequence (Qt, always available) — chosen by the file name's ending.
 
-Frames are taken at :data:`FPS` of the player's speed (at 2× a 4 s trajectory makes a 2 s video). The file
-appears only when every frame is written: MP4 and GIF go to a temporary file beside the target and are
-renamed at the end; a cancelled or failed export removes what it wrote.
+Frames are taken at :data:`FPS` of the player's speed (at 2× a 4 s trajectory makes a 2 s video). The files
+appear only when every frame is written: the video (or each PNG frame) goes to a temporary file beside its
+target and is renamed over it at the end; a cancelled or failed export removes what it wrote. The targets
+follow the rules of every save (:mod:`mime_gui.files`): one that is a FIFO, a device or a folder is refused
+with ``file.not-regular`` before a frame is rendered, a symbolic link is written through and kept, and a
+long name is written although the temporary file's name is longer than the target's would be.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
+from mime_gui import files
+from mime_gui.inputs import FileError
 from mime_gui.multibody.errors import CodedError
 
 FPS = 30
@@ -49,6 +53,28 @@ def frame_rows(player, fps: float = FPS) -> list[int]:
     return [player.row_at(k * player.rate / fps) for k in range(frames)]
 
 
+def _name_max(folder: Path) -> int:
+    """The most bytes a file name may hold in ``folder`` (255 where the system does not say)."""
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (AttributeError, OSError, ValueError):
+        return 255
+
+
+def encode_png(image) -> bytes:
+    """A QImage as the bytes of a PNG file, encoded in memory so the file is written by the atomic writer."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.WriteOnly)
+    ok = image.save(buffer, "PNG")
+    buffer.close()
+    if not ok:
+        raise OSError("Qt could not encode the image as PNG")
+    return bytes(data.data())
+
+
 def _even(rgb: np.ndarray) -> np.ndarray:
     """Pad to even width and height (H.264 in yuv420p needs both)."""
     h, w = rgb.shape[:2]
@@ -74,10 +100,36 @@ class FrameWriter:
         self._gif: list = []
         self._ffmpeg = None
         self._tmp: str | None = None
+        #: PNG frames written aside: (temporary file, the frame's file name)
+        self._staged: list[tuple[str, Path]] = []
+        self._new: list[Path] = []  # frames put in place where there was no file: removed by abort
         if self.kind in (".mp4", ".gif"):
-            fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=self.kind,
-                                             dir=self.path.parent)
+            self._real, _ = self._target(self.path)
+        else:
+            self._target(self._frame_name(0))  # the first frame's name refused before any is rendered
+        if self.kind == ".mp4":  # ffmpeg writes to a path; the ending tells it the format
+            try:
+                fd, self._tmp = files.temporary(self._real, self.kind)
+            except OSError as exc:
+                raise VideoError("video.io", f"cannot write in the folder ({exc.strerror or exc})",
+                                 str(path)) from None
             os.close(fd)
+
+    def _target(self, path: Path) -> tuple[Path, int | None]:
+        """The file ``path`` names through its links, and its mode; a name too long for the folder, or a
+        target that is not a regular file, is refused before anything is rendered."""
+        limit, size = _name_max(path.parent), len(os.fsencode(path.name))
+        if size > limit:
+            frames = " (a PNG sequence adds _00000 to the name)" if self.kind == ".png" else ""
+            raise VideoError("video.name", f"the file name {path.name!r} holds {size} bytes, more than the "
+                             f"{limit} this folder takes{frames}; choose a shorter name", str(self.path))
+        try:
+            return files.target(path, "the video's file")
+        except FileError as exc:
+            raise VideoError(exc.code, exc.message, str(path)) from None
+
+    def _frame_name(self, frame: int) -> Path:
+        return self.path.with_name(f"{self.path.stem}_{frame:05d}.png")
 
     def write(self, rgb: np.ndarray) -> None:
         rgb = np.ascontiguousarray(rgb[..., :3], dtype=np.uint8)
@@ -88,6 +140,9 @@ class FrameWriter:
                 self._write_gif(rgb)
             else:
                 self._write_png(rgb)
+        except VideoError:
+            self.abort()
+            raise
         except (OSError, RuntimeError, ValueError) as exc:
             self.abort()
             raise VideoError("video.io", f"cannot write frame {self.frames} ({exc})",
@@ -117,10 +172,9 @@ class FrameWriter:
 
         h, w = rgb.shape[:2]
         image = QImage(rgb.data, w, h, rgb.strides[0], QImage.Format_RGB888)
-        target = self.path.with_name(f"{self.path.stem}_{self.frames:05d}.png")
-        if not image.save(str(target)):
-            raise OSError(f"Qt could not write {target.name}")
-        self.written.append(target)
+        name = self._frame_name(self.frames)
+        real, _ = self._target(name)
+        self._staged.append((files.stage(real, encode_png(image), ".png.tmp"), name))
 
     def close(self) -> list[Path]:
         """Finish the file(s); returns what was written."""
@@ -130,15 +184,29 @@ class FrameWriter:
                 self._ffmpeg = None
             if self.kind == ".gif" and self._gif:
                 first, *rest = self._gif
-                first.save(self._tmp, format="GIF", save_all=True, append_images=rest, loop=0,
-                           duration=round(1000 / self.fps))
+                self._tmp = files.stage(self._real, lambda fh: first.save(
+                    fh, format="GIF", save_all=True, append_images=rest, loop=0,
+                    duration=round(1000 / self.fps)), ".gif")
                 self._gif = []
+            if self.frames == 0:
+                raise VideoError("video.empty", "no frame was written", str(self.path))
             if self._tmp is not None:
-                if self.frames == 0:
-                    raise VideoError("video.empty", "no frame was written", str(self.path))
-                os.replace(self._tmp, self.path)
+                real, mode = self._target(self.path)  # again: the export took a while
+                files.put_in_place(self._tmp, real, mode)
                 self._tmp = None
                 self.written = [self.path]
+            # every frame's target looked at again before the first is put in place
+            checked = [(tmp, *self._target(name), name) for tmp, name in self._staged]
+            for tmp, real, mode, name in checked:
+                files.put_in_place(tmp, real, mode)
+                self._staged.pop(0)
+                if mode is None:
+                    self._new.append(real)
+                self.written.append(name)
+            self._new = []
+        except VideoError:
+            self.abort()
+            raise
         except (OSError, RuntimeError) as exc:
             self.abort()
             raise VideoError("video.io", f"cannot finish the video ({exc})", str(self.path)) from None
@@ -153,12 +221,14 @@ class FrameWriter:
                 pass
             self._ffmpeg = None
         self._gif = []
-        for path in [*self.written, *([Path(self._tmp)] if self._tmp else [])]:
+        # the temporary files, and the frames put in place where there was no file (a file that was
+        # replaced is not removed: its old content is gone either way)
+        for path in [*self._new, *(s[0] for s in self._staged), *([self._tmp] if self._tmp else [])]:
             try:
                 os.unlink(path)
             except OSError:
                 pass
-        self.written, self._tmp = [], None
+        self.written, self._tmp, self._staged, self._new = [], None, [], []
 
 
 def render_video(grab: Callable[[], np.ndarray], show_row: Callable[[int], None], rows: list[int], path,

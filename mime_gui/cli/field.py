@@ -20,9 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui.cli import package_dirs
-from mime_gui.cli.play import PlayError, _check_size, _ProgressBar, _write, number
-from mime_gui.field import FieldError, field_along, rotating_summary
-from mime_gui.multibody.errors import printable
+from mime_gui.cli.play import OUTPUT_LIMIT, PlayError, _ProgressBar, _write, check_times, number, output_bytes
+from mime_gui.field import FieldError, field_along, field_bytes, rotating_summary
+from mime_gui.multibody.errors import CodedError, printable
+from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.nodes import read_commands
 from mime_gui.rig.probes import Probe
 
@@ -51,11 +52,7 @@ def _check_options(args: argparse.Namespace) -> None:
     if not str(args.rig).lower().endswith(SUFFIX):
         raise FieldError("field.format", f"the field comes from a rig's magnets: give a {SUFFIX} file",
                          str(args.rig))
-    if args.dt is not None and not (math.isfinite(args.dt) and args.dt > 0):
-        raise FieldError("field.dt", f"the step must be a positive number of seconds, got {args.dt}", "--dt")
-    if args.servo_tau is not None and not (math.isfinite(args.servo_tau) and args.servo_tau >= 0):
-        raise FieldError("field.servo-tau", f"the servo time constant must be ≥ 0 seconds, got "
-                                            f"{args.servo_tau}", "--servo-tau")
+    check_times(args, FieldError, "field")
     if not str(args.out).lower().endswith(".npz"):
         raise FieldError("field.out", "the output file must end in .npz", str(args.out))
 
@@ -70,10 +67,11 @@ def parse_probe(text: str, rig) -> tuple[str, Probe]:
             point = tuple(number(p.strip()) for p in pieces)
         except (ValueError, argparse.ArgumentTypeError):
             point = None
-        if point is not None and all(math.isfinite(v) for v in point):
+        # the bound a probe of the rig file has (probe.placement): beyond it Magpylib's series may not end
+        if point is not None and all(math.isfinite(v) and abs(v) <= MAX_LENGTH for v in point):
             return text.strip(), Probe(point)
-        raise FieldError("field.probe", f"{text!r} is not a point: write three finite numbers of metres, "
-                                        "X,Y,Z (e.g. 0.3,0,0.25)", "--probe")
+        raise FieldError("field.probe", f"{text!r} is not a point: write X,Y,Z, three finite numbers of "
+                                        f"metres each within ±{MAX_LENGTH:g} m (e.g. 0.3,0,0.25)", "--probe")
     known = ", ".join(rig.probes) or "(the rig has none)"
     raise FieldError("field.probe", f"{text!r} is no probe of the rig (probes: {known}) and not a point "
                                     "X,Y,Z in metres; name a probe or give a point", "--probe")
@@ -94,6 +92,29 @@ def _probes(args, rig) -> dict[str, Probe]:
     return out
 
 
+def _check_memory(playable, recorded, args, magnets: int, probes: int) -> None:
+    """Refuse, before any step is played, a run whose played poses and field (each magnet's share too with
+    ``--contributions``) would take more than the limit ``play`` has for its output."""
+    try:
+        steps, _ = recorded.step_count(args.dt)
+    except CodedError:
+        return  # no step count: the schedule refuses it, after the checks of the file's columns
+    mb = 1024 * 1024
+    poses = output_bytes(playable, steps)
+    field_only = field_bytes(steps, magnets, probes, contributions=False)
+    shares = field_bytes(steps, magnets, probes, contributions=True) - field_only if args.contributions else 0
+    size, cap = poses + field_only + shares, OUTPUT_LIMIT.bytes()
+    if size > cap:
+        kept = f", each magnet's share {shares / mb:,.0f} MB (--contributions)" if shares else ""
+        fewer = "leave out --contributions, " if shares else ""
+        raise FieldError("field.too-large", f"the run would take about {size / mb:,.0f} MB ({steps} steps: "
+                         f"the played poses {poses / mb:,.0f} MB, the field of {magnets} magnet(s) at "
+                         f"{probes} probe(s) {field_only / mb:,.0f} MB{kept}), more than the "
+                         f"{cap / mb:,.0f} MB limit; {fewer}choose a larger step (--dt), fewer probes or a "
+                         f"shorter command file, or set {OUTPUT_LIMIT.variable} (megabytes) to raise the "
+                         "limit", str(args.out))
+
+
 def field(args: argparse.Namespace, out=None, err=None) -> int:
     """The command's work; raises the coded errors :func:`run` prints."""
     from mime_gui.rig.playback import load_rig_playable
@@ -110,7 +131,7 @@ def field(args: argparse.Namespace, out=None, err=None) -> int:
                                             "magnet to the rig", str(args.rig))
     probes = _probes(args, built.apparatus)
     recorded = read_commands(args.commands)
-    _check_size(playable, recorded, args.dt, str(args.out))  # the played poses are held while B is computed
+    _check_memory(playable, recorded, args, len(built.apparatus.magnets), len(probes))
     schedule = playable.schedule(recorded, args.dt)
     progress = _ProgressBar(err) if schedule.steps >= 20_000 and err.isatty() else None
     with np.errstate(over="ignore", invalid="ignore"):

@@ -6,7 +6,8 @@ total mass, the tree as an indented outline (each joint with its type and limits
 the reader's three groups of element kinds (used, recognised and not used, refused), the errors the file
 loaded with (each a defect confined to one element, with what it blocks) and the warnings. ``--json`` prints
 the same as one JSON document. Exit status 0 when the file loads, errors or not; on a refusal, exit status 2
-and one line ``error[urdf.CODE] FILE:LINE: message`` on stderr. ``--strict`` refuses a file with an error too.
+and one line ``error[urdf.CODE] FILE:LINE: message`` on stderr. ``--strict`` refuses a file with an error too,
+and one whose numbers are separated by commas (``urdf.comma``).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def add_arguments(parser, name: str = "inspect") -> None:
     parser.add_argument("--strict", action="store_true",
                         help="refuse (exit 2) a file with an error confined to one element (a "
                         "non-physical inertia, a reduction that is not a number, a shape that cannot be "
-                        "drawn …) instead of loading it with the error listed")
+                        "drawn …) instead of loading it with the error listed, and one whose numbers are "
+                        "separated by commas")
 
 
 def run(args) -> int:

@@ -19,7 +19,7 @@ SUBCOMMANDS = {
     "play": ("play", "play recorded joint commands through the KinematicArmNode, headless"),
     "validate": ("rig", "check a rig file; one line per finding"),
     "report": ("rig", "the build report of a rig: armature and mass sources, grafts, totals"),
-    "export": ("rig", "export a valid rig as MIME-style Python or as a rig file"),
+    "export": ("rig", "export a valid rig as MIME-style Python, a rig file or a bundle"),
     "field": ("field", "the magnets' field at probes along played commands, headless"),
 }
 

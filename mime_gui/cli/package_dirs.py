@@ -1,5 +1,5 @@
 """``--package-dir DIR`` (repeatable), the same option on every entry point: the app, ``inspect``, ``play``,
-``validate``, ``report`` and ``export``.
+``validate``, ``report``, ``export`` and ``field``.
 
 Each folder is a folder *of* packages or a package folder itself; ``package://NAME/…`` meshes are looked for
 under them after a rig file's own ``package_dirs`` and before ``ROS_PACKAGE_PATH``.

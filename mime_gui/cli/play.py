@@ -25,9 +25,10 @@ from mime_gui.cli import package_dirs
 from mime_gui.files import write_atomic
 from mime_gui.inputs import FileError, Limit, not_regular
 from mime_gui.multibody.errors import CodedError, printable
-from mime_gui.multibody.magnitudes import parse_float
+from mime_gui.multibody.magnitudes import parse_float, parse_int
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
-from mime_gui.nodes.commands import RecordedCommands, Schedule
+from mime_gui.nodes.commands import MAX_TIME, RecordedCommands, Schedule
+from mime_gui.nodes.dynamic import MAX_SUBSTEPS, check_substeps
 from mime_gui.rig.playback import Playable
 
 #: runs of at least this many steps show a progress bar when stderr is a terminal
@@ -125,6 +126,11 @@ def number(text: str) -> float:
     return parse_float(text)
 
 
+def count(text: str) -> int:
+    """A whole-number option (``--substeps``), written plainly; :func:`_check_options` bounds it."""
+    return parse_int(text)
+
+
 def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
     kinds = ", ".join(f"*{s}" for s, _ in LOADERS)
     parser.add_argument("file", help=f"what to play ({kinds})")
@@ -133,7 +139,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
     parser.add_argument("--dt", type=number, default=None, metavar="S",
                         help="step in seconds (default: the median spacing of the samples)")
     parser.add_argument("--servo-tau", type=number, default=None, metavar="S",
-                        help="servo time constant in seconds (default 0: joints follow the command at once)")
+                        help="servo time constant in seconds, for every segment (default: on a rig each "
+                             "segment's own servo_time_constant; on a URDF 0, the joints follow at once)")
     parser.add_argument("--out", required=True, metavar="OUT.npz", help="where to write the trajectory")
     parser.add_argument("--quiet", action="store_true", help="print nothing but errors")
     parser.add_argument("--torques", action="store_true",
@@ -141,20 +148,29 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
                              "armature_torques) and check the effort and velocity limits (docs/dynamics.md)")
     parser.add_argument("--integrator", choices=("euler", "rk4"), default="euler",
                         help="how torque-driven segments are integrated (default: semi-implicit Euler)")
-    parser.add_argument("--substeps", type=int, default=1, metavar="N",
+    parser.add_argument("--substeps", type=count, default=1, metavar="N",
                         help="sub-steps of forward dynamics per step of torque-driven segments (default 1)")
     package_dirs.add_option(parser)
 
 
+def check_times(args: argparse.Namespace, error=PlayError, prefix: str = "play") -> None:
+    """Refuse a ``--dt`` or ``--servo-tau`` that is not a number of seconds within ``MAX_TIME``."""
+    if args.dt is not None and not (math.isfinite(args.dt) and 0 < args.dt <= MAX_TIME):
+        raise error(f"{prefix}.dt", f"the step must be a positive number of seconds up to {MAX_TIME:g}, got "
+                    f"{args.dt}", "--dt")
+    if args.servo_tau is not None and not (math.isfinite(args.servo_tau) and 0 <= args.servo_tau <= MAX_TIME):
+        raise error(f"{prefix}.servo-tau", f"the servo time constant must be ≥ 0 and at most {MAX_TIME:g} "
+                    f"seconds, got {args.servo_tau}", "--servo-tau")
+
+
 def _check_options(args: argparse.Namespace) -> None:
-    if args.dt is not None and not (math.isfinite(args.dt) and args.dt > 0):
-        raise PlayError("play.dt", f"the step must be a positive number of seconds, got {args.dt}", "--dt")
-    if args.servo_tau is not None and not (math.isfinite(args.servo_tau) and args.servo_tau >= 0):
-        raise PlayError("play.servo-tau", f"the servo time constant must be ≥ 0 seconds, got "
-                        f"{args.servo_tau}", "--servo-tau")
-    if getattr(args, "substeps", 1) < 1:
-        raise PlayError("play.substeps", "the sub-steps per step are a whole number ≥ 1, got "
-                        f"{args.substeps}", "--substeps")
+    check_times(args)
+    substeps = getattr(args, "substeps", 1)
+    if not 1 <= substeps <= MAX_SUBSTEPS:
+        shown = f"{substeps}" if abs(substeps) < 10**18 else f"about {'-' * (substeps < 0)}10^" \
+            f"{int(math.log10(abs(substeps)))}"
+        raise PlayError("play.substeps", f"the sub-steps per step are a whole number from 1 to "
+                        f"{MAX_SUBSTEPS:,}, got {shown}", "--substeps")
     if not str(args.out).lower().endswith(".npz"):
         raise PlayError("play.out", "the output file must end in .npz", str(args.out))
     try:  # an output that is not a regular file is refused now, not after the play (the save refuses it too)
@@ -287,6 +303,11 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
     recorded = read_commands(args.commands)
     _check_size(playable, recorded, args.dt, str(args.out))
     schedule = playable.schedule(recorded, args.dt)
+    if getattr(playable, "torque_schedule", None) is not None:  # sub-steps integrate torque-driven segments
+        try:
+            check_substeps(schedule.steps, args.substeps, schedule.dt)
+        except CodedError as exc:
+            raise PlayError("play.substeps", exc.message, "--substeps") from None
     progress = _ProgressBar(err) if schedule.steps >= PROGRESS_STEPS and err.isatty() else None
     started = _time.perf_counter()
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused below, with its place

@@ -12,7 +12,8 @@
 recorded that changed or is gone since (the exit status is the rig's). ``RIG`` may be a bundle (``.zip``):
 it is checked and extracted into the bundle cache first (see :mod:`mime_gui.rig.bundle`).
 
-A rig file that cannot be read prints one ``error[rigfile.*] FILE#/json/pointer: message`` line and exits 1.
+A rig file that cannot be read prints one ``error[rigfile.*] FILE:LINE: #/json/pointer: message`` line and
+exits 1.
 """
 
 from __future__ import annotations
@@ -111,9 +112,7 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
         return EXIT_OK
 
     if command == "export":
-        from mime_gui.files import write_atomic
-        from mime_gui.rig.export import export_python
-        from mime_gui.rig.rigfile import dumps_export
+        from mime_gui.rig.export import export_json, export_python
 
         findings = rig.validate()
         if findings:
@@ -127,7 +126,7 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
             elif bundled:
                 bundle.write_bundle(rig, target)
             else:
-                write_atomic(target, dumps_export(rig, target.resolve().parent))
+                export_json(rig, target)
         except RigError as exc:
             return _print_findings(exc.findings, out)
         except CodedError as exc:  # a value the file format cannot hold, a target that is not a file

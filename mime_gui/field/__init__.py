@@ -16,7 +16,7 @@ axis in both. Arrays over a trajectory carry the step first: ``B (T, probes, 3)`
 This package never imports Qt, pyvista or vtk.
 """
 
-from mime_gui.field.along import FieldTrajectory, field_along, probe_points
+from mime_gui.field.along import FieldTrajectory, field_along, field_bytes, probe_points
 from mime_gui.field.errors import FieldError
 from mime_gui.field.lines import field_lines
 from mime_gui.field.live import field_now
@@ -25,5 +25,5 @@ from mime_gui.field.sources import MagnetSource, magnet_sources
 from mime_gui.field.summary import RotatingField, rotating_summary
 
 __all__ = ["FieldError", "FieldPlane", "FieldTrajectory", "MagnetSource", "RotatingField", "field_along",
-           "field_lines", "field_now", "field_plane", "magnet_sources", "probe_points", "rest_poses",
-           "rotating_summary"]
+           "field_bytes", "field_lines", "field_now", "field_plane", "magnet_sources", "probe_points",
+           "rest_poses", "rotating_summary"]

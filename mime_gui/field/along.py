@@ -2,9 +2,12 @@
 
 Each magnet is one Magpylib source whose path is its ``T`` world poses; each probe one sensor whose path is
 its ``T`` world positions; one ``getB`` call gives every magnet's field at every probe at every step.
-Trajectories longer than :data:`CHUNK_STEPS` are cut into chunks of steps (a loop over chunks, to bound the
-memory, never over steps). A probe that is inside a magnet at some steps is reported (``inside``), not
-refused: a probe and a magnet on different frames meet only at some poses.
+A call covers at most :data:`CHUNK_TRIPLES` (step, magnet, probe) triples: longer trajectories are cut into
+chunks of steps (and, when one step holds more, of probes), to bound the memory, never into single steps.
+Each magnet's share is kept only when asked (``contributions``); otherwise each chunk is summed as it comes,
+so the memory is that of ``B``, not of magnets x probes x steps (:func:`field_bytes` counts it). A probe that
+is inside a magnet at some steps is reported (``inside``), not refused: a probe and a magnet on different
+frames meet only at some poses.
 """
 
 from __future__ import annotations
@@ -16,11 +19,15 @@ import numpy as np
 
 from mime_gui.field.errors import FieldError
 from mime_gui.field.sources import MagnetSource, magnet_sources
+from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.rig.findings import Finding
 from mime_gui.rig.probes import Probe, inside
 
-#: steps per Magpylib call: 4 magnets x 4 probes x 50,000 steps stays within a few hundred MB of scratch
-CHUNK_STEPS = 50_000
+#: (step, magnet, probe) triples per Magpylib call (4 magnets x 4 probes x 6,250 steps)
+CHUNK_TRIPLES = 100_000
+#: bytes of Magpylib scratch counted per triple of a call: measured up to about 760 (cuboids, 100,000
+#: triples), 30 times the 24 bytes of the call's result
+SCRATCH_PER_TRIPLE = 1024
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,9 +70,10 @@ def probe_points(built, probes: Mapping[str, Probe | tuple] | None = None) -> di
         if probe.mount is not None and probe.mount not in frames:
             raise FieldError("field.probe", f"{probe.mount!r} is not a frame of the rig; mount the probe on "
                              "'<segment>.<frame>' or leave it in the world", f"probes.{name}.mount")
-        if not np.all(np.isfinite(probe.at)):
-            raise FieldError("field.probe", f"at {probe.at} is not a finite point; give metres",
-                             f"probes.{name}.at")
+        # the bound of probe.placement: beyond it Magpylib's series for a cylinder may never end
+        if not (np.all(np.isfinite(probe.at)) and np.all(np.abs(probe.at) <= MAX_LENGTH)):
+            raise FieldError("field.probe", f"at {probe.at} is not a finite point within ±{MAX_LENGTH:g} m; "
+                             "give metres", f"probes.{name}.at")
         out[name] = probe
     return out
 
@@ -112,6 +120,25 @@ def field_at(magnets: list[MagnetSource], world_X_magnets: np.ndarray, points: n
     return np.moveaxis(B[:, :, :, 0, :], 0, 1)
 
 
+def _chunks(steps: int, magnets: int, probes: int) -> tuple[int, int]:
+    """(steps, probes) per Magpylib call: at most :data:`CHUNK_TRIPLES` triples, whole steps first."""
+    per_step = max(magnets * probes, 1)
+    if per_step <= CHUNK_TRIPLES:
+        return max(1, min(steps, CHUNK_TRIPLES // per_step)), max(probes, 1)
+    return 1, max(1, CHUNK_TRIPLES // max(magnets, 1))
+
+
+def field_bytes(steps: int, magnets: int, probes: int, contributions: bool = False) -> int:
+    """About the most memory :func:`field_along` holds for these sizes, the played trajectory aside: per
+    step and probe the position, the probe's axes, ``B``, ``inside`` and the inside test's scratch; per step
+    and magnet its pose; each magnet's share when ``contributions`` keeps it; one Magpylib call's scratch."""
+    t, m, p = steps, magnets, probes
+    per_step = 8 * (1 + p * (3 + 9 + 3 + 8) + 16 * m) + 6 * p + (24 * m * p if contributions else 0)
+    chunk_steps, chunk_probes = _chunks(t, m, p)
+    call = min(t, chunk_steps) * m * min(p, chunk_probes)
+    return t * per_step + SCRATCH_PER_TRIPLE * call
+
+
 def field_along(built, trajectory, probes=None, contributions: bool = False, start: float = 0.0) \
         -> FieldTrajectory:
     """B at ``probes`` (see :func:`probe_points`) at every step of ``trajectory`` (a
@@ -124,14 +151,20 @@ def field_along(built, trajectory, probes=None, contributions: bool = False, sta
     positions, rotations = _probe_poses(built, chosen, frame_poses)
     world_X_magnets = np.stack([m.poses(frame_poses) for m in magnets], axis=1) if magnets else \
         np.zeros((T, 0, 4, 4))
-    parts = np.zeros((T, len(magnets), len(chosen), 3))
-    for s in range(0, T, CHUNK_STEPS):
-        parts[s:s + CHUNK_STEPS] = field_at(magnets, world_X_magnets[s:s + CHUNK_STEPS],
-                                            positions[s:s + CHUNK_STEPS])
+    M, P = len(magnets), len(chosen)
+    B = np.zeros((T, P, 3))
+    parts = np.zeros((T, M, P, 3)) if contributions else None  # only when asked: M times the size of B
+    n, k = _chunks(T, M, P)
+    for s in range(0, T, n):
+        for q in range(0, P, k):
+            share = field_at(magnets, world_X_magnets[s:s + n], positions[s:s + n, q:q + k])
+            B[s:s + n, q:q + k] = share.sum(axis=1)
+            if parts is not None:
+                parts[s:s + n, :, q:q + k] = share
     time = trajectory.times(start)
     within, findings = _inside(magnets, world_X_magnets, positions, tuple(chosen), time)
-    return FieldTrajectory(time, tuple(chosen), tuple(m.name for m in magnets), parts.sum(axis=1), positions,
-                           rotations, within, parts if contributions else None, findings)
+    return FieldTrajectory(time, tuple(chosen), tuple(m.name for m in magnets), B, positions, rotations,
+                           within, parts, findings)
 
 
 def _inside(magnets, world_X_magnets, positions, probe_names, time):
@@ -155,4 +188,4 @@ def _inside(magnets, world_X_magnets, positions, probe_names, time):
     return any_inside, findings
 
 
-__all__ = ["CHUNK_STEPS", "FieldTrajectory", "field_along", "field_at", "probe_points"]
+__all__ = ["CHUNK_TRIPLES", "FieldTrajectory", "field_along", "field_at", "field_bytes", "probe_points"]

@@ -21,11 +21,26 @@ MAX_FACTOR = 1e6
 
 
 def parse_float(text: str) -> float:
-    """``float(text)`` without the underscores Python accepts between digits (``1_000``): a file's number
-    is written plainly. Raises ValueError like ``float`` does."""
-    if "_" in text:
-        raise ValueError(f"could not convert string to float: {text!r} (digits grouped with '_')")
+    """``float(text)`` without the underscores Python accepts between digits (``1_000``) and without the
+    digits of other scripts it accepts too (Arabic-Indic ``٣``, fullwidth ``３``): a file's number is written
+    plainly, in ASCII. Raises ValueError like ``float`` does."""
+    _plain(text)
     return float(text)
+
+
+def parse_int(text: str) -> int:
+    """``int(text)`` on the same terms as :func:`parse_float` (plain ASCII digits, no ``_``). Raises
+    ValueError like ``int`` does; the caller bounds the value."""
+    _plain(text)
+    return int(text)
+
+
+def _plain(text: str) -> None:
+    if "_" in text:
+        raise ValueError(f"could not convert string to a number: {text!r} (digits grouped with '_')")
+    if not text.isascii():  # float() and int() read any script's decimal digits, and Unicode spaces
+        raise ValueError(f"could not convert string to a number: {text!r} (not plain ASCII: write the digits "
+                         "0-9)")
 
 
 def within(value: float, bound: float) -> bool:

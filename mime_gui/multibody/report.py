@@ -20,13 +20,16 @@ from mime_gui.multibody.errors import Diagnostic
 _log = logging.getLogger(__name__)
 
 #: What a defect blocks: the dynamics of its articulation, the armature reflected through its transmission,
-#: the drawing of its shape, or a joint following another (it moves on its own instead).
+#: the drawing of its shape, a joint following another (it moves on its own instead), or the frames a joint
+#: places (left out).
 BLOCKS = {
     "dynamics": "mass, momentum and dynamics of the articulation (an Arm.Dynamic build); kinematics and "
                 "viewing are not affected",
     "armature": "the armature reflected through this transmission",
     "drawing": "drawing this shape; a marked placeholder stands in",
     "mimic": "following: the joint moves on its own",
+    "frames": "the frames a joint places: the joint and the links below it are left out of the tree "
+              "(nothing is drawn, mounted or driven there)",
 }
 
 USED = "used"

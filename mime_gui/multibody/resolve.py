@@ -2,12 +2,13 @@
 
 ``package://NAME/rest`` is looked up under: the given package folders (each either a folder *of* packages or
 the package folder itself), then the process's package folders (:func:`set_package_dirs`: every entry point's
-``--package-dir``), ``ROS_PACKAGE_PATH``, and every parent folder of the
-description that is named NAME or holds a folder named NAME. ``package:///rest`` (no package name) is looked
-up under the package folders, ``ROS_PACKAGE_PATH``, the description's folder and each of its parents, then
-as an absolute path. ``model://NAME/rest`` (Gazebo) is treated as ``package://``. ``file://`` and relative
-paths are taken from the description's folder (the working folder for text without a file). Every path tried
-is kept so an unresolved mesh can say where it looked.
+``--package-dir``), ``ROS_PACKAGE_PATH``, and every parent folder of the description that is named NAME, whose
+``package.xml`` names it NAME (as ROS finds a package by its manifest, whatever its folder is called), or that
+holds a folder named NAME. ``package:///rest`` (no package name) is looked up under the package folders,
+``ROS_PACKAGE_PATH``, the description's folder and each of its parents, then as an absolute path.
+``model://NAME/rest`` (Gazebo) is treated as ``package://``. ``file://`` and relative paths are taken from the
+description's folder (the working folder for text without a file). Every path tried is kept so an unresolved
+mesh can say where it looked.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from urllib.parse import unquote
 
 _join = os.path.join
 _isfile = os.path.isfile
+MANIFEST = "package.xml"
 
 #: The package folders of this process (the command line's ``--package-dir``), after a reader's own.
 _process_dirs: list[str] = []
@@ -35,6 +37,23 @@ def set_package_dirs(dirs) -> None:
 def package_dirs() -> tuple[str, ...]:
     """The package folders of this process (see :func:`set_package_dirs`)."""
     return tuple(_process_dirs)
+
+
+def _manifest_name(path: str) -> str | None:
+    """The package name a ROS manifest (``package.xml``) declares; None when there is none or it cannot be
+    read: it only adds a place to look, so a broken one is no error of the description's."""
+    if not _isfile(path):
+        return None
+    from defusedxml.ElementTree import fromstring
+
+    from mime_gui import inputs
+
+    try:
+        root = fromstring(inputs.read_bytes(path, "urdf"))
+    except (OSError, ValueError, SyntaxError):  # FileError, defusedxml's refusals, ParseError among them
+        return None
+    name = root.findtext("name") if root.tag == "package" else None
+    return name.strip() if name and name.strip() else None
 
 
 def _unique(paths) -> list[str]:
@@ -67,6 +86,7 @@ class Resolver:
         self._roots: dict[str, list[str]] = {}
         self._cache: dict[str, tuple[str | None, tuple[str, ...]]] = {}
         self._dirs: dict[str, bool] = {}
+        self._manifests: dict[str, str | None] = {}
 
     def _is_dir(self, path: str) -> bool:
         """Whether ``path`` is a directory, asked once per folder and per description; a folder whose parent
@@ -84,6 +104,13 @@ class Resolver:
         folder = os.path.dirname(path)
         return (not folder or self._is_dir(folder)) and _isfile(path)
 
+    def _manifest_name(self, folder: str) -> str | None:
+        """The ``<name>`` of the ``package.xml`` in ``folder`` (None without a readable one), read once per
+        folder and description."""
+        if folder not in self._manifests:
+            self._manifests[folder] = _manifest_name(_join(folder, MANIFEST))
+        return self._manifests[folder]
+
     def package_roots(self, name: str) -> list[str]:
         roots = self._roots.get(name)
         if roots is None:
@@ -91,7 +118,7 @@ class Resolver:
             for d in (*self.package_dirs, *self.ros):
                 roots += [_join(d, name), d]  # a folder *of* packages, or the package folder itself
             for parent in self.parents:
-                if os.path.basename(parent) == name:
+                if os.path.basename(parent) == name or self._manifest_name(parent) == name:
                     roots.append(parent)
                 roots.append(_join(parent, name))
             roots = self._roots[name] = _unique(roots)
@@ -156,8 +183,10 @@ class Resolver:
             name = unquote(rest).lstrip("/").partition("/")[0] if not rest.startswith("/") else ""
             which = f"the folder that holds package {name!r} (or that folder's parent)" if name else \
                 "the folder the path is under"
+            manifest = (f", or give the package's folder a package.xml naming it {name!r} (the folder "
+                        "holding the URDF or one above it)") if name else ""
             return (f"{looked}Pass {which} with --package-dir, a rig file's package_dirs, or "
-                    "ROS_PACKAGE_PATH")
+                    f"ROS_PACKAGE_PATH{manifest}")
         if scheme and scheme != "file":
             return f"its URI scheme {scheme}:// is not read (meshes are read from files); save the file " \
                    "beside the URDF and refer to it by a relative path"

@@ -13,7 +13,10 @@ missing link, a duplicate name, an unsupported joint type, ...). A defect confin
 coded *error* in the report that blocks only the use it breaks (see :mod:`mime_gui.multibody.report`): a
 non-physical inertia blocks the articulation's dynamics, a reduction that is not a number blocks the armature
 reflected through that transmission, a shape that cannot be drawn becomes a marked placeholder, a mimic that
-names no movable joint leaves its joint independent. ``strict=True`` refuses those files as well.
+names no movable joint leaves its joint independent, a xacro substitution left in a joint's ``<origin>``
+leaves that joint and the links below it out of the tree (:meth:`_Reader.leave_out`). Numbers separated by
+commas are read with a warning (``urdf.comma``: urdfdom and Pinocchio refuse them). ``strict=True`` refuses
+those files as well.
 
 One pass sorts the elements into the report and gathers the top-level ones; the reading pass builds the tree
 from them, keeping numbers as tuples, and turns origins, inertias and axes into numpy arrays once per file.
@@ -407,6 +410,12 @@ class _Reader:
         self._warned_meshes: set[str] = set()
         self._warned_materials: set[str] = set()
         self._child_of: dict[str, Joint] = {}
+        # joint <origin> elements holding an unexpanded xacro substitution -> (attribute, value); their joints
+        # are left out with the links they place (see leave_out)
+        self._unknown_origins: dict[ET.Element, tuple[str, str]] = {}
+        self._unplaced: dict[str, ET.Element] = {}  # joint name -> its <origin>, in document order
+        # values written with commas, by (element tag, attribute): {element: (value, with spaces)}
+        self._commas: dict[tuple[str, str], dict[ET.Element, tuple[str, str]]] = {}
         # The top-level elements by kind, gathered while accounting (the reading pass starts from them).
         self._top: dict[str, list[ET.Element]] = {"material": [], "link": [], "joint": [], "transmission": []}
         # Numbers gathered while reading, turned into numpy arrays once for the whole file (see _arrays):
@@ -502,6 +511,9 @@ class _Reader:
     def _xacro_values(self, node: ET.Element, attrib: dict, kind: str) -> None:
         for attr, value in attrib.items():
             if "$" in value and _XACRO_SUBST.search(value):
+                if kind == "robot/joint/origin" and attr in ("xyz", "rpy"):
+                    self._unknown_origins.setdefault(node, (attr, value))  # confined: see leave_out
+                    continue
                 self.fail("urdf.xacro", f"attribute {_local(attr)}={value!r} of <{_local(node.tag)}> holds "
                           "an unexpanded xacro substitution; run xacro first", node, kind=f"{kind}@{attr}")
 
@@ -578,18 +590,42 @@ class _Reader:
         if total - total != 0.0 and not all(map(math.isfinite, values)):
             self.fail("urdf.non-finite", f"{attr}={raw!r} of <{_local(node.tag)}> is not finite; give "
                       "finite numbers", node)
+        if "," in raw:
+            self.commas(node, attr, raw)
         return values
+
+    def commas(self, node: ET.Element, attr: str, raw: str) -> None:
+        """Numbers separated by commas are read, but urdfdom (ROS) and Pinocchio refuse the file: one warning
+        per element and attribute kind, at its first line (:meth:`warn_commas`); a refusal when strict."""
+        tag = _local(node.tag)
+        fixed = " ".join(raw.replace(",", " ").split())
+        if self.strict:
+            self.fail("urdf.comma", f"{attr}={raw!r} of <{tag}> separates its numbers with commas, which "
+                      f"urdfdom (ROS) and Pinocchio refuse; separate them with spaces: {attr}=\"{fixed}\"",
+                      node)
+        seen = self._commas.setdefault((tag, attr), {})
+        seen.setdefault(node, (raw, fixed))  # a value may be read twice (a box's size)
+
+    def warn_commas(self) -> None:
+        for (tag, attr), seen in self._commas.items():
+            (node, (raw, fixed)), *more = sorted(seen.items(), key=lambda item: self.line(item[0]))
+            others = ""
+            if more:
+                lines = ", ".join(str(self.line(n)) for n, _ in more[:5]) + (" …" if len(more) > 5 else "")
+                lines = ("lines " if len(more) > 1 else "line ") + lines
+                others = f" (and {len(more)} more <{tag} {attr}=...> so written, {lines})"
+            self.report.warn("urdf.comma", f"{attr}={raw!r} of <{tag}> separates its numbers with commas"
+                             f"{others}; they are read, but urdfdom (ROS) and Pinocchio refuse the file: "
+                             f"separate them with spaces ({attr}=\"{fixed}\")", self.line(node))
 
     def scalar(self, node: ET.Element, attr: str, default=None) -> float:
         raw = node.get(attr)
         if raw is None and default is not None:
             return default
         try:
-            value = float(raw)
+            value = parse_float(raw)
         except (TypeError, ValueError):  # absent, or not one plain number: the full path says why
             return self.floats(node, attr, 1, None if default is None else (default,))[0]
-        if "_" in raw:  # float() takes 1_000; the full path refuses it
-            return self.floats(node, attr, 1)[0]
         if value - value != 0.0:  # inf or nan
             self.fail("urdf.non-finite", f"{attr}={raw!r} of <{_local(node.tag)}> is not finite; give a "
                       "finite number", node)
@@ -603,7 +639,8 @@ class _Reader:
         else:
             xyz, rpy = o.get("xyz"), o.get("rpy")
             values = None
-            if xyz is not None and rpy is not None and "_" not in xyz and "_" not in rpy:
+            if xyz is not None and rpy is not None and "_" not in xyz and "_" not in rpy \
+                    and xyz.isascii() and rpy.isascii():  # float() reads other scripts' digits too
                 # the common case: two plain triples of finite numbers
                 words = xyz.split()
                 if len(words) == 3:
@@ -686,7 +723,8 @@ class _Reader:
                 if not name or color is None or self.materials.get(name) is not None:
                     continue
                 try:
-                    values = tuple(float(v) for v in (color.get("rgba") or "").split())
+                    words = (color.get("rgba") or "").replace(",", " ").split()  # commas: see commas()
+                    values = tuple(parse_float(v) for v in words)
                 except ValueError:
                     continue
                 if len(values) == 4 and all(math.isfinite(v) for v in values):
@@ -743,7 +781,7 @@ class _Reader:
             return self.undrawable("mesh", f"a <mesh> of link {owner!r} has no filename=; give the mesh file "
                                    "(package://, file:// or a path relative to the URDF)", shape)
         raw_scale = shape.get("scale")
-        if raw_scale is not None and len(raw_scale.split()) == 1:  # a uniform scale written once
+        if raw_scale is not None and len(raw_scale.replace(",", " ").split()) == 1:  # a uniform scale
             scale = self.floats(shape, "scale", 1) * 3
         else:
             scale = self.floats(shape, "scale", 3, _ONE3)
@@ -863,7 +901,13 @@ class _Reader:
                       node)
         joint = Joint(name, jtype, parent.get("link"), child.get("link"), None, _X_AXIS,
                       line=self.lines.get(node, 0))
-        self.place(joint, "parent_X_joint", node)
+        origin = node.find("origin") if self._unknown_origins else None
+        if origin is not None and origin in self._unknown_origins:
+            self._unplaced[name] = origin
+            self._origins.append(_ZERO6)  # never used: the joint is left out
+            self._placed.append((joint, "parent_X_joint", origin))
+        else:
+            self.place(joint, "parent_X_joint", node)
         if jtype != "fixed":
             axis_node = node.find("axis")
             axis = (1.0, 0.0, 0.0) if axis_node is None else self.floats(axis_node, "xyz", 3, (1.0, 0.0, 0.0))
@@ -951,7 +995,7 @@ class _Reader:
         non-zero number (an error that blocks only the armature reflected through it)."""
         text = (node.text or "").strip()
         try:
-            reduction = float(text)
+            reduction = parse_float(text)
         except ValueError:
             if _XACRO_SUBST.search(text):
                 self.fail("urdf.xacro", f"mechanicalReduction {text!r} of transmission {name!r} holds an "
@@ -997,6 +1041,11 @@ class _Reader:
                 self.fail("urdf.duplicate-name", f"joint {joint.name!r} is declared twice (first at line "
                           f"{joints[joint.name].line}); rename one", node)
             joints[joint.name] = joint
+        if len(self._unplaced) != len(self._unknown_origins):  # a joint's second <origin>, not read
+            node = next(o for o in self._unknown_origins if o not in self._unplaced.values())
+            attr, value = self._unknown_origins[node]
+            self.fail("urdf.xacro", f"attribute {attr}={value!r} of <origin> holds an unexpanded xacro "
+                      "substitution; run xacro first", node, kind=f"robot/joint/origin@{attr}")
         if not links:
             self.fail("urdf.missing-link", "the <robot> has no <link>, so it describes nothing to load "
                       "(xacro writes such a file from a file of macros alone); open the description that "
@@ -1012,6 +1061,8 @@ class _Reader:
             self.fail("urdf.closed-chain", f"links {loose[:6]} are joined in a loop, detached from the root "
                       f"{tree.root!r}; remove a joint of the loop and attach them to the tree",
                       links[loose[0]].line)
+        if self._unplaced:
+            self.leave_out(tree, order)
         self.check_mimic(joints)
         complex_: list[str] = []
         for node in top["transmission"]:
@@ -1026,6 +1077,8 @@ class _Reader:
                              "recognised and not used, so no armature is reflected through them",
                              self.line(top["transmission"][0]))
         self._arrays(joints)
+        if self._commas:
+            self.warn_commas()
         return tree
 
     def check_structure(self, links: dict[str, Link], joints: dict[str, Joint]) -> None:
@@ -1053,6 +1106,60 @@ class _Reader:
             self.fail("urdf.closed-chain", "every link has a parent joint, so the joints form a loop; remove "
                       "one joint of the loop", first.line)
         self._child_of = child_of
+
+    def leave_out(self, tree: MultibodyTree, order: list[str]) -> None:
+        """Leave out each joint whose ``<origin>`` holds an unexpanded xacro substitution, with every link and
+        joint below it: where it places them is not known, and ROS has no transform for such frames either, so
+        nothing is drawn, mounted or driven there at a guessed pose. An error (``urdf.xacro``) blocks those
+        frames; when the links left out carry mass, a second one blocks the dynamics of the articulation they
+        hang from (marked on their parent link's mass), whose mass properties would be incomplete."""
+        children: dict[str, list[Joint]] = {}
+        for j in tree.joints.values():
+            children.setdefault(j.parent, []).append(j)
+        depth = {name: i for i, name in enumerate(order)}
+        unplaced = sorted((tree.joints[n] for n in self._unplaced), key=lambda j: depth[j.child])
+        gone: set[str] = set()
+        for joint in unplaced:  # outermost first: one below another is already left out with it
+            origin = self._unplaced[joint.name]
+            below, stack = [], [joint.child]
+            while stack:
+                link = stack.pop()
+                below.append(link)
+                stack.extend(j.child for j in reversed(children.get(link, ())))
+            attr, value = self._unknown_origins[origin]
+            listed = ", ".join(repr(n) for n in below[:6]) + (" …" if len(below) > 6 else "")
+            self.defect("urdf.xacro", f"{attr}={value!r} of the <origin> of {joint.type} joint "
+                        f"{joint.name!r} holds an unexpanded xacro substitution, so where it places link "
+                        f"{joint.child!r} is not known: the joint and the link(s) it places ({listed}) are "
+                        "left out. Write the numbers (run xacro on the source with its arguments or "
+                        "environment variables set)", origin, "frames")
+            if joint.parent in gone:
+                continue
+            mass = sum(tree.links[n].inertial.mass for n in below if tree.links[n].inertial is not None)
+            if mass > 0:
+                self.mass_left_out(tree, joint, below, mass, origin)
+            gone.update(below)
+            del tree.joints[joint.name]
+            for link in below:
+                del tree.links[link]
+                for j in children.get(link, ()):
+                    del tree.joints[j.name]
+
+    def mass_left_out(self, tree: MultibodyTree, joint: Joint, below: list[str], mass: float, origin) -> None:
+        """The links ``below`` joint ``joint``, left out, carry ``mass``: the articulation of its parent link
+        lacks it. An error blocks that articulation's dynamics, marked on the parent link's mass."""
+        message = (f"the links left out with joint {joint.name!r} ({', '.join(map(repr, below[:6]))}"
+                   f"{' …' if len(below) > 6 else ''}) carry {mass:g} kg, so the mass properties of the "
+                   f"articulation of link {joint.parent!r} are incomplete; write the numbers of the joint's "
+                   "<origin> to bring them back")
+        self.defect("urdf.xacro", message, origin, "dynamics")
+        line = self.line(origin)
+        why = f"{message} ({self.file}:{line})" if line else message
+        parent = tree.links[joint.parent]
+        if parent.inertial is None:  # a massless stand-in that carries the mark
+            parent.inertial = Inertial(0.0, np.eye(4), np.zeros((3, 3)), line, why)
+        else:
+            parent.inertial.error = "; ".join(e for e in (parent.inertial.error, why) if e)
 
     def check_mimic(self, joints: dict[str, Joint]) -> None:
         """A mimic that names no movable joint, or whose chain of mimics loops, is an error: the joint keeps

@@ -15,6 +15,7 @@ the array row in the message):
 ``commands.empty``         no samples
 ``commands.non-finite``    NaN or infinity in a sample
 ``commands.time-order``    times not strictly increasing
+``commands.time-range``    a time beyond ±:data:`MAX_TIME` seconds
 ``commands.unknown-joint`` a column names no commandable joint (unknown, fixed, or a mimic follower)
 ``commands.dt``            the step cannot be chosen (one sample and no dt, a bad dt, too many steps)
 =========================  ========================================================================
@@ -41,8 +42,10 @@ from mime_gui.multibody.magnitudes import parse_float
 
 #: the most steps :meth:`RecordedCommands.schedule` makes unless told otherwise
 MAX_STEPS = 5_000_000
+#: the largest time and step, in seconds (about 32 years): far beyond any recording, and far below where the
+#: step times ``t0 + n·dt`` of :data:`MAX_STEPS` steps would overflow or lose the step to rounding
+MAX_TIME = 1e9
 
-_UNIT = re.compile(r"^(?P<name>.*?)\s*\[\s*(?P<unit>[^\]]*?)\s*\]$")
 _ANGLE_UNITS = {"rad": 1.0, "deg": math.pi / 180.0}
 _ALL_UNITS = {"rad", "deg", "m"}
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -118,8 +121,9 @@ class RecordedCommands:
     def step_count(self, dt: float | None = None, max_steps: int = MAX_STEPS) -> tuple[int, float]:
         """(the number of steps, the step) of :meth:`resample` at ``dt``, known before any is made."""
         dt = self.sample_spacing() if dt is None else float(dt)
-        if not (math.isfinite(dt) and dt > 0.0):
-            raise self.fail("commands.dt", f"the step must be a positive number of seconds, got {dt}")
+        if not (math.isfinite(dt) and 0.0 < dt <= MAX_TIME):
+            raise self.fail("commands.dt", f"the step must be a positive number of seconds up to "
+                            f"{MAX_TIME:g}, got {dt}")
         span = float(self.time[-1]) - float(self.time[0])
         if not math.isfinite(span):
             raise self.fail("commands.dt", f"the times run from {self.time[0]:g} to {self.time[-1]:g} s, a "
@@ -201,9 +205,22 @@ def read_commands(path) -> RecordedCommands:
     return _read_csv(data, file) if suffix == ".csv" else _read_npz(data, file)
 
 
+def _unit_marker(cell: str) -> tuple[str, str] | None:
+    """``(name, unit)`` of ``'name [unit]'`` (the unit up to the closing bracket ending the cell, holding no
+    ``]``), or None. Found by two scans of the cell: a pattern that backtracks takes cubic time on a long
+    cell such as ``'a['`` and spaces."""
+    if not cell.endswith("]"):
+        return None
+    body = cell[:-1]
+    opening = body.find("[", body.rfind("]") + 1)
+    if opening < 0:
+        return None
+    return body[:opening].strip(), body[opening + 1:].strip()
+
+
 def _column(cell: str, file: str, line: int, c: int, units=_ALL_UNITS) -> tuple[str, str]:
-    m = _UNIT.match(cell)
-    name, unit = (m["name"].strip(), m["unit"].lower()) if m else (cell, "")
+    marked = _unit_marker(cell)
+    name, unit = (marked[0], marked[1].lower()) if marked else (cell, "")
     if unit and unit not in units:
         raise CommandFileError("commands.units", f"column {c + 1}: unknown unit [{unit}] in {cell!r}; use "
                                "[rad], [deg] or [m]", file, line)
@@ -219,12 +236,13 @@ def _columns(cells: list[str], file: str, line: int) -> tuple[tuple[str, ...], t
                                f"{cells[0]!r}", file, line)
     if len(cells) < 2:
         raise CommandFileError("commands.columns", "no joint columns after 'time'", file, line)
-    names, units = [], []
+    names, units, seen = [], [], set()  # a set: a header of many columns is checked in linear time
     for c, cell in enumerate(cells[1:], start=1):
         name, unit = _column(cell, file, line, c)
-        if name in names:
+        if name in seen:
             raise CommandFileError("commands.columns", f"column {c + 1}: joint {name!r} appears twice",
                                    file, line)
+        seen.add(name)
         names.append(name)
         units.append(unit)
     return tuple(names), tuple(units)
@@ -267,13 +285,16 @@ def _read_csv(data: bytes, file: str) -> RecordedCommands:
                 value = parse_float(cell)
             except ValueError:
                 what = "time" if c == 0 else f"joint {header[0][c - 1]!r}"
-                grouped = " (digits may not be grouped with '_')" if "_" in cell else ""
+                hint = (" (digits may not be grouped with '_')" if "_" in cell else
+                        " (write the digits in ASCII, 0-9)" if not cell.isascii() else "")
                 raise CommandFileError("commands.format", f"column {c + 1} ({what}): {cell!r} is not a "
-                                       f"number{grouped}", file, number) from None
+                                       f"number{hint}", file, number) from None
             if not math.isfinite(value):
                 what = "time" if c == 0 else f"joint {header[0][c - 1]!r}"
                 raise CommandFileError("commands.non-finite", f"column {c + 1} ({what}) is {cell}",
                                        file, number)
+            if c == 0 and abs(value) > MAX_TIME:
+                raise CommandFileError("commands.time-range", _beyond(cell), file, number)
             row.append(value)
         if rows and row[0] <= rows[-1][0]:
             raise CommandFileError("commands.time-order", f"time {cells[0]} s is not after the previous "
@@ -290,6 +311,11 @@ def _read_csv(data: bytes, file: str) -> RecordedCommands:
     names, units = header
     return RecordedCommands(file, _frozen(data[:, 0]), names, _frozen(data[:, 1:] * _scale(units)), units,
                             _frozen(np.array(lines, dtype=int)), header_line)
+
+
+def _beyond(time: str) -> str:
+    return (f"time {time} s is beyond ±{MAX_TIME:g} s (about 32 years); write times in seconds from the "
+            "start of the recording")
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -368,6 +394,10 @@ def _read_npz(data: bytes, file: str) -> RecordedCommands:
         cols = ["time"] * (not math.isfinite(time[r]))
         cols += [names[c] for c in np.flatnonzero(~np.isfinite(values[r]))]
         raise CommandFileError("commands.non-finite", f"row {r}: {', '.join(cols)} not finite", file)
+    far = np.flatnonzero(np.abs(time) > MAX_TIME)
+    if far.size:
+        r = int(far[0])
+        raise CommandFileError("commands.time-range", f"row {r}: {_beyond(f'{time[r]:g}')}", file)
     order = np.flatnonzero(np.diff(time) <= 0)
     if order.size:
         r = int(order[0]) + 1

@@ -41,6 +41,9 @@ from mime_gui.nodes.chain import KinematicArmNode, MountedNode, Trajectory, _dt,
 INTEGRATORS = ("euler", "rk4")
 #: steps integrated between two calls of ``play``'s progress callback
 PROGRESS_STEPS = 2048
+#: the most sub-steps (steps × sub-steps per step) one call integrates: as many as the steps a command file
+#: may make (:data:`mime_gui.nodes.commands.MAX_STEPS`), each sub-step costing at least a kinematic step
+MAX_SUBSTEPS = 5_000_000
 _ZERO6 = np.zeros(6)
 _ZERO6.setflags(write=False)
 
@@ -57,6 +60,20 @@ class DynamicTrajectory(Trajectory):
     """A :class:`~mime_gui.nodes.Trajectory` with the joint velocities ``(T, nq)`` of each step."""
 
     joint_velocities: np.ndarray = None
+
+
+def check_substeps(steps: int, substeps: int, dt: float, where: str = "") -> None:
+    """Refuse (``dynamics.substeps``) ``steps`` of ``substeps`` sub-steps each beyond :data:`MAX_SUBSTEPS`
+    in all, saying how many sub-steps per step fit."""
+    total = steps * substeps
+    if total <= MAX_SUBSTEPS:
+        return
+    fit = MAX_SUBSTEPS // max(steps, 1)
+    fewer = f"fewer steps (a larger step than {dt:g} s, or a shorter command file)"
+    how = f"use at most {fit:,} sub-step(s) per step, or {fewer}" if fit >= 1 else f"play {fewer}"
+    many = f"{substeps:,}" if substeps < 10**18 else f"about 10^{int(math.log10(substeps))}"
+    raise CodedError("dynamics.substeps", f"{steps:,} steps of {many} sub-steps each make more than the "
+                     f"{MAX_SUBSTEPS:,} sub-steps one play may integrate; {how}", where)
 
 
 class DynamicArmNode(MountedNode):
@@ -166,6 +183,7 @@ class DynamicArmNode(MountedNode):
         :meth:`step`), in blocks of :data:`PROGRESS_STEPS` so ``progress`` is called between them."""
         from mime_gui.multibody import _kernels
 
+        check_substeps(len(u), self.substeps if substeps is None else substeps, dt)
         parent, prismatic, Xtree, inertia = _kernels.model_arrays(self._model)
         w = _kernels.writable
         V0, A0, g = (w(x) for x in bases)

@@ -1,7 +1,7 @@
 """The rig model (headless): an apparatus's chain of segments, the parts and magnets mounted on it, where
 every mass and armature comes from, the rules with their codes, the build, the rig file and the Python export.
 
-The contract is ``shared/spec/multibody-chains-mounts-armature.md``::
+In short (the rig file and its rules: docs/rig-file.md)::
 
     rig = Apparatus("rig", chain={"arm": Arm.Dynamic(description="arm.urdf", ...),
                                   "motor": Motor.Dynamic(axis=(0, 0, 1), inertia=kg_m2(...), mount="link_6")},

@@ -29,6 +29,7 @@ from mime_gui import inputs
 from mime_gui.multibody.errors import CodedError
 from mime_gui.rig import actuators
 from mime_gui.rig.actuators import ActuatorRecord
+from mime_gui.rig.pointers import line_of
 from mime_gui.rig.units import KG_M2
 
 GROUP = "mime_gui.actuators"
@@ -48,10 +49,11 @@ def config_folder() -> Path:
     return Path(config) / "mime_gui"
 
 
-def record(item, where: str, origin: str, file: str = "") -> ActuatorRecord:
-    """An :class:`ActuatorRecord` from a mapping (or a record), checked; ``where`` names it in errors."""
+def record(item, where: str, origin: str, file: str = "", line: int = 0) -> ActuatorRecord:
+    """An :class:`ActuatorRecord` from a mapping (or a record), checked; ``where`` (and the ``line`` of the
+    ``file``) names it in errors."""
     def bad(message: str):
-        raise ActuatorError("actuator.record", f"{where}: {message}", file)
+        raise ActuatorError("actuator.record", f"{where}: {message}", file, line)
 
     if isinstance(item, ActuatorRecord):
         item = {"name": item.name, "rotor_inertia": item.rotor_inertia, "source": item.source,
@@ -80,21 +82,29 @@ def from_file(path) -> dict[str, ActuatorRecord]:
     """The records of an ``actuators.json`` file."""
     file = os.fspath(path)
     try:
-        data = json.loads(inputs.read_bytes(path, "rig").decode("utf-8-sig"))
-    except (inputs.FileError, OSError, UnicodeDecodeError, ValueError) as exc:
+        text = inputs.read_bytes(path, "rig", "an actuators file").decode("utf-8-sig")
+        data = json.loads(text)
+    except inputs.FileError as exc:  # a FIFO, a device, a folder, past the limit: every reader's own code
+        raise ActuatorError(exc.code, exc.message, file) from None
+    except RecursionError:
+        raise ActuatorError("actuator.file", "the JSON is nested too deeply to be an actuators file; it "
+                            'holds {"actuators": [{"name", "rotor_inertia", "unit", "source"}, ...]}',
+                            file) from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ActuatorError("actuator.file", f"cannot read the actuators file ({exc}); it holds "
                             '{"actuators": [{"name", "rotor_inertia", "unit", "source"}, ...]}',
-                            file) from None
+                            file, getattr(exc, "lineno", 0)) from None  # JSON's own errors know their line
     if not isinstance(data, dict) or not isinstance(data.get("actuators"), list) \
             or set(data) - {"actuators", "about"}:
         raise ActuatorError("actuator.file", 'expected {"actuators": [record, ...]} (and an optional '
                             '"about")', file)
     out: dict[str, ActuatorRecord] = {}
     for i, item in enumerate(data["actuators"]):
-        r = record(item, f"#/actuators/{i}", f"file {file}", file)
+        line = line_of(text, f"/actuators/{i}")
+        r = record(item, f"#/actuators/{i}", f"file {file}", file, line)
         if r.name in out:
             raise ActuatorError("actuator.duplicate", f"#/actuators/{i}: actuator {r.name!r} is given "
-                                "twice in this file; keep one", file)
+                                "twice in this file; keep one", file, line)
         out[r.name] = r
     return out
 
@@ -135,7 +145,8 @@ def discover(folder=None) -> dict[str, ActuatorRecord]:
     seen_files = set()
     for path in files:
         key = os.path.abspath(path)
-        if key not in seen_files and os.path.isfile(path):
+        # whatever is there under the name is read: a FIFO or a folder is refused, not passed over
+        if key not in seen_files and os.path.exists(path):
             seen_files.add(key)
             sources.append(from_file(path))
     bundled = actuators._bundled()

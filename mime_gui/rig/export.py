@@ -1,4 +1,5 @@
-"""Export a rig as MIME-style Python: ``Apparatus(...)`` source that executes into an equal rig.
+"""Export a rig as MIME-style Python: ``Apparatus(...)`` source that executes into an equal rig; or as a rig
+file with its provenance (:func:`export_json`).
 
 The file is data, not a door. Every name, path and reason goes through one literal writer, :func:`_text`
 (:func:`ascii`): an escaped, pure-ASCII literal, so any text (quotes, newlines, backslashes, non-ASCII, lone
@@ -21,7 +22,7 @@ from mime_gui.rig import provenance
 from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.parts import Box, Cylinder, Ring, Sphere
-from mime_gui.rig.rigfile import _relative
+from mime_gui.rig.rigfile import _relative, dumps_export
 from mime_gui.rig.segments import _ArmSegment
 from mime_gui.rig.units import KG, KG_M2, KG_PER_M3, TESLA, M, Quantity, S
 
@@ -184,6 +185,17 @@ def _provenance(rig, folder) -> list[str]:
     return ["# what exported this rig and the files it was exported with (paths relative to this file)",
             "PROVENANCE = {", f"    'mime_gui': {_text(block['mime_gui'])},",
             "    'segments': {\n" + segments + "    },", "    'files': {\n" + files + "    },", "}"]
+
+
+def export_json(rig, path) -> Path:
+    """Write a valid ``rig`` as a rig file with its ``provenance`` to ``path`` atomically (paths relative to
+    it); raises RigError when invalid. ``mime-gui export --json`` and the app's File → Export rig both call
+    it, so the two write the same file."""
+    findings = rig.validate()
+    if findings:
+        raise RigError(findings)
+    path = Path(path)
+    return write_atomic(path, dumps_export(rig, path.resolve().parent))
 
 
 def export_python(rig, path, source: str = "") -> Path:

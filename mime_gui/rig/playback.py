@@ -61,7 +61,8 @@ class RigPlayable:
         owners: dict[str, list[str]] = {}
         for name in self.command_names:
             owners.setdefault(name.split(".", 1)[1], []).append(name)
-        names = tuple(n if n in self.command_names or len(owners.get(n, ())) != 1 else owners[n][0]
+        commandable = set(self.command_names)
+        names = tuple(n if n in commandable or len(owners.get(n, ())) != 1 else owners[n][0]
                       for n in recorded.joint_names)
         return dataclasses.replace(recorded, joint_names=self._channels(recorded, names))
 
@@ -73,19 +74,21 @@ class RigPlayable:
         for name in self.command_names:
             segment, joint = name.split(".", 1)
             joints.setdefault(segment, []).append(joint)
-        out = []
+        out, seen = [], set()  # a set: a header of many columns is checked in linear time
+        commandable = set(self.command_names)
         for c, name in enumerate(names):
             try:
-                joint = None if name in self.command_names else resolve(name, joints)
+                joint = None if name in commandable else resolve(name, joints)
             except ChannelError as exc:
                 where = f"column {c + 2}" if recorded.header_line else f"joint_names[{c}]"
                 raise recorded.fail(exc.code, f"{where}: {exc}", recorded.header_line) from None
             final = joint or name
-            if final in out:  # arm.joint_1 and arm.joint_positions.0 (or joint_1): one joint twice
+            if final in seen:  # arm.joint_1 and arm.joint_positions.0 (or joint_1): one joint twice
                 where = f"column {c + 2}" if recorded.header_line else f"joint_names[{c}]"
                 raise recorded.fail("commands.columns", f"{where}: {name!r} is {final!r}, which another "
                                     "column names too; keep one", recorded.header_line)
             out.append(final)
+            seen.add(final)
         return tuple(out)
 
     def schedule(self, recorded, dt: float | None):
@@ -105,26 +108,25 @@ class RigPlayable:
     def _torque_columns(self, recorded, dt):
         """The file without its torque channels, and those channels scheduled on the same steps (None when
         it has none). Torque columns carry no unit marker: N·m (N on a sliding joint)."""
-        from mime_gui.rig.driven import is_torque_channel
+        from mime_gui.rig.driven import TorqueCommandError, is_torque_channel, torque_arrays
 
         torque = [i for i, n in enumerate(recorded.joint_names) if is_torque_channel(n)]
         if not torque:
             return recorded, None
-        for i in torque:  # said with the header's line here; the rest of a torque column's checks come later
-            name = recorded.joint_names[i]
-            seg = name.split(".")[0]
-            s = self.built.segments.get(seg)
-            if s is not None and not s.segment.dynamic:
+        for i in torque:
+            # the channel tried on one step of zeros: a segment that is kinematic or no motor, a joint it
+            # lacks, is refused here with the column and the header's line, not later with neither
+            try:
+                torque_arrays(self.built, {recorded.joint_names[i]: np.zeros(1)}, 1)
+            except TorqueCommandError as exc:
                 where = f"column {i + 2}" if recorded.header_line else f"joint_names[{i}]"
-                raise recorded.fail("commands.torque", f"{where}: {name!r}: segment {seg!r} is kinematic; "
-                                    "only a dynamic segment takes torques (make it Arm.Dynamic or "
-                                    "Motor.Dynamic)", recorded.header_line)
+                raise recorded.fail(exc.code, f"{where}: {exc.message}", recorded.header_line) from None
         for i in torque:
             if recorded.units[i]:
                 raise recorded.fail("commands.units", f"column {i + 2}: the torque channel "
                                     f"{recorded.joint_names[i]!r} takes no unit marker (N·m, or N on a "
                                     f"sliding joint); remove [{recorded.units[i]}]", recorded.header_line)
-        keep = [i for i in range(len(recorded.joint_names)) if i not in torque]
+        keep = sorted(set(range(len(recorded.joint_names))) - set(torque))
 
         def part(cols):
             return dataclasses.replace(recorded, joint_names=tuple(recorded.joint_names[i] for i in cols),
@@ -170,15 +172,32 @@ def load_rig_playable(path, options=None) -> RigPlayable:
                        getattr(options, "substeps", None) or 1)
 
 
+def _finding_line(file: str, where: str) -> int:
+    """The line of the rig file where what the rig path ``where`` names is written; 0 when it is not."""
+    import json
+
+    from mime_gui import inputs
+    from mime_gui.rig.pointers import line_of, pointer_of
+
+    try:
+        text = inputs.read_bytes(file, "rig").decode("utf-8-sig")
+        pointer = pointer_of(json.loads(text), where)
+    except (OSError, ValueError):  # the file loaded a moment ago: only a race gets here
+        return 0
+    return line_of(text, pointer) if pointer else 0
+
+
 class _RigRefused(ValueError):
     def __init__(self, error, file: str):
         self.findings = error.findings
         self.code = self.findings[0].code
         super().__init__(str(error))
         self.file = file
+        self.line = _finding_line(file, self.findings[0].where)
 
     def one_line(self) -> str:
         first = self.findings[0]
         n = len(self.findings) - 1
         more = f" (and {n} more; run mime-gui validate)" if n else ""
-        return f"error[{first.code}] {self.file}: {printable(first.where)}: {first.message}{more}"
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"error[{first.code}] {where}: {printable(first.where)}: {first.message}{more}"

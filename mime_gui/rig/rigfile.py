@@ -2,9 +2,9 @@
 
 Every number carries its unit explicitly, every declaration keeps its reason, and URDF and mesh paths are
 relative to the rig file. :func:`load` refuses unknown keys, a wrong format or version and wrong types with a
-:class:`RigFileError` naming the JSON pointer; nothing is dropped silently. :func:`save` is atomic: the text
-is written to a temporary file in the same folder, flushed to disk, then renamed over the target, so a
-failure never truncates the old file. ``load(save(rig))`` equals ``rig``.
+:class:`RigFileError` naming the line and the JSON pointer; nothing is dropped silently. :func:`save` is
+atomic: the text is written to a temporary file in the same folder, flushed to disk, then renamed over the
+target, so a failure never truncates the old file. ``load(save(rig))`` equals ``rig``.
 
 The file holds what the user wrote, valid or not: a bare number where a unit is required loads (and
 ``validate`` reports it as ``unit``), so the GUI can open and fix a rig that does not build yet.
@@ -25,6 +25,7 @@ from mime_gui.rig import dynamics, provenance
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
+from mime_gui.rig.pointers import line_of
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
 from mime_gui.rig.units import UNITS, Quantity
@@ -36,20 +37,20 @@ POSITIONS_UNIT = "rad|m"  # radians on revolute and continuous joints, metres on
 
 
 class RigFileError(CodedError):
-    """A refused rig file: ``code`` (``rigfile.*``), the file and the JSON ``pointer`` of the offending
-    value."""
+    """A refused rig file: ``code`` (``rigfile.*``), the file, the line and the JSON ``pointer`` of the
+    offending value, printed ``error[CODE] FILE:LINE: #POINTER: message``."""
 
     def __init__(self, code: str, message: str, file: str = "", pointer: str = "", line: int = 0):
         self.pointer = pointer
         super().__init__(code, message, file, line)
         self.args = (self.one_line(),)  # str() names the JSON pointer too
 
-    def where(self) -> str:
-        where = self.diagnostic.where()
-        if self.pointer:
-            pointer = printable(self.pointer)
-            where = f"{where}#{pointer}" if where else f"#{pointer}"
-        return where
+    def one_line(self) -> str:
+        where, message = self.where(), printable(self.message)
+        if self.pointer:  # the line says where in the text, the pointer which value (a line may hold many)
+            message = f"#{printable(self.pointer)}: {message}"
+        head = f"error[{self.code}]"
+        return f"{head} {where}: {message}" if where else f"{head} {message}"
 
 
 def _escape(key) -> str:
@@ -438,12 +439,19 @@ def parse(text: str, file: str = "<string>", base=None) -> Apparatus:
     if bad is not None:
         raise RigFileError("rigfile.value", f"{bad[1]!r} holds a lone UTF-16 surrogate (a \\ud800-\\udfff "
                                             "escape), which is not text; write the character itself", file,
-                           bad[0])
-    return _Reader(file).document(data, Path(base) if base is not None else Path.cwd())
+                           bad[0], line_of(text, bad[0]))
+    try:
+        return _Reader(file).document(data, Path(base) if base is not None else Path.cwd())
+    except RigFileError as exc:
+        if not exc.pointer or exc.line:
+            raise
+        # the reader sees the parsed data only: the line is found in the text once, for the refusal
+        raise RigFileError(exc.code, exc.message, exc.file, exc.pointer, line_of(text, exc.pointer)) from None
 
 
-def load(path) -> Apparatus:
-    """Read a rig file; raises :class:`RigFileError` (code, file, JSON pointer) when it is refused."""
+def load(path, base=None) -> Apparatus:
+    """Read a rig file; raises :class:`RigFileError` (code, file, JSON pointer) when it is refused. Relative
+    paths are read against ``base`` (default: the file's folder)."""
     path = Path(path)
     try:
         # a regular file within its size limit; a byte-order mark some editors write is skipped
@@ -456,7 +464,7 @@ def load(path) -> Apparatus:
         raise RigFileError("rigfile.json", "the file is not UTF-8 text", str(path)) from None
     except ValueError as exc:  # a NUL byte in the path
         raise RigFileError("rigfile.io", f"cannot read the file ({exc})", str(path)) from None
-    return parse(text, str(path), base=path.resolve().parent)
+    return parse(text, str(path), base=path.resolve().parent if base is None else base)
 
 
 # -- writing ---------------------------------------------------------------------------------------

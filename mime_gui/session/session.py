@@ -39,12 +39,12 @@ import copy
 import dataclasses
 import json
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from mime_gui import inputs
 from mime_gui.files import write_atomic
 from mime_gui.multibody import UrdfError
 from mime_gui.nodes import NodeState
@@ -191,10 +191,18 @@ def _load_rig(path: str) -> Apparatus:
         raise _rig_error(err, str(path)) from None
 
 
-def _copy_atomic(source: str, target: str) -> None:
-    """Copy ``source`` over ``target`` or leave ``target`` as it was."""
-    with open(source, "rb") as src:
-        write_atomic(target, lambda out: shutil.copyfileobj(src, out))
+def _copy_atomic(source: str, target: str, kind: str) -> None:
+    """Copy ``source`` (a regular file within the limit of ``kind``) over ``target`` or leave ``target`` as
+    it was."""
+    write_atomic(target, inputs.read_bytes(source, kind))
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` hold the same bytes; False when either is not a regular file that reads."""
+    try:
+        return inputs.read_bytes(a, "bundle") == inputs.read_bytes(b, "bundle")
+    except (inputs.FileError, OSError):
+        return False
 
 
 def _bundle_copies(source: Path, rig_file: str, folder: Path) -> list[tuple[Path, Path, bool]]:
@@ -208,8 +216,7 @@ def _bundle_copies(source: Path, rig_file: str, folder: Path) -> list[tuple[Path
             if rel.as_posix() == rig_file or src.is_symlink():
                 continue
             dest = folder / rel
-            same = dest.is_file() and dest.stat().st_size == src.stat().st_size \
-                and dest.read_bytes() == src.read_bytes()
+            same = dest.is_file() and dest.stat().st_size == src.stat().st_size and _same_bytes(dest, src)
             out.append((src, dest, same))
     return out
 
@@ -658,7 +665,7 @@ class Session:
         def write() -> None:
             if copy_urdf:
                 if os.path.abspath(target) != os.path.abspath(doc.path):
-                    _copy_atomic(doc.path, target)
+                    _copy_atomic(doc.path, target, "urdf")
                 return
             from mime_gui.rig import save
 
@@ -704,7 +711,7 @@ class Session:
             for src, dest, same in copies:
                 if not same:
                     dest.parent.mkdir(parents=True, exist_ok=True)
-                    _copy_atomic(str(src), str(dest))
+                    _copy_atomic(str(src), str(dest), "bundle")  # bounded as the bundle was
             save(rebase(doc.rig), target)
 
         self._write(target, write)
@@ -724,6 +731,23 @@ class Session:
         reports = {name: report.to_dict() for name, report in doc.reports().items()}
 
         self._write(target, lambda: write_atomic(target, json.dumps(reports, indent=2)))
+        return target
+
+    def export_json(self, path: str | os.PathLike) -> str:
+        """Write the rig as a rig file with its provenance, as ``mime-gui export --json`` writes it (the same
+        function), without changing the document's own file; a rig that breaks rules is refused with its
+        first finding's code."""
+        doc = self.document
+        if doc is None:
+            raise self._fail("session.no-document", "nothing is open")
+        target = str(path)
+
+        def write() -> None:
+            from mime_gui.rig.export import export_json
+
+            export_json(doc.rig, target)
+
+        self._write(target, write)
         return target
 
     def export_python(self, path: str | os.PathLike) -> str:

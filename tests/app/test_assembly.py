@@ -202,6 +202,11 @@ def test_from_the_demo_urdf_to_the_demo_rig_through_the_window_alone(window, qtb
     type_into(qtbot, field(window, "magnets.magnet").edit, "m1", enter=True)
     type_vector(qtbot, window, "magnets.m1.at", 2, "25")
 
+    # the probe where the sample sits, 5 cm above the stator
+    drop_on_row(window, "probe.point", ItemRef("motor", "link", "stator"))
+    type_into(qtbot, field(window, "probes.probe").edit, "sample", enter=True)
+    type_vector(qtbot, window, "probes.sample.at", 2, "50")
+
     # the rig's name, with nothing selected
     session.select(None)
     settle(qtbot)

@@ -142,3 +142,39 @@ def test_closing_with_unsaved_changes_asks_and_cancel_keeps_the_window(make_wind
     clicked = click_when_shown(qtbot, lambda: window.assembly.close_box, "Save")
     assert window.close()
     assert load(demo_copy / "demo.rig.json").parts["holder"].at == (0.0, 0.0, 0.02)
+
+
+@pytest.mark.parametrize("newest", ["a", "b"])
+def test_the_start_offers_the_newest_recovery_past_a_fifo_and_a_nan_sidecar(
+        make_window, qtbot, demo_copy, tmp_path, monkeypatch, newest):
+    import json
+    import time
+
+    recovery = tmp_path / "recovery"
+    gone = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                              text=True, check=True).stdout)
+    for name in ("a", "b"):
+        original = demo_copy / f"{name}.rig.json"
+        shutil.copy(demo_copy / "demo.rig.json", original)
+        store = RecoveryStore(recovery)
+        store.id = name
+        store.write(load(original), str(original), "rig")
+        meta = json.loads(store.meta_file.read_text(encoding="utf-8"))
+        saved_at = 1_700_000_000.0 + (3600.0 if name == newest else 0.0)
+        store.meta_file.write_text(json.dumps({**meta, "pid": gone, "saved_at": saved_at}), encoding="utf-8")
+    os.mkfifo(recovery / "c.json")  # no writer: reading it as a plain file would freeze the start
+    (recovery / "d.json").write_text(json.dumps({"pid": gone, "saved_at": float("nan")}), encoding="utf-8")
+    (recovery / "d.rig.json").write_text("{}", encoding="utf-8")
+    monkeypatch.setenv("MIME_GUI_RECOVERY_DIR", str(recovery))
+    monkeypatch.setenv("MIME_GUI_AUTOSAVE_SECONDS", "nan")  # refused: the default interval, not a crash
+    clicked = click_when_shown(qtbot, QApplication.activeModalWidget, "Later")
+    window = make_window(restore=True)
+    qtbot.waitUntil(lambda: clicked == ["Later"], timeout=10000)
+    assembly = window.assembly
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(1_700_000_000.0 + 3600.0))
+    assert f"changes to {newest}.rig.json (autosaved {when})" in assembly.recovery_box.text()
+    assert sorted((e.code, Path(e.file).name) for e in assembly.recovery.skipped) == [
+        ("file.not-regular", "c.json"), ("recovery.sidecar", "d.json")]
+    assert assembly.timer.interval() == 30_000
+    assert len(RecoveryStore(recovery).pending()) == 2  # Later keeps both for the next start
+    assembly.ask_on_close = False

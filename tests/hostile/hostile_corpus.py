@@ -20,8 +20,8 @@ from test_bad_input import DEMO, DEMO_URDF, cli, demo_data, error_lines  # noqa:
 URDF_CODES = {"urdf.io", "urdf.xml", "urdf.xacro", "urdf.value", "urdf.non-finite", "urdf.missing-attribute",
               "urdf.joint-type", "urdf.missing-link", "urdf.axis", "urdf.limit", "urdf.mimic",
               "urdf.inertial", "urdf.geometry", "urdf.duplicate-name", "urdf.closed-chain",
-              "urdf.multiple-roots", "urdf.magnitude", "urdf.entity", "file.not-regular", "file.too-large",
-              "file.limit"}
+              "urdf.multiple-roots", "urdf.magnitude", "urdf.entity", "urdf.comma", "file.not-regular",
+              "file.too-large", "file.limit"}
 
 LIMIT = '<limit lower="-1" upper="1" effort="1" velocity="1"/>'
 

@@ -4,6 +4,10 @@ Finite values that overflow further on (origins of 1e308 m added, a radius of 1e
 multipliers folded past 1e308, masses summed) are refused at the reader (``urdf.magnitude``) or by the rig
 rules (``part.*``, ``chain.*``) — never an ``inf``, a ``NaN`` or a traceback later. What is accepted compiles
 to finite arrays and prints as strict JSON.
+
+Command files and command-line options read their numbers through the same parser (plain ASCII digits, no
+``_``) and bound them: times and steps within ``MAX_TIME``, sub-steps within ``MAX_SUBSTEPS``, a ``--probe``
+point within the bound a rig file's probe has.
 """
 
 from __future__ import annotations
@@ -13,11 +17,16 @@ import math
 
 import numpy as np
 import pytest
-from hostile_corpus import LIMIT, cli, error_lines, one_error, rig_with, robot, two_links, write
+from hostile_corpus import DEMO, LIMIT, cli, error_lines, one_error, rig_with, robot, two_links, write
 
+from mime_gui.cli.main import SUBCOMMANDS
+from mime_gui.cli.play import count, number
+from mime_gui.field import FieldError, probe_points
 from mime_gui.multibody import UrdfError, frame_poses, read_urdf
-from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH, MAX_MASS, parse_float
-from mime_gui.rig import load
+from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH, MAX_MASS, parse_float, parse_int
+from mime_gui.nodes.commands import MAX_TIME, CommandFileError, read_commands
+from mime_gui.nodes.dynamic import MAX_SUBSTEPS
+from mime_gui.rig import Probe, load
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -74,6 +83,9 @@ REFUSED = {  # id -> (URDF text, code)
     "origin_underscore": (two_links('<origin xyz="1_0 0 0"/>'), "urdf.value"),
     "rpy_underscore": (two_links('<origin xyz="0 0 0" rpy="0 0 1_0"/>'), "urdf.value"),
     "mass_underscore": (two_links(link_b=inertial(mass="1_000")), "urdf.value"),
+    "mass_arabic_indic": (two_links(link_b=inertial(mass="\u0663")), "urdf.value"),
+    "origin_fullwidth": (two_links('<origin xyz="\uff11 0 0" rpy="0 0 0"/>'), "urdf.value"),
+    "rpy_devanagari": (two_links('<origin xyz="0 0 0" rpy="0 0 \u0967"/>'), "urdf.value"),
     "limit_underscore": (robot('<link name="a"/><link name="b"/><joint name="j" type="revolute"><parent '
                                'link="a"/><child link="b"/><limit lower="-1" upper="1_0" effort="1" '
                                'velocity="1"/></joint>'), "urdf.value"),
@@ -237,3 +249,181 @@ def test_an_extreme_motor_position_is_accepted_and_reports_finite_json(tmp_path)
     assert status == 0, out
     status, out, _ = cli("report", path, "--json")
     assert status == 0 and _strict_json(out)["totals"]
+
+
+# -- command files and options: the one parser --------------------------------------------------------------
+#: numbers Python's float() reads although a file or an option should not hold them: Arabic-Indic, fullwidth,
+#: Devanagari and mathematical bold digits, and a number ending in a no-break space
+ARM = DEMO / "arm.urdf"
+OTHER_SCRIPTS = ["\u0663", "\uff13", "\u0967\u0968", "1.\u0665", "\U0001d7d1", "-\uff12e\uff11", "2\u00a0"]
+
+
+@pytest.mark.parametrize("text", OTHER_SCRIPTS, ids=ascii)
+def test_the_one_parser_refuses_what_is_not_plain_ascii(text):
+    float(text)  # Python takes it: the parser is what refuses
+    with pytest.raises(ValueError, match="ASCII"):
+        parse_float(text)
+    with pytest.raises(ValueError):
+        parse_int(text)
+    assert parse_int("12") == 12 and parse_int(" -3 ") == -3 and parse_float("-2e1") == -20.0
+    with pytest.raises(ValueError):
+        parse_int("1_0")
+
+
+@pytest.mark.parametrize("row, column", [("\u0663,0", 1), ("1,\uff13", 2), ("1,-0.\u0665", 2),
+                                         ("\U0001d7d1,1", 1), ("1_0,0", 1), ("1,1_0", 2)], ids=ascii)
+def test_a_command_file_number_in_another_script_is_refused_as_grouped_digits_are(tmp_path, row, column):
+    path = write(tmp_path, "c.csv", f"time,joint_1\n0,0\n{row}\n")
+    with pytest.raises(CommandFileError) as info:
+        read_commands(path)
+    assert (info.value.code, info.value.line) == ("commands.format", 3)
+    assert info.value.message.startswith(f"column {column} (") and "is not a number (" in info.value.message
+    status, out, err = cli("play", ARM, "--commands", path, "--out", tmp_path / "o.npz")
+    assert status == 2 and out == "" and not (tmp_path / "o.npz").exists()
+    m = one_error(err)
+    assert (m["code"], m["where"]) == ("commands.format", f"{path}:3")
+
+
+def test_an_option_in_another_script_is_a_usage_error(tmp_path):
+    for option, text in (("--dt", "\uff10.1"), ("--servo-tau", "\u0660"), ("--substeps", "\u0662")):
+        status, out, err = cli("play", ARM, "--commands", DEMO / "wave.csv", option, text,
+                               "--out", tmp_path / "o.npz")
+        assert status == 2 and f"argument {option}: invalid" in err and "Traceback" not in err, (option, err)
+    assert not (tmp_path / "o.npz").exists()
+
+
+# -- times: bounded, so no step time overflows -----------------------------------------------------------
+TIME_REFUSED = {  # id -> (text, line)
+    "1e308_last": ("time,joint_1\n0,0\n1e308,1\n", 3),
+    "just_past_the_bound": ("time,joint_1\n0,0\n1000000000.000001,1\n", 3),
+    "just_below_minus_the_bound": ("# t\ntime,joint_1\n-1000000000.000001,0\n0,1\n", 3),
+    "one_sample_far": ("time,joint_1\n-1e300,0\n", 2),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TIME_REFUSED))
+def test_a_time_beyond_the_bound_is_refused_at_its_line(tmp_path, case):
+    text, line = TIME_REFUSED[case]
+    path = write(tmp_path, "t.csv", text)
+    with pytest.raises(CommandFileError) as info:
+        read_commands(path)
+    assert (info.value.code, info.value.line) == ("commands.time-range", line)
+    assert f"±{MAX_TIME:g} s" in info.value.message
+    status, _, err = cli("play", ARM, "--commands", path, "--dt", "0.5", "--out", tmp_path / "o.npz")
+    assert status == 2 and not (tmp_path / "o.npz").exists()
+    assert (one_error(err)["code"], one_error(err)["where"]) == ("commands.time-range", f"{path}:{line}")
+
+
+@pytest.mark.parametrize("time, row", [([0.0, 1e308], 1), ([-2e9, 0.0], 0), ([0.0, 1.0, 1.5e9], 2)])
+def test_an_npz_time_beyond_the_bound_is_refused_with_its_row(tmp_path, time, row):
+    path = tmp_path / "t.npz"
+    np.savez(path, time=np.array(time), joint_positions=np.zeros((len(time), 1)),
+             joint_names=np.array(["joint_1"]))
+    with pytest.raises(CommandFileError) as info:
+        read_commands(path)
+    assert info.value.code == "commands.time-range" and info.value.message.startswith(f"row {row}: ")
+
+
+@pytest.mark.parametrize("start", [MAX_TIME - 1.0, -MAX_TIME])
+def test_times_at_the_bound_play_to_finite_step_times(tmp_path, start):
+    path = write(tmp_path, "edge.csv", f"time,joint_1\n{start!r},0\n{start + 1.0!r},1\n")
+    out = tmp_path / "o.npz"
+    status, _, err = cli("play", ARM, "--commands", path, "--out", out, "--quiet")
+    assert status == 0, err
+    # two samples 1 s apart: two steps of 1 s, each row at the end of its step
+    assert np.load(out)["time"].tolist() == [start + 1.0, start + 2.0]
+
+
+def test_the_step_is_bounded_too(tmp_path):
+    path = write(tmp_path, "two.csv", "time,joint_1\n0,0\n1,1\n")
+    out = tmp_path / "o.npz"
+    status, _, err = cli("play", ARM, "--commands", path, "--dt", repr(MAX_TIME), "--out", out,
+                         "--quiet")
+    assert status == 0, err
+    assert np.load(out)["time"].tolist() == [MAX_TIME]  # one step, ending one step after the start
+    recorded = read_commands(path)
+    for dt in (MAX_TIME * (1 + 1e-15), 1e300):
+        with pytest.raises(CommandFileError) as info:
+            recorded.step_count(dt)
+        assert info.value.code == "commands.dt" and f"{MAX_TIME:g}" in info.value.message
+
+
+# -- every number option of every subcommand: a value too large is one coded line, exit 2 ------------------
+HUGE = "99999999999999999999999"
+#: (subcommand, option) -> (value, code); every option typed as a number must be here
+OPTION_REFUSED = {
+    ("play", "--dt"): (HUGE, "play.dt"),
+    ("play", "--servo-tau"): (HUGE, "play.servo-tau"),
+    ("play", "--substeps"): (HUGE, "play.substeps"),
+    ("field", "--dt"): (HUGE, "field.dt"),
+    ("field", "--servo-tau"): (HUGE, "field.servo-tau"),
+}
+MORE_REFUSED = [("play", "--substeps", "-" + HUGE, "play.substeps"),
+                ("play", "--substeps", repr(MAX_SUBSTEPS + 1), "play.substeps"),
+                ("play", "--dt", "1e400", "play.dt"),
+                ("field", "--probe", f"{HUGE},0,0", "field.probe"),
+                ("field", "--probe", "0,-1e300,0", "field.probe")]
+
+
+def _typed_options():
+    """(subcommand, option, type) of every option the parsers type, read from the parsers themselves."""
+    import argparse
+    import importlib
+
+    for name, (module, _) in SUBCOMMANDS.items():
+        parser = argparse.ArgumentParser()
+        importlib.import_module(f"mime_gui.cli.{module}").add_arguments(parser, name)
+        for action in parser._actions:
+            if action.type is not None:
+                yield name, action.option_strings[0], action.type
+
+
+def test_every_number_option_reads_through_the_one_parser_and_has_a_hostile_case():
+    typed = list(_typed_options())
+    assert {t for _, _, t in typed} <= {number, count}, typed  # never int or float: they take 1_0 and ٣
+    assert {(n, o) for n, o, _ in typed} == set(OPTION_REFUSED)
+
+
+@pytest.mark.parametrize("command, option, value, code",
+                         [(*key, *value) for key, value in OPTION_REFUSED.items()] + MORE_REFUSED)
+def test_a_number_option_too_large_is_one_coded_line_at_the_option(tmp_path, command, option, value, code):
+    target = ARM if command == "play" else DEMO / "demo.rig.json"
+    out = tmp_path / "o.npz"
+    status, stdout, err = cli(command, target, "--commands", DEMO / "wave.csv", f"{option}={value}",
+                              "--out", out)
+    assert status == 2 and stdout == "" and not out.exists()
+    m = one_error(err)
+    assert (m["code"], m["where"]) == (code, option), err
+
+
+def test_the_largest_substeps_option_is_taken(tmp_path):
+    """At the bound the option passes; a kinematic arm has no sub-steps to make, so it plays."""
+    out = tmp_path / "o.npz"
+    status, _, err = cli("play", ARM, "--commands", DEMO / "wave.csv", "--substeps", str(MAX_SUBSTEPS),
+                         "--out", out, "--quiet")
+    assert status == 0 and out.exists(), err
+
+
+# -- a --probe point: the bound of a rig file's probe ------------------------------------------------------
+@pytest.mark.parametrize("value", [MAX_LENGTH, -MAX_LENGTH, MAX_LENGTH + 1e-9, -1e7, 1e154, 1e300])
+def test_a_probe_point_is_refused_exactly_where_a_rig_file_probe_is(tmp_path, value):
+    rig = load(DEMO / "demo.rig.json")
+    rig.probes = {"far": Probe((0.1, value, 0.0))}
+    rule_refuses = "probe.placement" in {f.code for f in rig.validate()}
+    assert rule_refuses == (abs(value) > MAX_LENGTH)  # the rig file's bound, as documented
+    out = tmp_path / "f.npz"
+    status, _, err = cli("field", DEMO / "demo.rig.json", "--commands", DEMO / "wave.csv",
+                         "--probe", f"0.1,{value!r},0", "--out", out, "--quiet")
+    if rule_refuses:
+        assert status == 2 and not out.exists()
+        assert (one_error(err)["code"], one_error(err)["where"]) == ("field.probe", "--probe")
+    else:
+        assert status == 0, err
+        assert np.all(np.isfinite(np.load(out)["B"]))
+    built = load(DEMO / "demo.rig.json").build()
+    if rule_refuses:
+        with pytest.raises(FieldError) as info:
+            probe_points(built, {"far": (0.1, value, 0.0)})
+        assert (info.value.code, info.value.file) == ("field.probe", "probes.far.at")
+    else:
+        assert list(probe_points(built, {"far": (0.1, value, 0.0)})) == ["far"]

@@ -289,7 +289,7 @@ def test_a_simple_transmission_takes_the_actuators_reduction_first(body, actuato
 
 @pytest.mark.parametrize("value, code", [("0", "urdf.non-finite"), ("-0", "urdf.non-finite"),
                                          ("inf", "urdf.non-finite"), ("nan", "urdf.non-finite"),
-                                         ("four", "urdf.value"), ("", "urdf.value")])
+                                         ("four", "urdf.value"), ("", "urdf.value"), ("1_000", "urdf.value")])
 def test_a_reduction_that_is_not_a_finite_non_zero_number_blocks_only_its_armature(value, code):
     text = transmissions('<joint name="j"/>' + ACT.format(1, value), '<joint name="k"/>' + ACT.format(2, 4))
     (line, _) = lines_of(text, "<mechanicalReduction>")

@@ -318,5 +318,7 @@ def test_every_family_of_refusal_prints_one_line():
         assert isinstance(err, CodedError)
         assert err.one_line() == "error[x.code] dir/na\\nme.txt:7: what to do"
     rig = RigFileError("rigfile.type", "expected a number", "r.rig.json", "/parts/a/at")
-    assert rig.one_line() == "error[rigfile.type] r.rig.json#/parts/a/at: expected a number"
+    assert rig.one_line() == "error[rigfile.type] r.rig.json: #/parts/a/at: expected a number"
+    rig = RigFileError("rigfile.type", "expected a number", "r.rig.json", "/parts/a/at", 12)
+    assert rig.one_line() == "error[rigfile.type] r.rig.json:12: #/parts/a/at: expected a number"
     assert str(rig) == rig.one_line()

@@ -113,7 +113,7 @@ def test_a_bad_record_in_a_file_is_a_coded_error_naming_its_place(rig, capsys, c
     (rig.parent / "actuators.json").write_text(json.dumps({"actuators": [LAB_MOTOR | {"name": "ok"}, bad]}))
     assert main(["validate", str(rig)]) == 1
     line = capsys.readouterr().out.strip()
-    assert line.startswith(f"error[actuator.record] {rig.parent / 'actuators.json'}: #/actuators/1: ")
+    assert line.startswith(f"error[actuator.record] {rig.parent / 'actuators.json'}:1: #/actuators/1: ")
     assert words in line
 
 

@@ -49,7 +49,7 @@ def test_validate_an_unreadable_rig_file(tmp_path, capsys):
     path.write_text(json.dumps(data))
     assert main(["validate", str(path)]) == 1
     out = capsys.readouterr().out.strip()
-    assert out.startswith(f"error[rigfile.key] {path}#/parts/holder/colour: unknown key 'colour'")
+    assert out.startswith(f"error[rigfile.key] {path}:1: #/parts/holder/colour: unknown key 'colour'")
 
 
 def test_report_text_and_json(capsys):

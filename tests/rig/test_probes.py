@@ -76,9 +76,11 @@ def test_the_cli_exports_probes_to_json_and_python(tmp_path):
 
 @pytest.fixture
 def session():
+    rig = load(DEMO_RIG)
+    rig.probes = {}  # the demo's own probe aside: these tests add theirs
     s = Session()
     s.attach_renderer(FakeRenderer())
-    s.open(DEMO_RIG)
+    s.open_apparatus(rig, str(DEMO_RIG))
     return s
 
 

@@ -131,16 +131,32 @@ REFUSALS = [
 ]
 
 
+def _replaced(data, pointer: str, value):
+    """``data`` with the value at ``pointer`` (the document itself for "/") replaced by ``value``."""
+    keys = [k.replace("~1", "/").replace("~0", "~") for k in pointer.split("/")[1:] if k]
+    if not keys:
+        return value
+    data = json.loads(json.dumps(data))
+    target = data
+    for key in keys[:-1]:
+        target = target[int(key)] if isinstance(target, list) else target[key]
+    target[int(keys[-1]) if isinstance(target, list) else keys[-1]] = value
+    return data
+
+
 @pytest.mark.parametrize("case", REFUSALS, ids=[c[0] for c in REFUSALS])
 def test_refusals_name_the_json_pointer(case, tmp_path):
     _, make, code, pointer = case
     data = make()
-    path = _write(tmp_path, data)
+    path = _write(tmp_path, json.dumps(data, indent=2))
     with pytest.raises(RigFileError) as info:
         load(path)
     assert info.value.code == code
     assert info.value.pointer == pointer
-    assert info.value.one_line().startswith(f"error[{code}] {path}#{pointer}: ")
+    # the line: where a marker put in place of the value lands in the same indented text
+    marked = json.dumps(_replaced(data, pointer, "@marker@"), indent=2).split("\n")
+    line = next(n for n, text in enumerate(marked, 1) if "@marker@" in text)
+    assert info.value.one_line().startswith(f"error[{code}] {path}:{line}: #{pointer}: ")
     # the schema refuses the same documents (JSON Schema cannot say that names in a list are unique)
     if code != "rigfile.duplicate":
         with pytest.raises(jsonschema.ValidationError):

@@ -18,6 +18,8 @@ from urllib.parse import unquote
 
 from defusedxml.ElementTree import fromstring as _safe_fromstring
 
+from mime_gui import inputs
+
 # the file an <image> element names (COLLADA 1.4: its own <init_from>, not an effect's surface that names it)
 _INIT_FROM = re.compile(rb"<image\b[^>]*>(?:(?!</image>).)*?<init_from>\s*([^<]+?)\s*</init_from>", re.S)
 _MTLLIB = re.compile(rb"^\s*mtllib\s+(.+?)\s*$", re.M)
@@ -49,12 +51,15 @@ def missing_textures(path: str, data: bytes) -> list[str]:
     elif lower.endswith(".obj"):
         for lib in dict.fromkeys(_text(m) for m in _MTLLIB.findall(data)):
             mtl = os.path.join(folder, lib)
-            if not os.path.isfile(mtl):
+            if not os.path.exists(mtl):  # a FIFO or a folder there is named by the read below
                 out.append(f"its material library {lib!r} is not in {folder}; drawn without its colours")
                 continue
             try:
-                with open(mtl, "rb") as fh:
-                    maps = _MAP.findall(fh.read())
+                maps = _MAP.findall(inputs.read_bytes(mtl, "mesh"))
+            except inputs.FileError as exc:  # a FIFO, a device, past the mesh limit
+                out.append(f"its material library {lib!r} cannot be read ({exc.message}); drawn without "
+                           "its colours")
+                continue
             except OSError as exc:
                 out.append(f"its material library {lib!r} cannot be read ({exc.strerror or exc}); drawn "
                            "without its colours")
