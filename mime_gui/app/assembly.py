@@ -111,6 +111,8 @@ class Assembly(QObject):
         file.insertMenu(w.act_screenshot, export)
         self.act_export_json = self._action(export, "As a rig file (&JSON)…", self.export_json)
         self.act_export_python = self._action(export, "As MIME-style &Python…", self.export_python)
+        self.act_export_bundle = self._action(export, "As a &bundle (zip with its files)…",
+                                              self.export_bundle)
         self.export_menu = export
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -137,7 +139,7 @@ class Assembly(QObject):
             tip = f"Fix the rig first: [{first.code}] {first.where}: {first.message}{more}"
         else:
             tip = "Write the rig, valid, for MIME"
-        for action in (self.act_export_json, self.act_export_python):
+        for action in (self.act_export_json, self.act_export_python, self.act_export_bundle):
             action.setEnabled(ok)
             action.setToolTip(tip)
             action.setStatusTip(tip)
@@ -356,6 +358,9 @@ class Assembly(QObject):
     def export_python(self) -> bool:
         return self._export("python")
 
+    def export_bundle(self) -> bool:
+        return self._export("bundle")
+
     def _export(self, kind: str, path: str | None = None) -> bool:
         doc = self.session.document
         if doc is None or self.session.findings:
@@ -363,8 +368,9 @@ class Assembly(QObject):
         if path is None:
             stem = Path(self.session.suggested_path() or "rig").name.split(".")[0]
             folder = Path(self.session.suggested_path() or ".").parent
-            suffix, flt = ((".export.rig.json", "Rig files (*.rig.json)") if kind == "json" else
-                           (".py", "MIME-style Python (*.py)"))
+            suffix, flt = {"json": (".export.rig.json", "Rig files (*.rig.json)"),
+                           "python": (".py", "MIME-style Python (*.py)"),
+                           "bundle": (".zip", "Rig bundles (*.zip)")}[kind]
             start = str(folder / (stem + suffix))
             path, _ = QFileDialog.getSaveFileName(self.window, "Export the rig", start, flt)
             if not path:
@@ -372,10 +378,13 @@ class Assembly(QObject):
         return self.export_to(kind, path)
 
     def export_to(self, kind: str, path: str) -> bool:
-        """Write the valid rig as a rig file or as Python, without changing the document's own file."""
+        """Write the valid rig as a rig file, as Python or as a bundle, without changing the document's own
+        file."""
         try:
             if kind == "python":
                 self.session.export_python(path)
+            elif kind == "bundle":
+                self.session.export_bundle(path)
             else:
                 self.session.export_json(path)
         except SessionError:

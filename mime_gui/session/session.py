@@ -766,6 +766,27 @@ class Session:
         self._write(target, write)
         return target
 
+    def export_bundle(self, path: str | os.PathLike) -> str:
+        """Write the rig and every file it references as a bundle (a zip), as ``mime-gui export --bundle``
+        writes it (the same function); a rig that breaks rules, a file it names that is missing
+        (``bundle.missing``) or anything opening would refuse writes nothing."""
+        doc = self.document
+        if doc is None:
+            raise self._fail("session.no-document", "nothing is open")
+        target = str(path)
+
+        def write() -> None:
+            from mime_gui.rig.bundle import write_bundle
+            from mime_gui.rig.findings import RigError
+
+            findings = doc.rig.validate()
+            if findings:
+                raise RigError(findings)
+            write_bundle(doc.rig, target)
+
+        self._write(target, write)
+        return target
+
     def _write(self, target: str, write) -> None:
         """Run ``write()``; a failure emits ``error`` and raises a coded SessionError naming ``target``."""
         try:
