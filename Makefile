@@ -54,6 +54,12 @@ bench: $(VENV)/.installed-test
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/assembly.py
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/field.py
 
+# docs/tutorial.md's screenshots: its steps done in the window by tests/app/test_tutorial.py, each shot saved
+.PHONY: tutorial-images
+tutorial-images: $(VENV)/.installed-test
+	MIME_TUTORIAL_IMAGES=$(CURDIR)/docs/images xvfb-run -a -s "-screen 0 1600x1000x24" \
+		$(BIN)/python -m pytest -q -p no:cacheprovider tests/app/test_tutorial.py
+
 # constraints.txt: the newest releases pyproject admits, installed in a clean Python 3.11 environment and
 # frozen. Run the suite on them (`make clean test`) before committing the new file.
 lock:

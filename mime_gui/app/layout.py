@@ -110,7 +110,7 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
     if foot is not None:
         window.resizeDocks([foot], [foot.minimumSizeHint().height()], Qt.Vertical)
     if len(right) == 2:  # the forms take a little more than the sliders
-        window.resizeDocks(right, [11, 9], Qt.Vertical)
+        window.resizeDocks(right, [3, 2], Qt.Vertical)
     window.setDockOptions(options)
 
     def finish() -> None:

@@ -423,9 +423,10 @@ class PlotsDock(QDockWidget):
             self.readout.setText("")
             return
         p, w = values[-6:-3], values[-3:]
-        self.readout.setText(f"<b>{self._frame[0]}.{self._frame[1]}</b>: position x {p[0]:+.4f}  "
-                             f"y {p[1]:+.4f}  z {p[2]:+.4f} m · angular velocity {w[0]:+.3f} {w[1]:+.3f} "
-                             f"{w[2]:+.3f} rad/s, |ω| {np.linalg.norm(w):.3f} rad/s")
+        # two lines: one line cut the angular velocity off at the dock's default width
+        self.readout.setText(f"<b>{self._frame[0]}.{self._frame[1]}</b>: x {p[0]:+.4f}  y {p[1]:+.4f}  "
+                             f"z {p[2]:+.4f} m<br>ω {w[0]:+.3f} {w[1]:+.3f} {w[2]:+.3f} rad/s, "
+                             f"|ω| {np.linalg.norm(w):.3f} rad/s")
 
     # -- drawing ---------------------------------------------------------------------------------------
     def _plays(self):

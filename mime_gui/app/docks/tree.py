@@ -233,7 +233,10 @@ class TreeDock(QDockWidget):
             return link_summary(link)
         kind = "magnet" if own in (getattr(rig, "magnets", {}) or {}) else "part"
         mass = link.inertial.mass if link.inertial is not None else None
-        return f"{part.geometry.kind} {kind}" + (f", {mass:.3g} kg" if mass else "")
+        if not mass:
+            return f"{part.geometry.kind} {kind}"
+        weight = f"{mass * 1000:.3g} g" if mass < 1.0 else f"{mass:.3g} kg"  # a magnet weighs grams
+        return f"{part.geometry.kind} {kind}, {weight}"
 
     def _details(self, name: str, seg) -> dict:
         """``ref → details text`` of a segment's rows (as :meth:`_add_segment` writes them)."""
