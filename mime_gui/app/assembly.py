@@ -25,7 +25,6 @@ from mime_gui.app.docks.forms import canonical, item_ref, part_target
 from mime_gui.app.docks.mass import MassPropertiesDock
 from mime_gui.app.docks.palette import PaletteDock
 from mime_gui.app.docks.validation import ValidationDock
-from mime_gui.app.layout import panel_action
 from mime_gui.rig import paths as rig_paths
 from mime_gui.rig.templates import copy_name, segment_mount, unique_name
 from mime_gui.rig.templates import template as find_template
@@ -92,8 +91,6 @@ class Assembly(QObject):
         # (a third of a short window at most: the view keeps the rest)
         QTimer.singleShot(0, lambda: w.resizeDocks([self.validation], [min(270, w.height() // 3)],
                                                    Qt.Vertical))
-        for dock in (self.palette, self.validation, self.armature, self.build_report, self.mass):
-            w.menus["Panels"].addAction(panel_action(w, dock))
 
     # -- menus ---------------------------------------------------------------------------------------
     def _menus(self) -> None:

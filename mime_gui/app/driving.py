@@ -109,9 +109,6 @@ class Driving(QObject):
         menu.addSeparator()
         self._action(menu, "Export the &trajectory (NPZ)…", self.player.export_npz_dialog)
         self._action(menu, "Export a &video of the view…", self.export_video_dialog)
-        menu.addSeparator()
-        for dock in (self.sliders, self.player, self.plots):
-            menu.addAction(dock.toggleViewAction())
 
     # -- video ------------------------------------------------------------------------------------------
     def export_video_dialog(self) -> None:

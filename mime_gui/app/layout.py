@@ -23,11 +23,14 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
-LEFT = ("ChainTreeDock", "PaletteDock")
-RIGHT = ("PropertiesDock", "JointSlidersDock")
-BELOW_TABS = ("ValidationDock", "ArmatureDock", "BuildReportDock", "MassPropertiesDock", "ReadReportDock")
-BESIDE_TABS = ("PlotsDock", "TorquesDock", "MotorDemandDock")
-FOOT = "PlayerDock"
+from mime_gui.app.docks import registry
+
+# where each dock goes is declared once, in app/docks/registry.py
+LEFT = registry.names("left")
+RIGHT = registry.names("right")
+BELOW_TABS = registry.names("below")
+BESIDE_TABS = registry.names("beside")
+(FOOT,) = registry.names("foot")
 
 # the window's state format: bumped when the arrangement changes, so an older saved layout is not restored
 # over a newer one
@@ -42,6 +45,20 @@ def panel_action(window, dock) -> QAction:
     action.toggled.connect(lambda on, _d=dock: (_d.setVisible(on), on and _d.raise_()))
     dock.visibilityChanged.connect(lambda _on, _d=dock, _a=action: _a.setChecked(not _d.isHidden()))
     return action
+
+
+def build_panels_menu(window, menu) -> list[QAction]:
+    """View → Panels: one entry per dock of the registry, in its order (each dock the window made)."""
+    made = {d.objectName(): d for d in window.findChildren(QDockWidget)}
+    menu.clear()
+    actions = []
+    for entry in registry.DOCKS:
+        dock = made.get(entry.name)
+        if dock is not None:
+            action = panel_action(window, dock)
+            menu.addAction(action)
+            actions.append(action)
+    return actions
 
 
 def _tabbed(window, docks, area, names) -> list[QDockWidget]:
@@ -123,4 +140,4 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
     return finish
 
 
-__all__ = ["STATE_VERSION", "arrange_docks", "panel_action"]
+__all__ = ["STATE_VERSION", "arrange_docks", "build_panels_menu", "panel_action"]

@@ -37,7 +37,7 @@ from mime_gui.app.docks.tree import TreeDock
 from mime_gui.app.driving import install_driving
 from mime_gui.app.field_views import install_field_views
 from mime_gui.app.file_watch import install_file_watch
-from mime_gui.app.layout import STATE_VERSION, arrange_docks
+from mime_gui.app.layout import STATE_VERSION, arrange_docks, build_panels_menu
 from mime_gui.app.logs import current_log_file
 from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
@@ -180,6 +180,7 @@ class MainWindow(QMainWindow):
         self.demand_dock = install_demand(self.torques_dock, self)  # every joint's peak and RMS torque
         install_field_views(self)  # B at the selected probe: a plot and the |B| plane (after the plots)
         finish_docks = arrange_docks(self)  # the default arrangement, once every dock exists (app/layout.py)
+        build_panels_menu(self, self.menus["Panels"])  # View → Panels, from the same registry
         self.session.attach_renderer(self.scene)
         if not (restore and self._restore_state(finish_docks)):
             QTimer.singleShot(0, self, finish_docks)
@@ -243,9 +244,7 @@ class MainWindow(QMainWindow):
         cam.addAction(self.act_ortho)
         self._build_display_menu(view)
         view.addSeparator()
-        docks = view.addMenu("&Panels")
-        for dock in (self.tree_dock, self.properties_dock, self.report_dock):
-            docks.addAction(dock.toggleViewAction())
+        docks = view.addMenu("&Panels")  # filled from the dock registry once every dock exists
 
         helpm = bar.addMenu("&Help")
         self._action(helpm, "&About", self.about)

@@ -123,3 +123,41 @@ def test_the_plots_stand_side_by_side_when_wide_and_stacked_with_one_time_axis_w
     qtbot.wait(20)
     assert extra not in plots.graphs.ci.items
     assert [plots.graphs.ci.items[p][0] for p in plots.plots] == [(0, 0), (1, 0), (2, 0)]
+
+
+def test_every_dock_is_declared_once_placed_by_the_layout_and_listed_in_panels(make_window, qtbot):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDockWidget
+
+    from mime_gui.app.docks import registry
+    from mime_gui.app.layout import BELOW_TABS, BESIDE_TABS, FOOT, LEFT, RIGHT
+
+    window = make_window(size=(1200, 800))
+    qtbot.wait(50)
+    made = {d.objectName(): d for d in window.findChildren(QDockWidget)}
+    declared = [d.name for d in registry.DOCKS]
+    assert len(set(declared)) == len(declared)  # once each
+    assert set(made) == set(declared)  # no dock the registry lacks, none it declares that was not made
+    assert sorted([*LEFT, *RIGHT, *BELOW_TABS, *BESIDE_TABS, FOOT]) == sorted(declared)
+    for entry in registry.DOCKS:
+        assert made[entry.name].windowTitle() == entry.title
+    area = {"left": Qt.LeftDockWidgetArea, "right": Qt.RightDockWidgetArea, "below": Qt.BottomDockWidgetArea,
+            "beside": Qt.BottomDockWidgetArea, "foot": Qt.BottomDockWidgetArea}
+    for entry in registry.DOCKS:
+        assert window.dockWidgetArea(made[entry.name]) == area[entry.place], entry.name
+    panels = window.menus["Panels"].actions()
+    assert [a.text() for a in panels] == [d.title for d in registry.DOCKS]  # each once, in table order
+    player = next(a for a in panels if a.text() == "Player")
+    player.trigger()  # unchecked: the dock is hidden, and checked again it is back
+    assert made["PlayerDock"].isHidden() and not player.isChecked()
+    player.trigger()
+    assert not made["PlayerDock"].isHidden()
+
+
+def test_the_registry_refuses_a_place_it_does_not_know():
+    import pytest
+
+    from mime_gui.app.docks import registry
+
+    with pytest.raises(ValueError, match="unknown place"):
+        registry.names("top")

@@ -36,6 +36,7 @@ from mime_gui.app.docks.fields import (
 )
 from mime_gui.app.docks.forms.base import finding_matches
 from mime_gui.app.docks.look import bold, hint, mark_error, message
+from mime_gui.app.docks.registry import declare
 from mime_gui.rig.actuators import actuator, actuator_names
 from mime_gui.rig.armature import armature_sources
 from mime_gui.rig.segments import _ArmSegment
@@ -403,8 +404,8 @@ def _number(q) -> str:
 
 class ArmatureDock(QDockWidget):
     def __init__(self, session, bridge, parent=None):
-        super().__init__("Armature", parent)
-        self.setObjectName("ArmatureDock")
+        super().__init__(parent)
+        declare(self, "ArmatureDock")  # its title and object name: the dock registry
         self.session = session
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.docks.fields import format_number, on_screen
 from mime_gui.app.docks.look import hint, status, table_body
+from mime_gui.app.docks.registry import declare
 from mime_gui.app.icons import kind_icon
 
 
@@ -21,8 +22,8 @@ def _unit(unit: str) -> str:
 
 class BuildReportDock(QDockWidget):
     def __init__(self, session, bridge, parent=None):
-        super().__init__("Build report", parent)
-        self.setObjectName("BuildReportDock")
+        super().__init__(parent)
+        declare(self, "BuildReportDock")  # its title and object name: the dock registry
         self.session = session
         body, layout, self.banner, self.tree = table_body(self, ["Item", "Value", "Source"], fit=2)
         layout.addWidget(self.banner)

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QDockWidget, QTreeWidgetItem
 
 from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.look import BAD, hint, table_body
+from mime_gui.app.docks.registry import declare
 
 HEADERS = ["Joint", "Peak |τ|", "% limit", "at", "RMS τ", "Peak |v|", "% limit"]
 HEADER_TIPS = ["", "The largest |torque| (N·m; N on a sliding joint)", "The peak as a share of the "
@@ -45,8 +46,8 @@ def demand_cells(d, time_origin: float = 0.0) -> list[str]:
 
 class DemandDock(QDockWidget):
     def __init__(self, torques_dock, parent=None):
-        super().__init__("Demand", parent)
-        self.setObjectName("MotorDemandDock")
+        super().__init__(parent)
+        declare(self, "MotorDemandDock")  # its title and object name: the dock registry
         self.torques_dock = torques_dock
         body, layout, self.line, self.tree = table_body(self, HEADERS, fit=6)
         self.tree.setRootIsDecorated(False)
@@ -107,11 +108,5 @@ class DemandDock(QDockWidget):
 
 def install_demand(torques_dock, window) -> DemandDock:
     """The demand dock (a tab beside the plots and the torques: placed with the other docks by
-    app/layout.py), in View → Panels."""
-    from mime_gui.app.layout import panel_action
-
-    dock = DemandDock(torques_dock, window)
-    panels = getattr(window, "menus", {}).get("Panels")
-    if panels is not None:
-        panels.addAction(panel_action(window, dock))
-    return dock
+    app/layout.py, listed in View → Panels from the dock registry)."""
+    return DemandDock(torques_dock, window)

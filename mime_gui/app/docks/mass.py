@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.docks.fields import format_number, on_screen
 from mime_gui.app.docks.look import bold, hint, table_body
+from mime_gui.app.docks.registry import declare
 from mime_gui.app.icons import kind_icon
 from mime_gui.session.mass_properties import mass_table
 
@@ -30,8 +31,8 @@ def _kg(v) -> str:
 
 class MassPropertiesDock(QDockWidget):
     def __init__(self, session, bridge, parent=None):
-        super().__init__("Mass properties", parent)
-        self.setObjectName("MassPropertiesDock")
+        super().__init__(parent)
+        declare(self, "MassPropertiesDock")  # its title and object name: the dock registry
         self.session = session
         body, layout, self.total, self.tree = table_body(
             self, ["Body", "Mass", "Centre of mass (world)", "From"], fit=3)

@@ -12,6 +12,7 @@ from PySide6.QtGui import QDrag
 from PySide6.QtWidgets import QDockWidget, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from mime_gui.app.docks.look import hint
+from mime_gui.app.docks.registry import declare
 from mime_gui.app.drag import template_mime
 from mime_gui.app.icons import kind_icon
 from mime_gui.rig.templates import TEMPLATES, lab_templates
@@ -38,8 +39,8 @@ class PaletteDock(QDockWidget):
     chosen = Signal(str)  # a template key: add it to the selected frame
 
     def __init__(self, session, bridge, parent=None):
-        super().__init__("Palette", parent)
-        self.setObjectName("PaletteDock")
+        super().__init__(parent)
+        declare(self, "PaletteDock")  # its title and object name: the dock registry
         self.session = session
         body = QWidget(self)
         layout = QVBoxLayout(body)

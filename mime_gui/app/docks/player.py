@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mime_gui.app.docks.registry import declare
 from mime_gui.app.docks.sliders import JumpStyle
 from mime_gui.multibody.errors import CodedError
 from mime_gui.session.player import RATE_MAX, RATE_MIN
@@ -45,8 +46,8 @@ class PlayerDock(QDockWidget):
     video_requested = Signal()  # the window's driving part renders the video (it owns the view)
 
     def __init__(self, session, bridge, transport, parent=None):
-        super().__init__("Player", parent)
-        self.setObjectName("PlayerDock")
+        super().__init__(parent)
+        declare(self, "PlayerDock")  # its title and object name: the dock registry
         self.session = session
         self.transport = transport
         self.error_box: QMessageBox | None = None

@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from mime_gui.app.docks.fields import on_screen
+from mime_gui.app.docks.registry import declare
 from mime_gui.multibody import PRISMATIC
 
 LIVE_SECONDS = 20.0
@@ -79,8 +80,8 @@ class Ring:
 
 class PlotsDock(QDockWidget):
     def __init__(self, session, bridge, transport, parent=None):
-        super().__init__("Plots", parent)
-        self.setObjectName("PlotsDock")
+        super().__init__(parent)
+        declare(self, "PlotsDock")  # its title and object name: the dock registry
         self.session = session
         self.transport = transport
         self.redraws = 0

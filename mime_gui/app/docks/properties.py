@@ -11,6 +11,7 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from mime_gui.app.docks.forms import FormPanel
+from mime_gui.app.docks.registry import declare
 from mime_gui.multibody.spatial import quaternion_of, rpy_of
 from mime_gui.multibody.tree import Box, Cylinder, Mesh, Ring, Sphere
 from mime_gui.session import ItemRef, Session
@@ -56,8 +57,8 @@ def geometry_text(g) -> str:
 
 class PropertiesDock(QDockWidget):
     def __init__(self, session: Session, bridge, parent=None):
-        super().__init__("Properties", parent)
-        self.setObjectName("PropertiesDock")
+        super().__init__(parent)
+        declare(self, "PropertiesDock")  # its title and object name: the dock registry
         self.session = session
         body = QWidget(self)
         layout = QVBoxLayout(body)

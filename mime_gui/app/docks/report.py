@@ -12,6 +12,7 @@ from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidgetItem
 
+from mime_gui.app.docks.registry import declare
 from mime_gui.app.icons import kind_icon
 from mime_gui.multibody.tree import Mesh
 from mime_gui.session import ItemRef, Session
@@ -75,8 +76,8 @@ def unresolved_meshes(tree) -> list[tuple[str, Mesh]]:
 
 class ReportDock(QDockWidget):
     def __init__(self, session: Session, bridge, parent=None):
-        super().__init__("Read report", parent)
-        self.setObjectName("ReadReportDock")
+        super().__init__(parent)
+        declare(self, "ReadReportDock")  # its title and object name: the dock registry
         self.session = session
         self.tree = QTreeWidget(self)
         self.tree.setColumnCount(3)

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mime_gui.app.docks.registry import declare
 from mime_gui.multibody import PRISMATIC
 from mime_gui.session import Session, SessionError, SetValue
 
@@ -343,8 +344,8 @@ class JointSlidersDock(QDockWidget):
     units_changed = Signal(bool)  # angles now in degrees (True) or radians (the plots follow)
 
     def __init__(self, session: Session, bridge, parent=None):
-        super().__init__("Joint sliders", parent)
-        self.setObjectName("JointSlidersDock")
+        super().__init__(parent)
+        declare(self, "JointSlidersDock")  # its title and object name: the dock registry
         self.session = session
         self.degrees = True
         self.jump_style = JumpStyle()

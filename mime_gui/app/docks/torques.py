@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.look import status
+from mime_gui.app.docks.registry import declare
 from mime_gui.multibody import DynamicsError, mass
 from mime_gui.rig.limits import EFFORT, demands, unit_pairs
 from mime_gui.session import SessionError
@@ -51,8 +52,8 @@ class TorquesDock(QDockWidget):
     demands_changed = Signal(object, str, float)
 
     def __init__(self, transport, parent=None):
-        super().__init__("Torques", parent)
-        self.setObjectName("TorquesDock")
+        super().__init__(parent)
+        declare(self, "TorquesDock")  # its title and object name: the dock registry
         self.transport = transport
         self.torques = None  # mime_gui.rig.torques.RigTorques of the trajectory loaded
         body = QWidget(self)

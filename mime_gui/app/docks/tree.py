@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mime_gui.app.docks.registry import declare
 from mime_gui.app.drag import template_key
 from mime_gui.app.icons import kind_icon
 from mime_gui.rig.build import GRAFT_PREFIX, frame_under_grafts
@@ -88,8 +89,8 @@ class TreeDock(QDockWidget):
     template_dropped = Signal(str, str, str)  # template key, segment, frame
 
     def __init__(self, session: Session, bridge, parent=None):
-        super().__init__("Chain", parent)
-        self.setObjectName("ChainTreeDock")
+        super().__init__(parent)
+        declare(self, "ChainTreeDock")  # its title and object name: the dock registry
         self.session = session
         self._items: dict[ItemRef, QTreeWidgetItem] = {}
         self._tops: dict[str, QTreeWidgetItem] = {}

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
 )
 
 from mime_gui.app.docks.look import status, table_body
+from mime_gui.app.docks.registry import declare
 from mime_gui.app.icons import kind_icon
 
 WHERE_ROLE = Qt.UserRole
@@ -21,8 +22,8 @@ class ValidationDock(QDockWidget):
     navigate = Signal(str)  # a rig path
 
     def __init__(self, session, bridge, parent=None):
-        super().__init__("Validation", parent)
-        self.setObjectName("ValidationDock")
+        super().__init__(parent)
+        declare(self, "ValidationDock")  # its title and object name: the dock registry
         self.session = session
         body, layout, self.summary, self.tree = table_body(self, ["Code", "Where", "Message"], fit=1)
         self.tree.setWordWrap(True)
