@@ -39,3 +39,13 @@ def click_row(window, ref: ItemRef) -> None:
     tree.scrollToItem(item)
     QTest.mouseClick(tree.viewport(), Qt.LeftButton, Qt.NoModifier, tree.visualItemRect(item).center())
     QApplication.processEvents()
+
+
+def after_posted_events(qtbot) -> None:
+    """Return once every event posted so far has been handled: a marker posted now comes after them (posted
+    events are handled in order), so a render already asked for has come by then."""
+    from PySide6.QtCore import QTimer
+
+    done: list[bool] = []
+    QTimer.singleShot(0, lambda: done.append(True))
+    qtbot.waitUntil(lambda: bool(done), timeout=5000)

@@ -78,8 +78,8 @@ def test_a_slider_moved_by_mouse_and_keyboard_drives_the_arm_through_the_servo(w
     driving.transport.tick(0.02)
     state = node.advance(state, session.command(seg), 0.02)
     np.testing.assert_allclose(session.joint_positions(seg), state.joint_positions, rtol=0, atol=1e-12)
-    qtbot.wait(1)  # pose events reach the docks once per event-loop turn
-    assert row.state_label.text() == f"{np.degrees(state.joint_positions[art.joint_index('joint_2')]):.1f}"
+    shown = f"{np.degrees(state.joint_positions[art.joint_index('joint_2')]):.1f}"
+    qtbot.waitUntil(lambda: row.state_label.text() == shown, timeout=5000)  # pose events come in a later turn
 
 
 def test_teleport_places_the_arm_and_the_motor_on_it_follows(window, qtbot):
@@ -119,6 +119,25 @@ def test_units_filter_continuous_rows_and_reset(window, qtbot):
     assert session.command("arm")[1] == pytest.approx(1.5)
     qtbot.mouseClick(sliders.reset, Qt.LeftButton)
     assert session.command("arm")[1] == pytest.approx(-0.4)  # the rig's initial position
+
+
+def test_a_value_typed_in_either_angle_unit_commands_that_angle(window, qtbot):
+    driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
+    session, sliders = window.session, driving.sliders
+    j2 = sliders.row("arm", "joint_2")
+    for unit, typed, radians in (("°", "30", 30 * np.pi / 180), (" rad", "-0.25", -0.25),
+                                 ("°", "-12.5", -12.5 * np.pi / 180)):
+        if j2.spin.suffix() != unit:
+            qtbot.mouseClick(sliders.units, Qt.LeftButton)
+        assert j2.spin.suffix() == unit
+        j2.spin.setFocus()
+        j2.spin.selectAll()
+        qtbot.keyClicks(j2.spin, typed)
+        qtbot.keyClick(j2.spin, Qt.Key_Return)
+        assert session.command("arm")[1] == pytest.approx(radians, abs=1e-12)
+        qtbot.mouseClick(sliders.units, Qt.LeftButton)  # the other unit shows the same angle
+        shown = radians if unit == "°" else np.degrees(radians)
+        assert j2.spin.value() == pytest.approx(shown, abs=0.051)
 
 
 def test_the_servo_time_constant_is_an_edit_undone_from_the_menu(window, qtbot):
@@ -175,15 +194,20 @@ def test_dragging_the_timeline_shows_exactly_that_row(window, qtbot):
         click_at(qtbot, timeline, fraction)
         n = timeline.value()
         assert player.row == n and 0 < n < player.rows - 1
-        qtbot.wait(1)
-        for c in player.columns:
-            art = session.segment(c.name).articulation
-            row_poses = player.trajectory.frame_poses[n, c.frames]
-            triads = window.scene.actors(c.name, "frames")
-            assert len(triads) == art.nframes
-            for actor in triads:
-                f = art.frame_index(window.scene.item_of(actor).name)
-                assert np.array_equal(actor.user_matrix, row_poses[f])
+
+        def shown(n=n) -> bool:
+            for c in player.columns:
+                art = session.segment(c.name).articulation
+                row_poses = player.trajectory.frame_poses[n, c.frames]
+                triads = window.scene.actors(c.name, "frames")
+                assert len(triads) == art.nframes
+                where = [art.frame_index(window.scene.item_of(a).name) for a in triads]
+                pairs = zip(triads, where, strict=True)
+                if not all(np.array_equal(a.user_matrix, row_poses[f]) for a, f in pairs):
+                    return False
+            return True
+
+        qtbot.waitUntil(shown, timeout=5000)  # the poses reach the view in a later event-loop turn
     # the arrow keys step from the player dock
     timeline.setFocus()
     n = timeline.value()
@@ -243,9 +267,9 @@ def test_record_save_and_play_back_the_recording(window, qtbot, tmp_path):
     qtbot.keyClick(window, Qt.Key_R, Qt.ControlModifier)
     assert driving.transport.recording is not None and dock.record_button.isChecked()
     row = driving.sliders.row("arm", "joint_1")
-    for fraction in (0.8, 0.3, 0.6):
+    for k, fraction in enumerate((0.8, 0.3, 0.6), start=1):
         click_at(qtbot, row.slider, fraction)
-        qtbot.wait(150)
+        qtbot.waitUntil(lambda k=k: driving.transport.recording.samples > 12 * k, timeout=10_000)
     qtbot.mouseClick(dock.record_button, Qt.LeftButton)
     states = {n: session.joint_positions(n) for n in session.segments}
     rec = driving.transport.last_recording
@@ -275,17 +299,19 @@ def test_live_plots_hold_bounded_buffers_and_follow_the_selection(window, qtbot,
         session.set_command("arm", {"joint_1": 0.5 * np.sin(i * 0.05), "joint_3": 0.4})
         driving.transport.tick(0.01)
         qtbot.wait(1)
-    qtbot.wait(80)
     ring = plots._ring
-    assert ring.count >= 100 and len(ring.t) == 64 and ring.values.shape == (64, 2 * 2 + 6)
-    assert plots.redraws > 0
+    pose = session.frame_world_pose("arm", "link_4")
+    last = np.degrees(session.joint_positions("arm")[0])
+    # every sample in and drawn: the last one on the curve and in the readout
+    qtbot.waitUntil(lambda: ring.count >= 100 and plots.redraws > 0 and f"x {pose[0, 3]:+.4f}" in
+                    plots.readout.text() and plots.curves[1].getData()[1][-1] == pytest.approx(last),
+                    timeout=10_000)
+    assert len(ring.t) == 64 and ring.values.shape == (64, 2 * 2 + 6)
     t, values = ring.arrays()
     assert np.all(np.diff(t) > 0)  # in time order after wrapping
     x, y = plots.curves[1].getData()  # joint_1's position
     assert len(x) <= 64 and x[-1] == 0.0
     assert y[-1] == pytest.approx(np.degrees(session.joint_positions("arm")[0]))  # in the sliders' unit
-    pose = session.frame_world_pose("arm", "link_4")
-    assert f"x {pose[0, 3]:+.4f}" in plots.readout.text()
 
 
 def test_plots_show_the_whole_trajectory_with_the_playhead(window, qtbot):
@@ -311,9 +337,11 @@ def test_a_moving_playhead_does_not_draw_the_trajectory_again_but_live_curves_ar
                                                                                        monkeypatch):
     import pyqtgraph as pg
 
-    painted = []
+    painted, lines = [], []
     paint = pg.PlotCurveItem.paint
     monkeypatch.setattr(pg.PlotCurveItem, "paint", lambda self, *a: (painted.append(self), paint(self, *a)))
+    paint_line = pg.InfiniteLine.paint
+    monkeypatch.setattr(pg.InfiniteLine, "paint", lambda self, *a: (lines.append(self), paint_line(self, *a)))
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     plots = driving.plots
     plots.raise_()
@@ -324,9 +352,12 @@ def test_a_moving_playhead_does_not_draw_the_trajectory_again_but_live_curves_ar
     painted.clear()
     player = driving.transport.player
     for row in (40, 80, 120, 160):
+        lines.clear()
         driving.transport.seek(row)
-        qtbot.wait(30)
         assert plots.playheads[0].value() == pytest.approx(player.times[row] - player.schedule.start)
+        # the moved playhead is drawn, and in that same paint no curve is
+        qtbot.waitUntil(lambda: plots.playheads[0] in lines, timeout=5000)
+        QApplication.processEvents()
     assert painted == []  # the playhead moved over the curves kept as they were drawn
     driving.transport.unload()  # live: the curves change on every redraw and are drawn each time
     for i in range(3):

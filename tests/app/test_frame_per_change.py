@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from gestures import after_posted_events
 from PySide6.QtCore import QEvent, QObject
 from test_driving import DEMO, open_ready
 
@@ -89,7 +90,7 @@ def test_a_render_now_takes_the_place_of_the_requested_one_and_hooks_run_before_
     view = make_view()
     view.show_segments({"arm": read_urdf(RESOURCES / "demo" / "arm.urdf")})
     qtbot.waitUntil(lambda: view.render_count > 0, timeout=5000)
-    qtbot.wait(50)
+    after_posted_events(qtbot)
     hooked: list[int] = []
     view.add_before_render(lambda: hooked.append(view.render_count))
     start = view.render_count
@@ -97,12 +98,12 @@ def test_a_render_now_takes_the_place_of_the_requested_one_and_hooks_run_before_
     view.request_render()
     view.render_now()  # a screenshot's: at once, without the hooks
     assert view.render_count == start + 1 and hooked == []
-    qtbot.wait(50)
-    assert view.render_count == start + 1  # the posted request found nothing left to do
+    after_posted_events(qtbot)  # the posted request has arrived ...
+    assert view.render_count == start + 1  # ... and found nothing left to do
     view.request_render()
     qtbot.waitUntil(lambda: view.render_count == start + 2, timeout=5000)
     assert hooked == [start + 1]  # ran once, just before that render
     view.close()
     view.request_render()  # a closed view renders no more
-    qtbot.wait(50)
+    after_posted_events(qtbot)
     assert view.render_count == start + 2

@@ -11,6 +11,7 @@ import shutil
 import numpy as np
 import pytest
 from gestures import click_row, drop_on_row
+from oracle import chain_B_by_hand, demo_B_now
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -18,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 from mime_gui import RESOURCES
 from mime_gui.app.docks.forms.probe import ProbeForm
 from mime_gui.app.main import wait_until_ready
-from mime_gui.field import field_along, field_now, field_plane, rotating_summary
+from mime_gui.field import field_along, field_plane, rotating_summary
 from mime_gui.field.plane import plane_side
 from mime_gui.rig import Probe, load, save
 from mime_gui.session import AddItem, ItemRef, SetValue
@@ -59,8 +60,9 @@ def field_text(window, label: str) -> str:
 
 
 def B_now(window, name="probe") -> np.ndarray:
+    """B at the probe by Pinocchio and Magpylib (the magnet magnetised along x by the fixture)."""
     s = window.session
-    return field_now(s.document.built, s.frame_world_pose, {name: s.rig.probes[name]}).B[0, 0]
+    return demo_B_now(s, {name: s.rig.probes[name]}, (1.0, 0.0, 0.0))[0]
 
 
 def plot_shown(window) -> bool:
@@ -202,8 +204,13 @@ def test_the_plots_show_B_at_the_selected_probe_live_and_over_a_loaded_command_f
     expected = field_along(built, player.trajectory, {"probe": session.rig.probes["probe"]},
                            start=player.schedule.start)
     t, bx = view.curves[0].getData()
-    np.testing.assert_allclose(bx, expected.B[:, 0, 0] * 1e3, rtol=1e-12)
-    np.testing.assert_allclose(t, player.times - player.schedule.start)
+    rows = [0, 50, 120, len(t) - 1]
+    times, by_hand = chain_B_by_hand(demo.folder / "chain.csv", rows, [(0.0, 0.0, 0.04)],
+                                     direction=(1.0, 0.0, 0.0))
+    np.testing.assert_allclose(bx[rows], by_hand[:, 0, 0] * 1e3, rtol=1e-9)
+    np.testing.assert_allclose(t[rows], times - times[0] + t[0])
+    assert t[0] == pytest.approx(0.02)  # from the file's first time
+    np.testing.assert_allclose(bx, expected.B[:, 0, 0] * 1e3, rtol=1e-12)  # the curve is all of it
     summary = rotating_summary(expected.time, expected.B)[0]
     assert f"rotates at {summary.frequency:.4g} Hz" in view.readout.text()
     computed = view.computed
@@ -212,7 +219,7 @@ def test_the_plots_show_B_at_the_selected_probe_live_and_over_a_loaded_command_f
         settle(qtbot)
     assert view.computed == computed == 1
     assert view.playhead.value() == pytest.approx(player.times[120] - player.schedule.start)
-    assert f"{expected.B[120, 0, 2] * 1e3:+.4g}" in view.readout.text()
+    assert f"{by_hand[2, 0, 2] * 1e3:+.4g}" in view.readout.text()
 
 
 # -- the |B| plane ---------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from gestures import after_posted_events
 
 from mime_gui import RESOURCES
 from mime_gui.multibody import frame_poses, read_urdf
@@ -267,14 +268,14 @@ def test_many_render_requests_in_one_turn_give_one_render(make_view, qtbot):
     art = tree.compile()
     view.show_segments({"arm": tree})
     qtbot.waitUntil(lambda: view.render_count > 0, timeout=5000)
-    qtbot.wait(50)
+    after_posted_events(qtbot)  # the first show's render is done
     start = view.render_count
     for k in range(40):
         view.set_frame_poses("arm", frame_poses(art, np.full(art.nq, 0.01 * k)))
         view.request_render()
     assert view.render_count == start  # nothing rendered synchronously
     qtbot.waitUntil(lambda: view.render_count > start, timeout=5000)
-    qtbot.wait(100)
+    after_posted_events(qtbot)  # a second render, had one been posted, would have come by now
     assert view.render_count == start + 1
 
 

@@ -5,6 +5,7 @@ positions."""
 from __future__ import annotations
 
 import numpy as np
+from oracle import ARM_JOINTS, demo_gravity
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QPushButton
 from test_driving import DEMO, click_at, open_ready
@@ -29,9 +30,10 @@ def test_a_dynamic_arm_driven_by_torques_from_the_sliders(window, qtbot):
     live = transport.live_torques
     for _ in range(3):  # at rest under position control: the torques hold the arm against gravity
         transport.tick(DT)
-    arm_cols = [i for i, n in enumerate(live.joint_names) if n.startswith("arm.")]
-    hold = live.last()[0][arm_cols]
+    arm_cols = [live.joint_names.index(f"arm.{j}") for j in ARM_JOINTS]
     q0 = session.joint_positions("arm")
+    hold = demo_gravity(q0, session.joint_positions("motor")[0])[:6]  # Pinocchio's
+    np.testing.assert_allclose(live.last()[0][arm_cols], hold, rtol=1e-9, atol=1e-9)
     motor0 = session.segment("motor").world_X_frame.copy()
     choose(qtbot, sliders, "arm", "Torques")
     assert session.drive("arm") == "torques"

@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pytest
 from field_helpers import DEMO_RIG, probe
+from oracle import chain_B_by_hand
 
 from mime_gui.cli import main
 from mime_gui.field import field_along, rotating_summary
@@ -53,12 +54,35 @@ def test_the_command_writes_the_arrays_of_the_api_and_prints_the_summary(rig_fil
         assert data["probe_names"].tolist() == ["sample", "0.3,0,0.25"]
         assert data["magnet_names"].tolist() == ["m1"]
         assert np.array_equal(data["time"], api.time) and np.array_equal(data["B"], api.B)
+        steps = [0, 60, 150, len(api.time) - 1]
+        times, B = chain_B_by_hand(tmp_path / "chain.csv", steps, [(0.0, 0.0, 0.05)],
+                                   [(0.3, 0, 0.25)])
+        np.testing.assert_allclose(data["time"][steps], times, atol=1e-12)
+        np.testing.assert_allclose(data["B"][steps], B, rtol=1e-9, atol=1e-15)
         assert np.array_equal(data["contributions"], api.contributions)
         assert data["B"].shape == (len(api.time), 2, 3)
         summary = rotating_summary(api.time, api.B)
         assert np.array_equal(data["frequency"], [s.frequency for s in summary])
         assert np.array_equal(data["B_max"], [s.B_max for s in summary])
     assert "sample: " in text and " Hz about " in text and "ellipticity" in text and err == ""
+
+
+def test_a_command_file_starting_late_gives_the_field_at_its_own_times(rig_file, tmp_path, capsys):
+    """chain.csv with every time put 3 s later (named CMD.CSV): the same poses, at t0 + (n + 1) dt."""
+    lines = (tmp_path / "chain.csv").read_text().splitlines()
+    shifted = [lines[0], lines[1], *(f"{float(r.split(',', 1)[0]) + 3.0:.2f},{r.split(',', 1)[1]}"
+                                     for r in lines[2:] if r)]
+    (tmp_path / "CMD.CSV").write_text("\n".join(shifted) + "\n")
+    out = tmp_path / "field.npz"
+    code, _, err = run([rig_file, "--commands", tmp_path / "CMD.CSV", "--probe", "sample", "--out", out,
+                        "--quiet"], capsys)
+    assert code == 0, err
+    with np.load(out) as data:
+        steps = [0, 45, len(data["time"]) - 1]
+        times, B = chain_B_by_hand(tmp_path / "CMD.CSV", steps, [(0.0, 0.0, 0.05)])
+        assert times[0] == pytest.approx(3.02)
+        np.testing.assert_allclose(data["time"][steps], times, atol=1e-9)
+        np.testing.assert_allclose(data["B"][steps], B, rtol=1e-9, atol=1e-15)
 
 
 def test_without_probe_options_every_probe_of_the_rig_and_no_contributions(rig_file, tmp_path, capsys):

@@ -4,18 +4,45 @@ from __future__ import annotations
 
 import argparse
 import io
+import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
 from node_helpers import DEMO, DEMO_URDF
+from oracle import demo_poses, demo_tool0_angular_velocity, held, lagged
 
 from mime_gui.cli import main
 from mime_gui.multibody import read_urdf
-from mime_gui.nodes import KinematicArmNode, read_commands
 
 WAVE = DEMO / "wave.csv"
+
+
+def urdf_limits(path, names) -> tuple[np.ndarray, np.ndarray]:
+    """(lower, upper) of each named joint read from the URDF itself (±inf for a continuous joint)."""
+    joints = {j.get("name"): j for j in ET.parse(path).getroot().findall("joint")}
+    lower, upper = [], []
+    for name in names:
+        limit = joints[name].find("limit")
+        bounded = joints[name].get("type") != "continuous"
+        lower.append(float(limit.get("lower")) if bounded else -np.inf)
+        upper.append(float(limit.get("upper")) if bounded else np.inf)
+    return np.array(lower), np.array(upper)
+
+
+def assert_tool0_follows_pinocchio(data, positions, dt, steps=(0, 7, 300, -1)) -> None:
+    """tool0's written poses and angular velocities are Pinocchio's, at the expected joint positions
+    ``positions (T + 1, 6)`` (the initial ones first) and their finite-difference rates."""
+    tool0 = list(data["frame_names"]).index("tool0")
+    for n in steps:
+        n = n % (len(positions) - 1)
+        q, rates = positions[n + 1], (positions[n + 1] - positions[n]) / dt
+        np.testing.assert_allclose(data["frame_poses"][n, tool0], demo_poses(q)["stator"], atol=1e-9,
+                                   err_msg=f"step {n}")
+        np.testing.assert_allclose(data["frame_angular_velocities"][n, tool0],
+                                   demo_tool0_angular_velocity(q, rates), atol=1e-9, err_msg=f"step {n}")
 
 
 def test_play_writes_the_trajectory_and_a_summary(tmp_path, capsys):
@@ -29,15 +56,37 @@ def test_play_writes_the_trajectory_and_a_summary(tmp_path, capsys):
             "frame_angular_velocities"} <= set(data.files)
     art = read_urdf(DEMO_URDF).compile()
     assert tuple(data["joint_names"]) == art.joint_names and tuple(data["frame_names"]) == art.frame_names
-    node = KinematicArmNode(art, servo_time_constant=0.05)
-    sched = read_commands(WAVE).for_node(node)
-    expected = node.play(sched.commands, sched.dt, sched.initial_positions)
+    # by hand: the file's samples (100 Hz: the step is their spacing) clamped to the URDF's limits, lagged
+    samples = np.loadtxt(WAVE, delimiter=",", skiprows=2)
+    lower, upper = urdf_limits(DEMO_URDF, art.joint_names)
+    commands = np.clip(samples[:, 1:], lower, upper)
+    expected = lagged(commands, samples[0, 1:], 0.01, 0.05)
     np.testing.assert_allclose(data["time"], 0.01 * np.arange(1, 502), atol=1e-12)
-    np.testing.assert_allclose(data["joint_positions"], expected.joint_positions, atol=1e-12)
-    np.testing.assert_allclose(data["frame_poses"], expected.frame_poses, atol=1e-12)
-    np.testing.assert_allclose(data["frame_angular_velocities"], expected.frame_angular_velocities, atol=1e-9)
-    total = int(expected.clamped.sum())
+    np.testing.assert_allclose(data["joint_positions"], expected, atol=1e-9)
+    assert_tool0_follows_pinocchio(data, np.vstack([samples[0, 1:], expected]), 0.01)
+    total = int((commands != samples[:, 1:]).sum())
     assert total > 0 and f"clamped command values: {total} of {501 * 6}" in text
+
+
+def test_a_file_starting_late_named_in_capitals_plays_from_its_first_time_with_the_lag_by_hand(tmp_path,
+                                                                                              capsys):
+    """Times from 2.5 s, uneven, resampled at --dt; ARM.URDF and CMD.CSV: the names' case does not matter."""
+    shutil.copy(DEMO_URDF, tmp_path / "ARM.URDF")
+    times = 2.5 + np.array([0.0, 0.03, 0.05, 0.1, 0.13, 0.2])
+    values = np.zeros((len(times), 6))
+    values[:, 0] = [0.1, 0.4, -0.2, 0.3, 0.0, 0.5]
+    values[:, 2] = np.linspace(0.9, 0.4, len(times))
+    rows = "\n".join(",".join(f"{v:.6f}" for v in (t, *row)) for t, row in zip(times, values, strict=True))
+    (tmp_path / "CMD.CSV").write_text("time," + ",".join(f"joint_{k}" for k in range(1, 7)) + "\n" + rows)
+    out = tmp_path / "out.npz"
+    assert main(["play", str(tmp_path / "ARM.URDF"), "--commands", str(tmp_path / "CMD.CSV"), "--dt", "0.01",
+                 "--servo-tau", "0.02", "--out", str(out)]) == 0, capsys.readouterr().err
+    data = np.load(out)
+    steps = 21  # 2.5 s … 2.7 s
+    np.testing.assert_allclose(data["time"], 2.5 + 0.01 * np.arange(1, steps + 1), atol=1e-12)
+    expected = lagged(held(times, values, 0.01, steps), values[0], 0.01, 0.02)
+    np.testing.assert_allclose(data["joint_positions"], expected, atol=1e-12)
+    assert_tool0_follows_pinocchio(data, np.vstack([values[0], expected]), 0.01, steps=(0, 4, 11, -1))
 
 
 def test_play_with_dt_on_an_npz(tmp_path, capsys):

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from oracle import ARM_JOINTS, demo_gravity, demo_model, demo_q
 
 from mime_gui import RESOURCES
 from mime_gui.multibody import compiled
@@ -66,6 +67,26 @@ def test_live_torques_equal_the_batched_torques_of_the_same_steps(demo, kernels)
     np.testing.assert_allclose(window.joint_torques, batched.joint_torques, rtol=0, atol=1e-9 * max(scale, 1))
     np.testing.assert_allclose(window.joint_velocities, batched.joint_velocities, rtol=0, atol=1e-9)
     assert [str(e) for e in window.excesses] == [str(e) for e in batched.excesses]
+    # and Pinocchio's RNEA of the arm carrying the spinning motor, at each step's positions and
+    # finite-difference rates (the arm's joints; the shaft's own torque is left to the batched comparison)
+    pin, model = demo_model()
+    arm = session.document.built.articulation("arm")
+    model.armature[[model.joints[model.getJointId(j)].idx_v for j in arm.joint_names]] = arm.armature
+    model.armature[model.joints[model.getJointId("motor")].idx_v] = \
+        session.document.built.articulation("motor").armature[0]
+    order = [model.joints[model.getJointId(j)].idx_v for j in [*ARM_JOINTS, "motor"]]
+    columns = [window.joint_names.index(f"arm.{j}") for j in ARM_JOINTS] + \
+        [window.joint_names.index("motor.shaft")]
+    q = np.array([np.r_[s["arm"].joint_positions, s["motor"].joint_positions] for s in states])
+    v = np.vstack([np.zeros(7), np.diff(q, axis=0) / DT])
+    a = np.diff(v, axis=0) / DT
+    data = model.createData()
+    for n in (0, 1, 19, 20, 21, 39):
+        pv, pa = np.zeros(model.nv), np.zeros(model.nv)
+        pv[order], pa[order] = v[n + 1], a[n]
+        expected = pin.rnea(model, data, demo_q(pin, model, q[n + 1, :6], q[n + 1, 6]), pv, pa)[order]
+        np.testing.assert_allclose(window.joint_torques[n, columns][:6], expected[:6], rtol=1e-9, atol=1e-9,
+                                   err_msg=f"step {n}")
 
 
 def test_an_effort_excess_is_flagged_at_the_step_it_happens(demo):
@@ -74,6 +95,10 @@ def test_an_effort_excess_is_flagged_at_the_step_it_happens(demo):
     for _ in range(5):  # at rest, holding against gravity: within the limits
         transport.tick(DT)
     assert live.data().excesses == ()
+    gravity = demo_gravity(session.joint_positions("arm"), session.joint_positions("motor")[0])
+    columns = [live.joint_names.index(f"arm.{j}") for j in ARM_JOINTS]
+    np.testing.assert_allclose(live.last()[0][columns], gravity[:6], rtol=1e-9, atol=1e-9)
+    assert abs(gravity[1]) > 1.0  # the shoulder does hold weight
     session.set_command("arm", {"joint_2": 0.8})  # a jump of the command: the servo lag's first step is fast
     transport.tick(DT)
     found = [e for e in live.data().excesses if e.code == "torque.effort" and e.joint == "arm.joint_2"]
