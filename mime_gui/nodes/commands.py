@@ -39,6 +39,7 @@ from mime_gui import inputs
 from mime_gui.multibody import PRISMATIC
 from mime_gui.multibody.errors import CodedError
 from mime_gui.multibody.magnitudes import parse_float
+from mime_gui.nodes import columns as grammar
 
 #: the most steps :meth:`RecordedCommands.schedule` makes unless told otherwise
 MAX_STEPS = 5_000_000
@@ -46,8 +47,6 @@ MAX_STEPS = 5_000_000
 #: step times ``t0 + n·dt`` of :data:`MAX_STEPS` steps would overflow or lose the step to rounding
 MAX_TIME = 1e9
 
-_ANGLE_UNITS = {"rad": 1.0, "deg": math.pi / 180.0}
-_ALL_UNITS = {"rad", "deg", "m"}
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -218,20 +217,20 @@ def _unit_marker(cell: str) -> tuple[str, str] | None:
     return body[:opening].strip(), body[opening + 1:].strip()
 
 
-def _column(cell: str, file: str, line: int, c: int, units=_ALL_UNITS) -> tuple[str, str]:
+def _column(cell: str, file: str, line: int, c: int, units=None) -> tuple[str, str]:
     marked = _unit_marker(cell)
     name, unit = (marked[0], marked[1].lower()) if marked else (cell, "")
-    if unit and unit not in units:
+    if unit and unit not in (grammar.markers() if units is None else units):
         raise CommandFileError("commands.units", f"column {c + 1}: unknown unit [{unit}] in {cell!r}; use "
-                               "[rad], [deg] or [m]", file, line)
+                               f"{grammar.marker_list()}", file, line)
     if not name:
         raise CommandFileError("commands.columns", f"column {c + 1} has no joint name", file, line)
     return name, unit
 
 
 def _columns(cells: list[str], file: str, line: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    first, first_unit = _column(cells[0], file, line, 0, _ALL_UNITS | {"s"})  # time[s] (the docs' form)
-    if first.lower() != "time" or first_unit not in ("", "s"):
+    first, first_unit = _column(cells[0], file, line, 0, {*grammar.markers(), *grammar.TIME_UNITS})
+    if first.lower() != grammar.TIME or first_unit not in grammar.TIME_UNITS:
         raise CommandFileError("commands.columns", f"the first column must be 'time' (seconds), got "
                                f"{cells[0]!r}", file, line)
     if len(cells) < 2:
@@ -249,7 +248,8 @@ def _columns(cells: list[str], file: str, line: int) -> tuple[tuple[str, ...], t
 
 
 def _scale(units: tuple[str, ...]) -> np.ndarray:
-    return np.array([_ANGLE_UNITS.get(u, 1.0) for u in units])
+    factors = grammar.markers()
+    return np.array([factors.get(u, 1.0) for u in units])
 
 
 def _read_csv(data: bytes, file: str) -> RecordedCommands:
@@ -348,15 +348,14 @@ def _read_npz(data: bytes, file: str) -> RecordedCommands:
             raise CommandFileError("commands.format", "a single NumPy array (.npy data), not an NPZ archive; "
                                    "save time, joint_positions and joint_names with numpy.savez", file)
         with archive:
-            missing = [k for k in ("time", "joint_positions", "joint_names") if k not in archive.files]
+            keys = (grammar.NPZ_TIME, grammar.NPZ_VALUES, grammar.NPZ_NAMES)
+            missing = [k for k in keys if k not in archive.files]
             if missing:
                 raise CommandFileError("commands.format", f"missing array(s) {', '.join(missing)}; an NPZ "
                                        "command file holds time (T,), joint_positions (T, k), "
                                        "joint_names (k,)", file)
-            time = archive["time"]
-            values = archive["joint_positions"]
-            raw_names = archive["joint_names"]
-            for key, array in (("time", time), ("joint_positions", values), ("joint_names", raw_names)):
+            time, values, raw_names = (archive[k] for k in keys)
+            for key, array in zip(keys, (time, values, raw_names), strict=True):
                 if not isinstance(array, np.ndarray):  # np.load gives the raw bytes of a member not .npy
                     raise CommandFileError("commands.format", f"{key} is not a NumPy array (the archive "
                                            "member is not .npy data); write the file with numpy.savez", file)
@@ -379,7 +378,7 @@ def _read_npz(data: bytes, file: str) -> RecordedCommands:
     except UnicodeDecodeError as exc:
         raise CommandFileError("commands.format", f"joint_names holds bytes that are not UTF-8 text ({exc})",
                                file) from None
-    names, units = _columns(["time", *cells], file, 0)
+    names, units = _columns([grammar.TIME, *cells], file, 0)
     if time.ndim != 1 or values.ndim != 2 or values.shape != (len(time), len(names)):
         raise CommandFileError("commands.columns", f"joint_positions {values.shape} must be (len(time), "
                                f"len(joint_names)) = ({time.shape[0] if time.ndim else '?'}, {len(names)}); "

@@ -16,10 +16,11 @@ from collections.abc import Mapping
 import numpy as np
 
 from mime_gui.multibody.errors import CodedError
+from mime_gui.nodes import columns as grammar
 from mime_gui.rig.segments import MOTOR_JOINT
 
-JOINT_TORQUES = "joint_torques"
-TORQUE = "torque"
+# an arm's channel, a motor's (the grammar's torques, mime_gui.nodes.columns)
+JOINT_TORQUES, TORQUE = grammar.TORQUES.channel_names
 
 
 class TorqueCommandError(CodedError):
@@ -31,8 +32,7 @@ class TorqueCommandError(CodedError):
 
 def is_torque_channel(name: str) -> bool:
     """``<segment>.joint_torques[.<joint>]`` or ``<segment>.torque``."""
-    parts = name.split(".")
-    return len(parts) >= 2 and (parts[1] == JOINT_TORQUES or (parts[1] == TORQUE and len(parts) == 2))
+    return grammar.kind_of(name) is grammar.TORQUES
 
 
 def torque_arrays(built, torques: Mapping[str, object], T: int | None = None) -> dict[str, np.ndarray]:

@@ -17,7 +17,8 @@ from typing import Protocol
 import numpy as np
 
 from mime_gui.multibody import PRISMATIC
-from mime_gui.multibody.errors import printable
+from mime_gui.multibody.errors import CodedError, printable
+from mime_gui.nodes import columns as grammar
 
 
 class Playable(Protocol):
@@ -34,6 +35,19 @@ class Playable(Protocol):
     def play(self, schedule, progress: Callable[[int, int], None] | None = None): ...
 
 
+def _check_torque(built, column: str) -> None:
+    """The torque channel tried on one step of zeros: a segment that is kinematic or no motor, a joint it
+    lacks, is refused with a :class:`~mime_gui.rig.driven.TorqueCommandError`."""
+    from mime_gui.rig.driven import torque_arrays
+
+    torque_arrays(built, {column: np.zeros(1)}, 1)
+
+
+#: how a rig takes the columns of each kind but positions (which its chain node plays), by the kind's name in
+#: :data:`mime_gui.nodes.columns.KINDS`: the check of one column against the built rig, raising a CodedError
+KIND_CHECKS: dict[str, Callable[[object, str], None]] = {grammar.TORQUES.name: _check_torque}
+
+
 class RigPlayable:
     """The :class:`Playable` of a built rig: every segment through the rig's chain node."""
 
@@ -43,6 +57,7 @@ class RigPlayable:
         self.servo_time_constant = servo_time_constant
         self.integrator = integrator  # of torque-driven segments (mime_gui.rig.driven)
         self.substeps = substeps
+        self.kind_schedules: dict = {}  # the schedule of each kind of column but positions, by its name
         self.torque_schedule = None
         self.name = built.apparatus.name
         self.joint_names = built.joint_names
@@ -92,7 +107,8 @@ class RigPlayable:
         return tuple(out)
 
     def schedule(self, recorded, dt: float | None):
-        recorded, self.torque_schedule = self._torque_columns(recorded, dt)
+        recorded, self.kind_schedules = self._kind_columns(recorded, dt)
+        self.torque_schedule = self.kind_schedules.get(grammar.TORQUES.name)
         linear, followers = set(), {}
         for seg, s in self.built.segments.items():
             art = s.articulation
@@ -105,36 +121,41 @@ class RigPlayable:
         return self._qualified(recorded).schedule(self.command_names, dt, self.built.initial_commands(),
                                                   not_commandable=followers, linear=linear)
 
-    def _torque_columns(self, recorded, dt):
-        """The file without its torque channels, and those channels scheduled on the same steps (None when
-        it has none). Torque columns carry no unit marker: N·m (N on a sliding joint)."""
-        from mime_gui.rig.driven import TorqueCommandError, is_torque_channel, torque_arrays
-
-        torque = [i for i, n in enumerate(recorded.joint_names) if is_torque_channel(n)]
-        if not torque:
-            return recorded, None
-        for i in torque:
-            # the channel tried on one step of zeros: a segment that is kinematic or no motor, a joint it
-            # lacks, is refused here with the column and the header's line, not later with neither
+    def _kind_columns(self, recorded, dt):
+        """The file's position columns, and the columns of every other kind (torques) scheduled on the same
+        steps, by the kind's name (none when the file has none)."""
+        kinds = [grammar.kind_of(n) for n in recorded.joint_names]
+        other = [i for i, k in enumerate(kinds) if k is not grammar.POSITIONS]
+        if not other:
+            return recorded, {}
+        for i in other:
+            # refused here with the column and the header's line, not later with neither
             try:
-                torque_arrays(self.built, {recorded.joint_names[i]: np.zeros(1)}, 1)
-            except TorqueCommandError as exc:
+                KIND_CHECKS[kinds[i].name](self.built, recorded.joint_names[i])
+            except CodedError as exc:
                 where = f"column {i + 2}" if recorded.header_line else f"joint_names[{i}]"
                 raise recorded.fail(exc.code, f"{where}: {exc.message}", recorded.header_line) from None
-        for i in torque:
-            if recorded.units[i]:
-                raise recorded.fail("commands.units", f"column {i + 2}: the torque channel "
-                                    f"{recorded.joint_names[i]!r} takes no unit marker (N·m, or N on a "
-                                    f"sliding joint); remove [{recorded.units[i]}]", recorded.header_line)
-        keep = sorted(set(range(len(recorded.joint_names))) - set(torque))
+        for i in other:
+            kind, unit = kinds[i], recorded.units[i]
+            if unit and unit not in dict(kind.units):
+                takes = grammar.marker_list(dict(kind.units)) if kind.units else "no unit marker"
+                raise recorded.fail("commands.units", f"column {i + 2}: the {kind.what} "
+                                    f"{recorded.joint_names[i]!r} takes {takes} ({kind.unit}); remove "
+                                    f"[{unit}]", recorded.header_line)
+        keep = [i for i, k in enumerate(kinds) if k is grammar.POSITIONS]
 
         def part(cols):
             return dataclasses.replace(recorded, joint_names=tuple(recorded.joint_names[i] for i in cols),
                                        joint_positions=recorded.joint_positions[:, cols],
                                        units=tuple(recorded.units[i] for i in cols))
 
-        torques = part(torque)
-        return part(keep), torques.schedule(torques.joint_names, dt)
+        schedules = {}
+        for kind in grammar.KINDS:
+            cols = [i for i in other if kinds[i] is kind]
+            if cols:
+                columns = part(cols)
+                schedules[kind.name] = columns.schedule(columns.joint_names, dt)
+        return part(keep), schedules
 
     def play(self, schedule, progress=None):
         initial = dict(zip(self.command_names, np.asarray(schedule.initial_positions, float), strict=True))

@@ -15,6 +15,7 @@ import io
 import numpy as np
 
 from mime_gui.files import write_atomic
+from mime_gui.nodes import columns as grammar
 from mime_gui.nodes.commands import RecordedCommands
 from mime_gui.session.player import PlayerError, bare_names
 
@@ -69,13 +70,13 @@ class Recorder:
         lower = path.lower()
         if lower.endswith(".npz"):
             def write(fh):
-                np.savez(fh, time=rec.time, joint_positions=rec.joint_positions,
-                         joint_names=np.array(rec.joint_names, dtype=str))
+                np.savez(fh, **{grammar.NPZ_TIME: rec.time, grammar.NPZ_VALUES: rec.joint_positions,
+                                grammar.NPZ_NAMES: np.array(rec.joint_names, dtype=str)})
         elif lower.endswith(".csv"):
             text = io.StringIO()
             text.write(f"# recorded in MIME Rig Builder: {self.samples} samples every {self.step:g} s "
                        "(radians, metres)\n")
-            text.write(",".join(("time", *rec.joint_names)) + "\n")
+            text.write(",".join((grammar.TIME, *rec.joint_names)) + "\n")
             for t, row in zip(rec.time, rec.joint_positions, strict=True):
                 text.write(",".join(repr(float(v)) for v in (t, *row)) + "\n")
             write = text.getvalue()

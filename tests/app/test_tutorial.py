@@ -131,5 +131,6 @@ def test_the_tutorial_from_a_urdf_to_an_exported_rig(make_window, qtbot, tmp_pat
 
     with np.load(folder / "played.npz") as played:
         trajectory = window.driving.transport.player.trajectory
-        np.testing.assert_array_equal(played["joint_positions"], trajectory.joint_positions)  # the same engine
+        # the same engine
+        np.testing.assert_array_equal(played["joint_positions"], trajectory.joint_positions)
         np.testing.assert_array_equal(played["frame_poses"], trajectory.frame_poses)
