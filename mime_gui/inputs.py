@@ -17,8 +17,8 @@ import os
 import stat
 from dataclasses import dataclass
 
-from mime_gui.multibody.errors import CodedError
-from mime_gui.multibody.magnitudes import parse_float
+from mime_gui.errors import CodedError
+from mime_gui.magnitudes import parse_float
 
 MB = 1024 * 1024
 

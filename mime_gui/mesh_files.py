@@ -22,7 +22,7 @@ from pathlib import Path
 from xml.parsers import expat
 
 from mime_gui import inputs
-from mime_gui.multibody.errors import CodedError
+from mime_gui.errors import CodedError
 
 #: endings of archive formats (trimesh would unpack them, or its COLLADA reader would)
 ARCHIVE_SUFFIXES = (".zip", ".zae", ".3mf", ".3dxml", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".tar", ".zst",

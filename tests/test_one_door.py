@@ -1,7 +1,7 @@
 """One door each, enforced: an AST walk over ``mime_gui/`` finds every call that reads a file without
 :mod:`mime_gui.inputs` (regular files only, within a size limit), writes one without
 :func:`mime_gui.files.write_atomic` (FIFOs refused, links written through, any legal name) or turns text
-into a number without :func:`mime_gui.multibody.magnitudes.parse_float`.
+into a number without :func:`mime_gui.magnitudes.parse_float`.
 
 The few calls that are legitimate are in :data:`ALLOWED`, each with why; an entry that no longer matches a
 call fails too, so the list cannot rot. The checker itself is tried on small sources, one per kind of bypass,
@@ -21,7 +21,7 @@ PACKAGE = ROOT / "mime_gui"
 
 #: where each door is: the one place its kind of call belongs
 DOORS = {"read": "mime_gui/inputs.py", "write": "mime_gui/files.py",
-         "number": "mime_gui/multibody/magnitudes.py"}
+         "number": "mime_gui/magnitudes.py"}
 
 #: (module, kind, the call as ast.unparse writes it) → why it may bypass the door
 ALLOWED = {

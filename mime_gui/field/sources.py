@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mime_gui.rig.build import GRAFT_PREFIX
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Ring, Sphere, _load_mesh
 
 
@@ -75,7 +74,8 @@ def magnet_sources(built) -> list[MagnetSource]:
             world_X_magnet[:3, 3] = magnet.at
         else:
             segment = magnet.mount.split(".", 1)[0]
-            frame = frames[f"{segment}.{GRAFT_PREFIX}{name}"]  # placed at the centroid, mount frame's axes
+            link = built.segments[segment].link_of(("magnets", name))
+            frame = frames[f"{segment}.{link}"]  # placed at the centroid, mount frame's axes
         out.append(MagnetSource(name, magnet.geometry, J, frame, world_X_magnet, triangles))
     return out
 

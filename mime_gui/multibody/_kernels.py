@@ -455,18 +455,24 @@ _WARM_URDF = """<robot name="warm"><link name="base"/>
 
 
 def warm() -> None:
-    """Compile every kernel as the rig's code calls them, so the compiled code is cached on disk (``make``
-    does this after installing; otherwise the first torque-driven play or torques compute it once)."""
+    """Compile every kernel in the one signature its callers use (``make`` does this after installing;
+    otherwise the first torque-driven play or torques compute it once), so the compiled code is cached on
+    disk. It builds the arguments itself, as :mod:`mime_gui.nodes.dynamic` and :mod:`mime_gui.rig.torques`
+    pass them (each array through :func:`writable`, scalars as Python's), so this layer imports nothing above
+    it; ``tests/test_layers.py`` checks the callers then find that version and compile no other."""
+    from mime_gui.multibody._model import dynamic_model
     from mime_gui.multibody.urdf import read_urdf
-    from mime_gui.nodes.dynamic import DynamicArmNode
-    from mime_gui.rig.torques import segment_torques
 
     art = read_urdf(_WARM_URDF).compile()
-    for integrator in ("euler", "rk4"):
-        DynamicArmNode(art, integrator=integrator).play(np.zeros((2, art.nq)), 1e-3)
-    segment_torques(art, np.zeros((2, art.nq)), np.zeros(art.nq), 1e-3)
-    moving = np.tile(np.eye(4), (2, 1, 1))
-    segment_torques(art, np.zeros((2, art.nq)), np.zeros(art.nq), 1e-3, moving, np.eye(4), np.zeros((2, 3)))
+    model, nq, T = dynamic_model(art), art.nq, 2
+    w = writable
+    per_joint = (w(art.armature), w(np.zeros(nq)), w(np.zeros(nq)), 1e-3, w(art.lower), w(art.upper), True)
+    base = (np.zeros((1, 6)), np.zeros((1, 6)), np.array([[0.0, 0.0, -9.81]]))
+    for integrator in (EULER, RK4):
+        forward_rollout(*model_arrays(model), *per_joint, integrator, 1, 1e-3, np.zeros((T, nq)), *base,
+                        np.zeros(nq), np.zeros(nq), np.empty((T, nq)), np.empty((T, nq)))
+    rnea_rollout(*rnea_arrays(model), w(art.armature), np.zeros((T, nq)), np.zeros((T, nq)),
+                 np.zeros((T, nq)), *base, np.empty((T, nq)))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ velocity from the earlier segment's trajectory (a dynamic segment plays kinemati
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -28,13 +28,20 @@ from mime_gui.rig.rules import Analysis, analyse
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
 from mime_gui.rig.visuals import part_shape
 
+# how a graft link is named (files and reports name them so); what a graft link stands for is read from
+# BuiltSegment.grafts, never from its name
 GRAFT_PREFIX = "part:"
+
+
+def graft_link(name: str) -> str:
+    """The link a part or magnet called ``name`` is grafted as."""
+    return GRAFT_PREFIX + name
 
 
 def frame_under_grafts(tree: MultibodyTree, link: str) -> str | None:
     """The description's own frame a grafted part's link hangs from (``link`` itself when not a graft);
     None when a graft has no parent joint."""
-    while link.startswith(GRAFT_PREFIX):
+    while link in tree.part_links:
         joint = tree.parent_joint(link)
         if joint is None:
             return None
@@ -53,6 +60,13 @@ class BuiltSegment:
     riders: tuple = ()  # the segments it carries (mime_gui.rig.payload.Rider)
     carrying: Articulation | None = None  # ``articulation`` with the riders welded on (None: no payload)
     coupled: object = None  # mime_gui.rig.coupled.Coupled: the riders hung on it, moving (its torques)
+    # grafted link → (collection, name) of the part or magnet it stands for: what a drawn link is, so no
+    # caller reads it from the link's name
+    grafts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+
+    def link_of(self, item: tuple[str, str]) -> str | None:
+        """The link the part or magnet ``(collection, name)`` is grafted as here; None when it is not."""
+        return next((link for link, it in self.grafts.items() if it == tuple(item)), None)
 
     @property
     def dynamics_articulation(self) -> Articulation:
@@ -237,7 +251,7 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
     earlier build of the same description, armature and mounted parts (only the placement may differ): they
     are taken as they are instead of grafted and compiled again."""
     tree = a.trees[name].copy() if reuse is None else None
-    grafts = []
+    grafts, items = [], {}
     for collection, pname, part in apparatus.solids():
         mount = a.part_mounts.get((collection, pname))
         if mount is None or mount[0] != name:
@@ -251,10 +265,14 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
         inertial = None
         if seg.dynamic and mass is not None and (mass.mass > 0 or np.any(mass.inertia)):
             inertial = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
-        link = GRAFT_PREFIX + pname
-        if tree is not None:
+        link = graft_link(pname)
+        if tree is None:  # reused: grafted as before, by the first item of that name
+            if link in reuse[0].part_links and link not in items:
+                items[link] = (collection, pname)
+        else:
             if link in tree.links:  # a duplicate name (a finding): the first one is drawn
                 continue
+            items[link] = (collection, pname)
             grafted = tree.add_fixed_link(link, mount[1], X, inertial)
             grafted.visuals.append(part_shape(part, np.zeros(3) if mass is None else mass.centroid,
                                               apparatus.base))
@@ -270,7 +288,7 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
         tree, art = reuse
     placeable = not lenient or not _has_finding(a, f"chain.{name}", ("at", "orientation"))
     placement = seg.placement() if placeable else np.eye(4)
-    return BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement), grafts
+    return BuiltSegment(name, seg, tree, art, a.segment_mounts.get(name), placement, grafts=items), grafts
 
 
 def _has_finding(a: Analysis, item: str, fields) -> bool:

@@ -57,18 +57,15 @@ def _named(segment: str, carrier: str, name: str) -> str:
     return name if segment == carrier else f"{segment}{SEPARATOR}{name}"
 
 
-def _kinematic_part_inertials(name: str, apparatus, analysis) -> dict[str, Inertial]:
-    """The graft links of a kinematic segment's massive parts and their mass properties (its tree holds
-    them without mass: the segment prescribes their motion)."""
-    from mime_gui.rig.build import GRAFT_PREFIX  # build imports this module's caller
-
+def _kinematic_part_inertials(built, analysis) -> dict[str, Inertial]:
+    """The graft links of a kinematic segment's massive parts (``built``: its BuiltSegment) and their mass
+    properties (its tree holds them without mass: the segment prescribes their motion)."""
     out = {}
-    for (collection, pname), mount in analysis.part_mounts.items():
-        mass = analysis.masses.get((collection, pname))
-        if mount is None or mount[0] != name or mass is None or (mass.mass <= 0 and not np.any(mass.inertia)):
+    for link, item in built.grafts.items():
+        mass = analysis.masses.get(item)
+        if mass is None or (mass.mass <= 0 and not np.any(mass.inertia)):
             continue
-        out[GRAFT_PREFIX + pname] = Inertial(mass=mass.mass, link_X_com=np.eye(4),
-                                             inertia=mass.inertia.copy())
+        out[link] = Inertial(mass=mass.mass, link_X_com=np.eye(4), inertia=mass.inertia.copy())
     return out
 
 
@@ -104,7 +101,7 @@ def coupled(carrier: str, built: Mapping, apparatus, analysis) -> Coupled | None
     for rider in members[1:]:
         s = built[rider]
         seg, frame = s.mount
-        inertials = {} if s.segment.dynamic else _kinematic_part_inertials(rider, apparatus, analysis)
+        inertials = {} if s.segment.dynamic else _kinematic_part_inertials(s, analysis)
         _hang(tree, s.tree, rider, carrier, _named(seg, carrier, frame), s.placement, inertials)
     tree.__dict__.pop("_parent_index", None)
     armature = {_named(n, carrier, j): float(a) for n in members for j, a in

@@ -30,15 +30,11 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui.multibody import MultibodyTree
-from mime_gui.multibody.errors import CodedError
+from mime_gui.multibody.errors import DynamicsError
 from mime_gui.multibody.tree import Joint, Limit, Link
 from mime_gui.rig.segments import SEGMENT_KINDS, _positions, _Segment
 
 GROUP = "mime_gui.dynamics"
-
-
-class DynamicsError(CodedError):
-    """A refused kind or entry point (``dynamics.*``)."""
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,7 @@ def link_inertials(tree) -> list[dict]:
     out = []
     for name in tree.link_order():
         inertial = tree.links[name].inertial
-        if inertial is None or name.startswith("part:"):
+        if inertial is None or name in tree.part_links:  # a grafted part: reported as a part
             continue
         out.append({"link": name, "mass": float(inertial.mass), "com": inertial.link_X_com[:3, 3].tolist(),
                     "inertia": np.asarray(inertial.inertia, dtype=float).tolist()})

@@ -7,6 +7,7 @@ the user adds to it is saved as a rig file beside it. ``kind`` says which kind o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,9 +36,20 @@ class Segment:
     placement: np.ndarray = field(default_factory=lambda: np.eye(4))  # mount_X_base (world_X_base)
     command: np.ndarray | None = None  # the commanded joints' commands (KinematicArmNode.command_names)
     key: object = None  # what the drawing depends on: equal keys, same tree and articulation
+    # grafted link → (collection, name) of the part or magnet it stands for (the build's BuiltSegment.grafts)
+    grafts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
 
     def frame_pose(self, name: str) -> np.ndarray:
         return self.world_X_frame[self.articulation.frame_index(name)]
+
+    def item_of(self, link: str) -> tuple[str, str] | None:
+        """``(collection, name)`` of the part or magnet ``link`` is grafted for; None for a link of the
+        segment's own description."""
+        return self.grafts.get(link)
+
+    def graft_of(self, name: str) -> str | None:
+        """The link the part or magnet called ``name`` is drawn as on this segment; None when it is not."""
+        return next((link for link, (_, n) in self.grafts.items() if n == name), None)
 
 
 @dataclass(eq=False)

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mime_gui.rig.build import GRAFT_PREFIX
 from mime_gui.rig.mass import part_mass
 from mime_gui.rig.parts import PermanentMagnet
 
@@ -100,7 +99,7 @@ def mass_table(session) -> MassTable:
             com = np.asarray(part.at, dtype=float)
         else:
             for seg_name, seg in doc.segments.items():
-                graft = GRAFT_PREFIX + pname
+                graft = seg.graft_of(pname)
                 if part.mount.startswith(seg_name + ".") and graft in seg.articulation.frame_names:
                     segment, frame = seg_name, part.mount[len(seg_name) + 1:]
                     com = seg.frame_pose(graft)[:3, 3].copy()

@@ -45,6 +45,7 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui import inputs
+from mime_gui.errors import CodedError
 from mime_gui.files import write_atomic
 from mime_gui.multibody import UrdfError
 from mime_gui.nodes import NodeState
@@ -66,21 +67,13 @@ from mime_gui.session.stand_ins import StandIns
 ITEM_KINDS = ("segment", "link", "joint", "frame", "part", "magnet")
 
 
-class SessionError(Exception):
-    """A refused file or command, with a stable ``code`` and its place (``file``, ``line``)."""
+class SessionError(CodedError):
+    """A refused file or command, with a stable ``code`` and its place (``file``, ``line``); its text is
+    :meth:`~mime_gui.errors.CodedError.one_line`, as the window and its log show it."""
 
     def __init__(self, code: str, message: str, file: str = "", line: int = 0):
-        self.code = code
-        self.message = message
-        self.file = file
-        self.line = line
-        super().__init__(self.one_line())
-
-    def one_line(self) -> str:
-        """``error[CODE] FILE:LINE: message`` (the same shape as the command line prints)."""
-        where = f"{self.file}:{self.line}" if self.file and self.line else self.file
-        head = f"error[{self.code}]"
-        return f"{head} {where}: {self.message}" if where else f"{head} {self.message}"
+        super().__init__(code, message, file, line)
+        self.args = (self.one_line(),)  # the command line's shape, not the bare diagnostic
 
     @classmethod
     def from_urdf(cls, err: UrdfError) -> SessionError:
@@ -113,7 +106,6 @@ def file_kind(path: str) -> str:
 def _discover_actuators(path: str) -> None:
     """The lab's actuators (entry points, the config's and the file's folder's actuators.json) found again,
     so the app sees the list the command line does; a bad record is a SessionError."""
-    from mime_gui.multibody.errors import CodedError
     from mime_gui.rig.actuator_sources import discover
 
     try:
@@ -124,7 +116,6 @@ def _discover_actuators(path: str) -> None:
 
 def _open_bundle(path: str) -> str:
     """The rig file of the bundle ``path``, extracted into the bundle cache; a refusal is a SessionError."""
-    from mime_gui.multibody.errors import CodedError
     from mime_gui.rig.bundle import open_bundle
 
     try:
@@ -445,7 +436,8 @@ class Session:
             art = built.articulation
             segments[name] = Segment(name, built.tree, art, np.zeros(art.nq), np.zeros((art.nframes, 4, 4)),
                                      kind=built.segment.kind, mount=built.mount,
-                                     placement=np.asarray(built.placement, dtype=float), key=keys[name])
+                                     placement=np.asarray(built.placement, dtype=float), key=keys[name],
+                                     grafts=built.grafts)
             segments[name].initial = dict(getattr(built.segment, "initial_positions", {}) or {})
         removed = set(previous) - set(segments)
         doc.segments = segments
@@ -1222,7 +1214,6 @@ class TorqueDrive:
     def driver(self, name: str, dt: float, diverged: list):
         """The chain node's driver for one step of ``dt``; a divergence is appended to ``diverged`` and the
         segment stays where it was, at rest."""
-        from mime_gui.multibody.errors import CodedError
 
         def drive(state, mount_pose, mount_rate):
             if self.base is None or mount_pose is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from mime_gui.rig.build import GRAFT_PREFIX
+from mime_gui.rig.build import graft_link
 from mime_gui.rig.rules import analyse
 from mime_gui.session.renderer import ItemRef
 
@@ -61,7 +61,7 @@ class StandIns:
                     items[name] = part
             setattr(shown, collection, items)
         shown_analysis = analyse(shown)
-        self.refs = frozenset(ItemRef(shown_analysis.part_mounts[key][0], "link", GRAFT_PREFIX + key[1])
+        self.refs = frozenset(ItemRef(shown_analysis.part_mounts[key][0], "link", graft_link(key[1]))
                               for key in swaps if shown_analysis.part_mounts.get(key) is not None
                               and not _breaks(shown_analysis, *key))
         return shown, shown_analysis

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from mime_gui.app.docks.registry import declare
 from mime_gui.app.drag import template_key
 from mime_gui.app.icons import kind_icon
-from mime_gui.rig.build import GRAFT_PREFIX, frame_under_grafts
+from mime_gui.rig.build import frame_under_grafts
 from mime_gui.session import ItemRef, Session
 
 REF_ROLE = Qt.UserRole
@@ -203,9 +203,9 @@ class TreeDock(QDockWidget):
             details = "probe" if parent is not None else \
                 ("probe in the world" if probe.mount is None else f"probe on {probe.mount} (not found)")
             self._item(parent or world_group(), name, details, "probe", ItemRef("", "probe", name), "probe")
-        grafted = {r.name for r in self._items if r.kind == "link" and r.name.startswith(GRAFT_PREFIX)}
+        grafted = {item[1] for item in map(self._grafted, self._items) if item is not None}
         for collection, name, part in (rig.solids() if rig is not None else ()):
-            if GRAFT_PREFIX + name in grafted:
+            if name in grafted:
                 continue
             kind = "magnet" if collection == "magnets" else "part"
             where = "in the world" if part.mount is None else f"on {part.mount} (not found)"
@@ -221,18 +221,20 @@ class TreeDock(QDockWidget):
                 tuple((j.name, j.parent, j.child, j.type, j.movable) for j in tree.joints.values()),
                 seg.articulation.frame_names)
 
-    def _link_text(self, name: str, link) -> str:
-        """A link's details; a grafted part's say what it is."""
-        if not name.startswith(GRAFT_PREFIX):
+    def _grafted(self, ref: ItemRef) -> tuple[str, str] | None:
+        """``(collection, name)`` of the part or magnet the link row ``ref`` is grafted for, else None."""
+        seg = self.session.segments.get(ref.segment) if ref.kind == "link" else None
+        return seg.item_of(ref.name) if seg is not None else None
+
+    def _link_text(self, item: tuple[str, str] | None, link) -> str:
+        """A link's details; a grafted part's (``item``: what it is grafted for) say what it is."""
+        if item is None:
             return link_summary(link)
-        rig = self.session.rig
-        own = name[len(GRAFT_PREFIX):]
-        part = None
-        for collection in ("parts", "magnets"):
-            part = part or (getattr(rig, collection, {}) or {}).get(own)
+        collection, own = item
+        part = (getattr(self.session.rig, collection, {}) or {}).get(own)
         if part is None:
             return link_summary(link)
-        kind = "magnet" if own in (getattr(rig, "magnets", {}) or {}) else "part"
+        kind = "magnet" if collection == "magnets" else "part"
         mass = link.inertial.mass if link.inertial is not None else None
         if not mass:
             return f"{part.geometry.kind} {kind}"
@@ -243,7 +245,8 @@ class TreeDock(QDockWidget):
         """``ref → details text`` of a segment's rows (as :meth:`_add_segment` writes them)."""
         tree = seg.tree
         out = {ItemRef(name, "segment", name): segment_details(seg)}
-        out.update({ItemRef(name, "link", n): self._link_text(n, link) for n, link in tree.links.items()})
+        out.update({ItemRef(name, "link", n): self._link_text(seg.item_of(n), link)
+                    for n, link in tree.links.items()})
         out.update({ItemRef(name, "joint", n): joint_summary(j) for n, j in tree.joints.items()})
         return out
 
@@ -305,9 +308,6 @@ class TreeDock(QDockWidget):
         for j in tree.joints.values():
             children.setdefault(j.parent, []).append(j)
 
-        rig = self.session.rig
-        magnets = set(getattr(rig, "magnets", {}) or {}) if rig is not None else set()
-
         def add_chain(parent_item, link_name: str) -> None:
             """A serial run of links stays at one level; only a branching link nests its joints. A part or
             magnet grafted on a frame is one row under it, by its own name (its weld joint and its graft
@@ -316,18 +316,19 @@ class TreeDock(QDockWidget):
             while stack:
                 parent, name = stack.pop()
                 link = tree.links[name]
-                if name.startswith(GRAFT_PREFIX):
-                    own = name[len(GRAFT_PREFIX):]
-                    kind = "magnet" if own in magnets else "part"
-                    item = self._item(parent, own, self._link_text(name, link), "link",
+                grafted = seg.item_of(name)
+                if grafted is not None:
+                    own = grafted[1]
+                    kind = "magnet" if grafted[0] == "magnets" else "part"
+                    item = self._item(parent, own, self._link_text(grafted, link), "link",
                                       ItemRef(seg_name, "link", name), kind)
                     item.setToolTip(0, f"{kind}: {own}")
                 else:
                     item = self._item(parent, name, link_summary(link), "link",
                                       ItemRef(seg_name, "link", name), "link")
                 joints = children.get(name, [])
-                grafts = [j for j in joints if j.child.startswith(GRAFT_PREFIX)]
-                joints = [j for j in joints if not j.child.startswith(GRAFT_PREFIX)]
+                grafts = [j for j in joints if j.child in seg.grafts]
+                joints = [j for j in joints if j.child not in seg.grafts]
                 under = parent if len(joints) == 1 else item
                 pending = [(item, j.child) for j in grafts]  # under the frame it is fixed to
                 for j in joints:
@@ -340,7 +341,7 @@ class TreeDock(QDockWidget):
         add_chain(top, tree.root)
         frames = self._item(top, "Frames", f"{art.nframes}", "group", None, "group")
         for i, name in enumerate(art.frame_names):
-            if name.startswith(GRAFT_PREFIX):  # a part's own frame: listed by the part's row
+            if name in seg.grafts:  # a part's own frame: listed by the part's row
                 continue
             body = art.body_names[int(art.frame_body[i])]
             self._item(frames, name, "" if body == name else f"on body {body}", "frame",
@@ -407,7 +408,7 @@ class TreeDock(QDockWidget):
             return None
         if ref.kind in ("part", "magnet"):
             return next((item for r, item in self._items.items()
-                         if r.kind == "link" and r.name == GRAFT_PREFIX + ref.name), self._items.get(ref))
+                         if (self._grafted(r) or (None, None))[1] == ref.name), self._items.get(ref))
         return self._items.get(ref)
 
     def show_selection(self, ref: ItemRef | None) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 import pyvista as pv
 import vtk
 
+from mime_gui.rig.build import graft_link
 from mime_gui.session.renderer import LAYERS, ItemRef
 
 GEOMETRY_LAYERS = ("visual", "collision", "parts")
@@ -161,7 +162,7 @@ class ActorRegistry:
         """The actors drawing ``item``: a frame's triad (and its link's geometry when the frame is a link's),
         a joint's axis (and its child link's geometry), a link's geometry."""
         if item.kind in ("part", "magnet"):  # drawn as the link it is grafted as, on whichever segment
-            link = "part:" + item.name
+            link = graft_link(item.name)
             return [a for name in self.segments for a in self.actors_of(ItemRef(name, "link", link))] + \
                 [a for a, ref in self.extra.values() if ref == item]  # or in the world
         seg = self.segments.get(item.segment)

@@ -24,7 +24,6 @@ import pyvista as pv
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from mime_gui.app.docks.forms.probe import probe_world
-from mime_gui.rig.build import GRAFT_PREFIX
 
 SETTLE_MS = 250  # the rig counts as stopped after this long without a pose change
 SIZE = 0.1  # m: the plane's side before one is computed (then sized to the magnets: field.plane.plane_side)
@@ -235,7 +234,9 @@ class FieldLinesView(FieldPlaneView):
         rig = self.session.rig
         name = ref.name if ref is not None and ref.kind in ("magnet", "link") else None
         if name is not None and ref.kind == "link":  # a magnet picked as the link it is grafted as
-            name = name.removeprefix(GRAFT_PREFIX) if name.startswith(GRAFT_PREFIX) else None
+            seg = self.session.segments.get(ref.segment)
+            grafted = seg.item_of(name) if seg is not None else None
+            name = grafted[1] if grafted is not None else None
         if name is None or rig is None or name not in rig.magnets:
             return "select a magnet"
         doc = self.session.document

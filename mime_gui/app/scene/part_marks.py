@@ -16,7 +16,6 @@ import numpy as np
 import pyvista as pv
 import vtk
 
-from mime_gui.rig.build import GRAFT_PREFIX
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import direction
 
@@ -147,8 +146,9 @@ class PartMarks:
 
     def _graft(self, name: str) -> tuple[str, str] | None:
         for seg_name, seg in self.session.segments.items():
-            if GRAFT_PREFIX + name in seg.tree.links:
-                return seg_name, GRAFT_PREFIX + name
+            link = seg.graft_of(name)
+            if link is not None:
+                return seg_name, link
         return None
 
     def _place_of(self, name: str) -> tuple | None:
@@ -187,8 +187,9 @@ class PartMarks:
         rig = self.session.rig
         if ref is None or rig is None:
             return None
-        name = ref.name[len(GRAFT_PREFIX):] if ref.kind == "link" and ref.name.startswith(GRAFT_PREFIX) else \
-            ref.name if ref.kind in ("part", "magnet") else None
+        seg = self.session.segments.get(ref.segment) if ref.kind == "link" else None
+        grafted = seg.item_of(ref.name) if seg is not None else None
+        name = grafted[1] if grafted is not None else ref.name if ref.kind in ("part", "magnet") else None
         part = rig.parts.get(name) or rig.magnets.get(name) if name else None
         found = self._place_of(name) if part is not None else None
         return (name, part, found) if found is not None else None

@@ -15,13 +15,12 @@ from PySide6.QtWidgets import QFormLayout, QFrame, QLabel, QSizePolicy, QVBoxLay
 from mime_gui.app.docks.fields import Field, LengthUnit
 from mime_gui.app.docks.look import hint, message
 from mime_gui.app.docks.look import title as title_look
-from mime_gui.rig.build import GRAFT_PREFIX
 from mime_gui.session import ItemRef, SessionError
 
 
 def part_target(session, ref: ItemRef | None):
     """``(collection, name)`` of the part or magnet ``ref`` stands for (its own ref, or the link it is
-    grafted as, ``part:<name>``), or of the probe (``("probes", name)``), else None."""
+    grafted as), or of the probe (``("probes", name)``), else None."""
     rig = session.rig
     if ref is None or rig is None:
         return None
@@ -30,12 +29,9 @@ def part_target(session, ref: ItemRef | None):
     if ref.kind in ("part", "magnet"):
         collection = "parts" if ref.kind == "part" else "magnets"
         return (collection, ref.name) if ref.name in getattr(rig, collection) else None
-    if ref.kind == "link" and ref.name.startswith(GRAFT_PREFIX):
-        name = ref.name[len(GRAFT_PREFIX):]
-        for collection in ("parts", "magnets"):
-            if name in getattr(rig, collection):
-                return collection, name
-    return None
+    seg = session.segments.get(ref.segment) if ref.kind == "link" else None
+    item = seg.item_of(ref.name) if seg is not None else None
+    return item if item is not None and item[1] in getattr(rig, item[0], {}) else None
 
 
 def item_ref(session, collection: str, name: str) -> ItemRef | None:
@@ -54,9 +50,9 @@ def item_ref(session, collection: str, name: str) -> ItemRef | None:
 
 def graft_of(session, name: str) -> tuple[str, str] | None:
     """``(segment, link)`` a part or magnet is drawn as, or None when it is not drawn."""
-    link = GRAFT_PREFIX + name
     for seg_name, seg in session.segments.items():
-        if link in seg.tree.links:
+        link = seg.graft_of(name)
+        if link is not None:
             return seg_name, link
     return None
 

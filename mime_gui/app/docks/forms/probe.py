@@ -9,7 +9,6 @@ from PySide6.QtWidgets import QCheckBox
 
 from mime_gui.app.docks.fields import ChoiceField, TextField, VectorField, format_number, format_vector
 from mime_gui.app.docks.forms.base import Form
-from mime_gui.rig.build import GRAFT_PREFIX
 from mime_gui.session import RenameItem, SetValue
 
 
@@ -101,7 +100,7 @@ class ProbeForm(Form):
         out = [("(fixed in the world)", None)]
         for seg_name, seg in self.session.segments.items():
             out += [(f"{seg_name}.{f}", f"{seg_name}.{f}") for f in seg.articulation.frame_names
-                    if not f.startswith(GRAFT_PREFIX)]
+                    if f not in seg.grafts]
         return out
 
     # -- reading -------------------------------------------------------------------------------------
