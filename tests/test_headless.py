@@ -11,7 +11,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "mime_gui" / "resources" / "demo" / "arm.urdf"
 HEADLESS = ["mime_gui.multibody", "mime_gui.nodes", "mime_gui.rig", "mime_gui.session", "mime_gui.cli",
-            "mime_gui.inputs", "mime_gui.files", "mime_gui.mesh_files", "mime_gui.cli.play",
+            "mime_gui.errors", "mime_gui.magnitudes", "mime_gui.inputs", "mime_gui.files",
+            "mime_gui.mesh_files", "mime_gui.nodes.columns", "mime_gui.rig.typed_units",
+            "mime_gui.session.watched", "mime_gui.session.stand_ins", "mime_gui.cli.play",
             "mime_gui.cli.rig", "mime_gui.cli.inspect", "mime_gui.field", "mime_gui.cli.field"]
 FORBIDDEN = ("PySide6", "pyvista", "pyvistaqt", "vtk", "vtkmodules", "qtpy", "PyQt5", "PyQt6", "shiboken6")
 
