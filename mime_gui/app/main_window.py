@@ -509,11 +509,11 @@ class MainWindow(QMainWindow):
                 self, "Export the read report", str(Path(doc.path).with_suffix(".report.json")),
                 "JSON (*.json)")
         if path:
-            self.export_report(path)
+            self.export_read_report(path)
 
-    def export_report(self, path: str) -> bool:
+    def export_read_report(self, path: str) -> bool:
         """Write the read report through the Session; a failure shows its coded message."""
-        return self._export(self.session.export_report, path)
+        return self._export(self.session.export_read_report, path)
 
     def _export(self, write, path: str) -> bool:
         try:

@@ -714,7 +714,7 @@ class Session:
         self.history_changed.emit()
         return target
 
-    def export_report(self, path: str | os.PathLike) -> str:
+    def export_read_report(self, path: str | os.PathLike) -> str:
         """Write the read report of every segment as JSON (segment name → report), atomically."""
         doc = self.document
         if doc is None:

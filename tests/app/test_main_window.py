@@ -307,9 +307,9 @@ def test_export_report_and_save_as_copy(window, tmp_path):
     assert window.act_save.isEnabled()
     assert window.session.suggested_path() == str(DEMO_URDF.parent / "arm.rig.json")
     out = tmp_path / "report.json"
-    assert window.export_report(str(out))
+    assert window.export_read_report(str(out))
     assert json.loads(out.read_text()) == {name: json.loads(json.dumps(seg.tree.report.to_dict()))}
-    assert not window.export_report(str(tmp_path / "no-such-folder" / "report.json"))  # no traceback
+    assert not window.export_read_report(str(tmp_path / "no-such-folder" / "report.json"))  # no traceback
     assert "error[session.write]" in window.error_dialog.text()
 
 

@@ -361,7 +361,9 @@ def test_the_field_without_contributions_never_holds_each_magnets_share(crowded,
     field_along(built, first)  # Magpylib's first call fills caches of its own, kept after
     peak, result = _peak(lambda: field_along(built, played))
     assert result.contributions is None and result.B.shape == (T, P, 3)
-    assert peak < shares / 2, (peak, shares)
+    # an array of every magnet's share would alone reach `shares`; what is held grows with steps × (magnets +
+    # probes) (poses, B, the inside test), about half of it here
+    assert peak < shares * 0.75, (peak, shares)
     assert peak <= field_bytes(T, M, P)
     monkeypatch.undo()  # kept, the shares are there, with all the steps in one call
     peak_with, kept = _peak(lambda: field_along(built, played, contributions=True))

@@ -232,10 +232,10 @@ def test_save_copy_and_export_report_write_atomically_or_refuse_with_a_code(sess
     assert session.save(copy) == str(copy)
     assert copy.read_bytes() == DEMO.read_bytes()
     report = tmp_path / "report.json"
-    session.export_report(report)
+    session.export_read_report(report)
     (name, seg), = session.segments.items()
     assert json.loads(report.read_text()) == {name: json.loads(json.dumps(seg.tree.report.to_dict()))}
-    for write in (session.save, session.export_report):
+    for write in (session.save, session.export_read_report):
         with pytest.raises(SessionError) as err:
             write(tmp_path / "no-such-folder" / "out")
         assert err.value.code == "session.write" and "no-such-folder" in err.value.message
