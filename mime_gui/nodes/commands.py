@@ -113,9 +113,16 @@ class RecordedCommands:
         """Zero-order hold at ``dt`` (default :meth:`sample_spacing`) over ``[t0, t_last]``:
         (step start times ``(N,)``, commands ``(N, k)``, dt)."""
         n, dt = self.step_count(dt, max_steps)
-        grid = self.time[0] + dt * np.arange(n)
-        index = np.searchsorted(self.time, grid + 1e-9 * dt, side="right") - 1
+        k = np.arange(n)
+        grid = self.time[0] + dt * k
+        # a sample on a grid time counts as there: a billionth of a step, and the rounding of times far from
+        # zero (a file whose clock starts at 1e4 s puts each sample a few ulps off t0 + k·dt)
+        index = np.searchsorted(self.time, grid + 1e-9 * dt + 4.0 * (k + 1) * self._ulp(), side="right") - 1
         return grid, self.joint_positions[index], dt
+
+    def _ulp(self) -> float:
+        """The float spacing of the largest time: how far rounding alone can put a time."""
+        return math.ulp(max(abs(float(self.time[0])), abs(float(self.time[-1]))))
 
     def step_count(self, dt: float | None = None, max_steps: int = MAX_STEPS) -> tuple[int, float]:
         """(the number of steps, the step) of :meth:`resample` at ``dt``, known before any is made."""
@@ -127,7 +134,8 @@ class RecordedCommands:
         if not math.isfinite(span):
             raise self.fail("commands.dt", f"the times run from {self.time[0]:g} to {self.time[-1]:g} s, a "
                             "span too long to step through; fix the times")
-        steps = span / dt + 1e-9
+        # the step itself may be off by a few ulps of the times (a median of differences of large times)
+        steps = span / dt * (1.0 + 4.0 * self._ulp() / dt) + 1e-9
         if not math.isfinite(steps) or steps >= max_steps:
             raise self.fail("commands.dt", f"a step of {dt:g} s over {span:g} s makes more than {max_steps} "
                             "steps; choose a larger step")

@@ -344,3 +344,20 @@ def test_an_unknown_or_follower_column_is_refused_with_its_column(tmp_path):
     with pytest.raises(CommandFileError) as info:
         rec.schedule(("a",), dt=1.0, not_commandable={"z": "it follows 'a' (mimic)"})
     assert info.value.message == "column 3: joint 'z' takes no command: it follows 'a' (mimic)"
+
+
+@pytest.mark.parametrize("t0", [0.0, 3.0, 1e4, 1e6, -1e5])
+def test_a_clock_far_from_zero_steps_and_holds_as_one_from_zero(tmp_path, t0):
+    """Times written as t0 + k·0.02 (rounded as a file or a float gives them) resample to the same 201 steps
+    and the same held commands as 0 + k·0.02: far from zero a time is a few ulps off its grid point, and the
+    last step was lost and a sample held one step late."""
+    from mime_gui.nodes.commands import read_commands
+
+    k = np.arange(201)
+    values = np.sin(k / 7.0)
+    rows = "\n".join(f"{float(t0 + 0.02 * i)!r},{float(v)!r}" for i, v in zip(k, values, strict=True))
+    (tmp_path / "far.csv").write_text(f"time,a\n{rows}\n")
+    rec = read_commands(tmp_path / "far.csv")
+    grid, held, dt = rec.resample()
+    assert len(grid) == 201 and dt == pytest.approx(0.02, rel=1e-9)
+    np.testing.assert_array_equal(held[:, 0], values)  # each sample held at its own step

@@ -205,3 +205,33 @@ def test_play_torques_writes_and_prints_each_joint_demand(tmp_path, capsys):
     j2 = list(data["torque_joint_names"]).index("arm.joint_2")
     assert f"arm.joint_2: peak |τ| {data['torque_peak'][j2]:.6g} N·m at t=" in printed
     assert "demand per joint" in printed and printed.count(": peak |τ| ") == 7
+
+
+@pytest.mark.parametrize("t0", [2.5, 1e4], ids=["late", "much-later"])
+def test_torques_along_a_command_file_that_starts_late_are_those_of_the_same_file_from_zero(tmp_path, t0):
+    """Rates and torques come from the steps, not from the file's clock: the demo's chain.csv shifted by t0
+    plays to the same torques, at times shifted by t0 (a '- t0' dropped would change the first rates)."""
+    demo = DEMO_RIG.parent
+    lines = (demo / "chain.csv").read_text().splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("time"))
+    shifted = [*lines[:head + 1]]
+    for line in lines[head + 1:]:
+        cells = line.split(",")
+        shifted.append(",".join([repr(float(cells[0]) + t0), *cells[1:]]))
+    (tmp_path / "late.csv").write_text("\n".join(shifted) + "\n")
+    outs = {}
+    for name, commands in (("zero", demo / "chain.csv"), ("late", tmp_path / "late.csv")):
+        out = tmp_path / f"{name}.npz"
+        assert main(["play", str(DEMO_RIG), "--commands", str(commands), "--out", str(out),
+                    "--torques", "--quiet"]) == 0
+        outs[name] = dict(np.load(out))
+    torque_keys = [k for k in outs["zero"] if "torque" in k]
+    assert torque_keys
+    for key in torque_keys:
+        late, zero = outs["late"][key], outs["zero"][key]
+        if zero.dtype.kind in "USO":  # names
+            assert list(late) == list(zero)
+        else:
+            assert np.abs(zero).max() > 0.1  # torques worth comparing
+            np.testing.assert_allclose(late, zero, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(outs["late"]["time"], outs["zero"]["time"] + t0, rtol=0, atol=1e-9 * t0)
