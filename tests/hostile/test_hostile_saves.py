@@ -133,7 +133,7 @@ def test_the_session_refuses_such_a_target_with_its_code(tmp_path):
         session.save(pipe)
     assert info.value.code == "file.not-regular"
     with pytest.raises(SessionError) as info:
-        session.export_report(fifo(tmp_path / "report.json"))
+        session.export_read_report(fifo(tmp_path / "report.json"))
     assert info.value.code == "file.not-regular"
     assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
 
