@@ -125,3 +125,24 @@ def test_the_filter_clears_when_a_file_opens(window, qtbot):
     assert window.tree_dock.filter.text() == ""
     name = next(iter(window.session.segments))
     assert not window.tree_dock.item_for(ItemRef(name, "link", "link_1")).isHidden()
+
+
+def test_a_part_added_changes_the_plots_frame_list_only(window, qtbot):
+    """A dropped part adds a frame: the Plots dock lists it, keeps the frame it shows, and does not rebuild
+    its joint list and curves (that cost a drop more than its whole edit)."""
+    open_ready(window, DEMO_RIG)
+    plots = window.driving.plots
+    plots.set_frame("arm", "link_2")
+    rows = [plots.joint_list.item(i) for i in range(plots.joint_list.count())]
+    plot_items = list(plots.joint_plot.listDataItems())
+    window.session.apply(AddItem("parts", "bracket", Part(Box((0.02, 0.02, 0.01)), material="aluminium",
+                                                          mount="arm.link_3")))
+    qtbot.wait(10)
+    texts = [plots.frame_box.itemText(i) for i in range(plots.frame_box.count())]
+    assert "arm.part:bracket" in texts and plots.frame_box.currentText() == "arm.link_2"
+    assert [plots.joint_list.item(i) for i in range(plots.joint_list.count())] == rows  # the same rows
+    assert list(plots.joint_plot.listDataItems()) == plot_items
+    window.session.undo()
+    qtbot.wait(10)
+    assert "arm.part:bracket" not in [plots.frame_box.itemText(i) for i in range(plots.frame_box.count())]
+    assert plots.frame_box.currentText() == "arm.link_2"

@@ -278,14 +278,27 @@ class PlotsDock(QDockWidget):
         s = self.session
         joints = [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())
                   if self.joint_list.item(i).data(Qt.UserRole) is not None]
-        if joints != [(n, j) for n in s.segments for j in s.command_names(n)] or \
-                self._frame_choices != [(n, f) for n, seg in s.segments.items()
-                                        for f in seg.articulation.frame_names]:
+        frames = [(n, f) for n, seg in s.segments.items() for f in seg.articulation.frame_names]
+        if joints != [(n, j) for n in s.segments for j in s.command_names(n)]:
             checked, frame = self.checked_joints(), self._frame
             self.rebuild()
             self.set_joints(checked)
             if frame is not None:
                 self.set_frame(*frame)
+        elif self._frame_choices != frames:
+            # a part dropped or removed adds or takes a frame: only the frame list changes (rebuilding the
+            # plots cost a dropped part more than its whole edit), the shown frame kept when it is still there
+            frame = self._frame
+            with QSignalBlocker(self.frame_box):
+                self.frame_box.clear()
+                self._frame_choices = frames
+                for seg_name, f in frames:
+                    self.frame_box.addItem(f"{seg_name}.{f}")
+                if frame in frames:
+                    self.frame_box.setCurrentIndex(frames.index(frame))
+            if frame not in frames:
+                self.frame_box.setCurrentIndex(max(0, len(frames) - 1) if frames else -1)
+                self._channels_changed()
 
     def checked_joints(self) -> list[tuple[str, str]]:
         return [self.joint_list.item(i).data(Qt.UserRole) for i in range(self.joint_list.count())
