@@ -46,10 +46,9 @@ from urllib.parse import unquote
 from mime_gui import inputs
 from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError
-from mime_gui.multibody.tree import Mesh as TreeMesh
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.parts import Mesh
-from mime_gui.rig.provenance import _obj_libraries, of_file, referenced_files
+from mime_gui.rig.provenance import _obj_libraries, description_meshes, of_file, referenced_files
 from mime_gui.rig.segments import _ArmSegment
 
 RIG_NAME = "rig.rig.json"
@@ -79,22 +78,6 @@ def _absolute_uri(uri: str) -> bool:
     return not sep and os.path.isabs(uri)
 
 
-def _description_meshes(rig):
-    """``(role, mesh, URDF file)`` for every mesh of every arm's description that can be read."""
-    base = Path(rig.base or Path.cwd())
-    for name, seg in rig.chain.items():
-        if not isinstance(seg, _ArmSegment):
-            continue
-        try:
-            tree = seg.tree(base, rig.package_folders())
-        except Exception:  # noqa: BLE001 - an unreadable description is validation's to report
-            continue
-        for link in tree.links.values():
-            for shape in (*link.visuals, *link.collisions):
-                if isinstance(shape.geometry, TreeMesh):
-                    yield f"chain.{name}.{link.name}", shape.geometry, str(seg.path(base))
-
-
 def _layout(rig) -> tuple[list, Path, list[Path]]:
     refs = referenced_files(rig)
     for ref in refs:
@@ -105,7 +88,7 @@ def _layout(rig) -> tuple[list, Path, list[Path]]:
             raise BundleError("bundle.absolute-path", f"the description names the mesh {ref.uri!r} by an "
                               "absolute path, which no other machine has; refer to it relative to the URDF "
                               "or by package://", ref.role)
-    for role, mesh, urdf in _description_meshes(rig):
+    for role, mesh, urdf in description_meshes(rig):
         if mesh.filename is None:  # unresolved: referenced_files leaves it out, so the zip would lack it
             raise BundleError("bundle.missing", f"{role} needs the mesh {mesh.uri!r} and it is not found on "
                               "this machine; fix the description's filename= or the rig's package_dirs "
@@ -380,7 +363,7 @@ def confine(rig_file, folder, file: str = "",
             path = base / part.geometry.path
             check(path, part.geometry.path, f"{collection}.{name}.geometry")
             meshes.append((path, f"{collection}.{name}.geometry"))
-    for role, mesh, urdf in _description_meshes(rig):
+    for role, mesh, urdf in description_meshes(rig):
         found = mesh.filename or _spelled_mesh(mesh.uri, Path(urdf).resolve().parent)
         if found is not None:
             check(found, mesh.uri, role)

@@ -97,6 +97,26 @@ def _package_root(mesh: TreeMesh, file: Path) -> Path | None:
     return root
 
 
+def description_meshes(rig, described=None):
+    """``(role, mesh, URDF file)`` for every mesh of every arm's description that can be read, in rig order;
+    ``described(name, urdf)`` is called for each arm's description first, readable or not."""
+    base = Path(rig.base or Path.cwd())
+    for name, seg in rig.chain.items():
+        if not isinstance(seg, _ArmSegment):
+            continue
+        urdf = seg.path(base)
+        if described is not None:
+            described(name, urdf)
+        try:
+            tree = seg.tree(base, rig.package_folders())
+        except Exception:  # noqa: BLE001 - an unreadable description is validation's to report
+            continue
+        for link in tree.links.values():
+            for shape in (*link.visuals, *link.collisions):
+                if isinstance(shape.geometry, TreeMesh):
+                    yield f"chain.{name}.{link.name}", shape.geometry, str(urdf)
+
+
 def referenced_files(rig) -> list[Referenced]:
     """Every file ``rig`` references, each once, in rig order. A description that cannot be read adds
     only itself (validation reports why)."""
@@ -108,23 +128,16 @@ def referenced_files(rig) -> list[Referenced]:
         if path not in seen:
             seen[path] = Referenced(path, role, kind, root, uri)
 
-    for name, seg in rig.chain.items():
-        if not isinstance(seg, _ArmSegment):
-            continue
-        add(seg.path(base), f"chain.{name}.description", "urdf")
-        try:
-            tree = seg.tree(base, rig.package_folders())
-        except Exception:  # noqa: BLE001 - an unreadable description is validation's to report
-            continue
-        for link in tree.links.values():
-            for shape in (*link.visuals, *link.collisions):
-                g = shape.geometry
-                if isinstance(g, TreeMesh) and g.filename:
-                    file = Path(g.filename)
-                    add(file, f"chain.{name}.{link.name}", "mesh", _package_root(g, file), g.uri)
-                    if file.suffix.lower() == ".obj":
-                        for lib in _obj_libraries(file):
-                            add(lib, f"chain.{name}.{link.name}", "mesh")
+    def described(name: str, urdf: Path) -> None:
+        add(urdf, f"chain.{name}.description", "urdf")
+
+    for role, g, _urdf in description_meshes(rig, described):
+        if g.filename:
+            file = Path(g.filename)
+            add(file, role, "mesh", _package_root(g, file), g.uri)
+            if file.suffix.lower() == ".obj":
+                for lib in _obj_libraries(file):
+                    add(lib, role, "mesh")
     for collection in ("parts", "magnets"):
         for name, part in getattr(rig, collection).items():
             if isinstance(part.geometry, Mesh):
