@@ -187,3 +187,24 @@ def test_the_servo_time_constant_play_says_it_uses_by_default_is_each_segments_o
                  str(tmp_path / "zero.npz"), "--quiet"]) == 0
     with np.load(tmp_path / "own.npz") as a, np.load(tmp_path / "zero.npz") as b:
         assert not np.allclose(a["joint_positions"], b["joint_positions"])  # the arm's 0.05 s lags behind
+
+
+def test_the_top_level_help_lists_the_headless_subcommands_under_their_heading(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    listed = out[out.index("\nheadless subcommands:\n"):]
+    for name in ("inspect", "play", "validate", "report", "export", "field"):  # the README's six
+        assert f"\n  {name} " in listed, name
+    assert "render once, write the PNG and exit" in " ".join(out.split())
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["play", "--help"], "what to play ("),
+    (["validate", "--help"], "the rig file, or a bundle (.zip)"),
+    (["inspect", "--help"], "a folder where package:// meshes are looked for"),
+], ids=["play", "validate", "inspect"])
+def test_each_subcommand_s_help_says_what_its_arguments_are(argv, text, capsys):
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert text in " ".join(capsys.readouterr().out.split())

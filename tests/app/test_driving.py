@@ -284,6 +284,7 @@ def test_record_save_and_play_back_the_recording(window, qtbot, tmp_path):
     for name, q in states.items():
         np.testing.assert_allclose(last[name].joint_positions, q, rtol=0, atol=1e-12)
     assert dock.play_recording() and driving.transport.player.rows == rec.samples
+    qtbot.waitUntil(lambda: dock.source.text().startswith("the recording: "), timeout=3000)
 
 
 def test_live_plots_hold_bounded_buffers_and_follow_the_selection(window, qtbot, monkeypatch):

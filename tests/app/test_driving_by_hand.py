@@ -64,12 +64,16 @@ def test_a_value_typed_beyond_a_limit_commands_the_limit_and_the_row_says_so(win
     assert row.spin.value() == pytest.approx(math.degrees(upper), abs=0.01)
     assert row.note.isVisibleTo(sliders)
     assert row.note.full.startswith(f"clamped to {round(math.degrees(upper), 2):g}°")  # to the box's decimals
-    assert "200°" in row.note.full and row.spin.toolTip() == row.note.full
+    assert "200°" in row.note.full and "beyond the upper limit" in row.note.full
+    assert row.spin.toolTip() == row.note.full
     type_into(qtbot, row.spin, "-999")
-    assert session.command(seg)[k] == lower and "-166" in row.note.full
+    assert session.command(seg)[k] == lower
+    assert "-166" in row.note.full and "beyond the lower limit" in row.note.full
     type_into(qtbot, row.spin, "30")  # within the limits: commanded as typed, the note goes
     assert session.command(seg)[k] == pytest.approx(math.radians(30))
     assert not row.note.isVisibleTo(sliders)
+    # the slider's 2000 positions span lower..upper: 30° is (0.5236 + 2.8973) / 5.7946 of the way, 1181
+    assert row.slider.value() == round((math.radians(30) - lower) / (upper - lower) * 2000) == 1181
     # in radians the same: 200 rad is the upper limit, said in radians
     qtbot.mouseClick(sliders.units, Qt.LeftButton)
     assert row.spin.suffix() == " rad"

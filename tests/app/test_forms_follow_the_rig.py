@@ -115,6 +115,10 @@ def test_a_number_field_puts_back_its_value_and_an_angle_takes_degrees(window, q
     before = session.rig.chain["motor"].servo_time_constant
     type_into(qtbot, field(window, lag).edit, "0,05")
     assert session.rig.chain["motor"].servo_time_constant == before
+    # the demo's lag is 0, the "0" above stored on the way: "5" is stored and put back at the ","
+    type_into(qtbot, field(window, lag).edit, "5,5")
+    assert session.rig.chain["motor"].servo_time_constant == before == 0.0
+    assert "number" in field(window, lag).message.text()
     type_into(qtbot, field(window, lag).edit, "20 ms")
     assert session.rig.chain["motor"].servo_time_constant == pytest.approx(0.02, rel=1e-12)
     angle = "chain.motor.initial_position"
@@ -266,3 +270,32 @@ def test_a_size_momentarily_invalid_keeps_the_part_drawn_dimmed_under_its_mount(
     actors = scene._registry.actors_of(graft)
     assert all(a.GetProperty().GetOpacity() == 1.0 for a in actors)
     assert session.rig.parts["box"].geometry.size == (0.03, size[1], size[2])
+
+
+def test_the_player_counts_time_from_the_first_command(window, qtbot, demo_copy):
+    # 11 samples from t = 2 s, 0.1 s apart, each held through a step: 1.1 s of commands; row n is the end of
+    # step n, (n + 1)·0.1 s after the first sample, so row 5 reads 0.6 s whatever the file's clock says
+    rows = "\n".join(f"{2 + i / 10:.2f},0.1" for i in range(11))
+    (demo_copy / "late.csv").write_text(f"time,arm.joint_1\n{rows}\n")
+    open_ready(window, demo_copy / "demo.rig.json")
+    player = window.driving.player
+    assert player.open_file(str(demo_copy / "late.csv"))
+    window.driving.transport.step(5)
+    qtbot.waitUntil(lambda: player.time_label.text() == "0.60 s / 1.10 s", timeout=3000)
+
+
+def test_a_parts_mass_follows_its_size_as_it_is_typed(window, qtbot, ur5_with_box):
+    # the palette's box is 20 × 20 × 10 mm of aluminium, 2700 kg/m³ (materials.json): 0.0108 kg; 40 mm
+    # long it is 0.04 · 0.02 · 0.01 · 2700 = 0.0216 kg
+    from PySide6.QtWidgets import QLabel
+
+    session, _clock = ur5_with_box
+    assert session.rig.parts["box"].geometry.size == pytest.approx((0.02, 0.02, 0.01), abs=1e-15)
+    form = window.properties_dock.forms.form
+
+    def texts():
+        return [w.text() for w in form.findChildren(QLabel)]
+
+    assert "0.0108 kg" in texts()
+    type_into(qtbot, field(window, "parts.box.geometry.size").edits[0], "40")
+    qtbot.waitUntil(lambda: "0.0216 kg" in texts(), timeout=3000)

@@ -314,3 +314,19 @@ def test_panda_carrying_a_spinning_motor_shows_its_demand_and_the_wrist_holds_th
     QTest.mouseClick(demand.tree.viewport(), Qt.LeftButton, Qt.NoModifier,
                      demand.tree.visualItemRect(row).center())
     assert window.torques_dock.joint.currentText() == "motor.shaft"
+
+
+def test_a_demand_row_reads_in_percent_of_the_limit_and_seconds_from_the_commands_start():
+    import math
+
+    from mime_gui.app.docks.demand import demand_cells
+    from mime_gui.rig.limits import Demand
+
+    # by hand: 12.5 N·m of a 10 N·m limit is 125 %; the peak at 3.5 s of commands from 1 s is 2.5 s in; a
+    # speed below the noise floor reads 0
+    d = Demand(joint="arm.j1", peak=12.5, peak_time=3.5, rms=4.0, effort_limit=10.0, speed=1e-12,
+               velocity_limit=2.0, unit="N·m", velocity_unit="rad/s")
+    assert demand_cells(d, 1.0) == ["arm.j1", "12.5 N·m", "125 %", "2.5 s", "4 N·m", "0 rad/s", "0 %"]
+    free = Demand(joint="arm.j2", peak=0.5, peak_time=0.25, rms=0.5, effort_limit=math.inf, speed=3.0,
+                  velocity_limit=0.0, unit="N", velocity_unit="m/s")
+    assert demand_cells(free) == ["arm.j2", "0.5 N", "no limit", "0.25 s", "0.5 N", "3 m/s", "no limit"]

@@ -152,6 +152,9 @@ def test_poses_beyond_the_output_limit_are_refused_before_playing(rig_file, tmp_
     argv = [rig_file, "--commands", tmp_path / "chain.csv", "--out", tmp_path / "f.npz"]
     status, _, err = run(argv, capsys)
     assert status == 2 and err.startswith("error[field.too-large] ") and "MIME_GUI_MAX_PLAY_MB" in err
+    assert "limit; choose a larger step (--dt)" in err  # nothing to leave out without --contributions
+    status, _, err = run([*argv, "--contributions"], capsys)
+    assert status == 2 and "limit; leave out --contributions, choose a larger step (--dt)" in err
 
 
 def test_the_command_loads_no_qt_pyvista_or_vtk(rig_file, tmp_path):

@@ -28,6 +28,8 @@ def test_lines_leave_the_north_pole_follow_B_and_come_back_to_the_magnet(demo):
     for line in lines:
         assert (line[0] - centre) @ north > 0  # starts on the north side
         assert np.linalg.norm(line[-1] - centre) < 0.55 * 0.01 + 1e-9  # ends back at the magnet
+        # every step is along a unit direction, 12 % of the magnet's 10 mm: none held past the line's end
+        np.testing.assert_allclose(np.linalg.norm(np.diff(line, axis=0), axis=1), 0.0012, rtol=1e-9)
         # each chord is along B at its midpoint (the midpoint rule's own direction), to a small angle
         for a, b in zip(line[5:-5:10], line[6:-4:10], strict=True):
             mid = (a + b) / 2
