@@ -43,3 +43,21 @@ def test_a_name_that_is_not_a_magnet_is_refused_with_its_code(demo):
     with pytest.raises(FieldError) as err:
         field_lines(built, poses, "holder")
     assert err.value.code == "field.magnet" and "m1" in str(err.value)
+
+
+def test_lines_ending_on_different_steps_hold_no_point_past_their_end():
+    """A second magnet beside the first breaks the symmetry about its axis, so its lines end on different
+    steps: each keeps stepping 12 % of the magnet's size up to its own end and not one point beyond (a held
+    point would be a step of length 0)."""
+    from field_helpers import magnet, motor_rig
+
+    from mime_gui.rig import Cylinder
+
+    beside = magnet(Cylinder(0.005, 0.01), direction=(1.0, 0.0, 0.0), at=(0.02, 0.0, 0.0))
+    built = motor_rig({"m": magnet(Cylinder(0.005, 0.01)), "beside": beside}, {}).build()
+    lines = field_lines(built, rest_poses(built), "m", seeds=12, steps=300, reach=4.0)
+    lengths = {len(line) for line in lines}
+    assert len(lengths) > 1  # they do end on different steps
+    for line in lines:
+        steps = np.linalg.norm(np.diff(line, axis=0), axis=1)
+        np.testing.assert_allclose(steps, 0.0012, rtol=1e-9)
