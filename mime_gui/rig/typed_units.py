@@ -50,12 +50,6 @@ UNITS: dict[str, tuple[str, float, float]] = {
 _TEXT = re.compile(r"^\s*([-+]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)\s*(.*?)\s*$", re.ASCII)
 
 
-def dimension(unit: str) -> str | None:
-    """The dimension of a unit spelling, or None for a unit the table does not know (or no unit)."""
-    found = UNITS.get(unit)
-    return found[0] if found else None
-
-
 def parse_typed(text: str, unit: str = "") -> float | None:
     """``text`` as a finite number in ``unit`` (the field's own unit; ``""`` for a plain number), or None
     when the whole text is not one: a bare number is in ``unit``; a number followed by another unit of the
@@ -76,12 +70,4 @@ def parse_typed(text: str, unit: str = "") -> float | None:
     return value if math.isfinite(value) else None
 
 
-def units_of(unit: str) -> tuple[str, ...]:
-    """The spellings a field in ``unit`` accepts after its number (for a tooltip)."""
-    own = UNITS.get(unit)
-    if own is None:
-        return (unit,) if unit else ()
-    return tuple(u for u, (dim, _, _) in UNITS.items() if dim == own[0])
-
-
-__all__ = ["UNITS", "dimension", "parse_typed", "units_of"]
+__all__ = ["UNITS", "parse_typed"]
