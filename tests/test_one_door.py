@@ -69,8 +69,8 @@ _WRITE_CALLS = {"np.save", "numpy.save", "np.savez", "numpy.savez", "np.savez_co
                 "shutil.copyfileobj", "os.replace", "os.rename", "os.link", "os.fdopen"}
 _READ_METHODS = {"read_text", "read_bytes"}
 _WRITE_METHODS = {"write_text", "write_bytes", "tofile"}
-#: receivers whose ``.save()`` is the project's own (a session, a recording) going through write_atomic
-_OWN_SAVERS = {"session", "rec", "recorder"}
+#: receivers whose ``.save()`` is the project's own (a session, its documents, a recording): write_atomic
+_OWN_SAVERS = {"session", "documents", "rec", "recorder"}
 #: receivers whose ``.open()`` shows a window, not a file (QDialog.open)
 _WINDOW = re.compile(r"(dialog|box)$", re.IGNORECASE)
 #: methods that give text

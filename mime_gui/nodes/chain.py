@@ -77,11 +77,14 @@ def _dt(dt) -> float:
 @dataclass(frozen=True, eq=False)
 class NodeState:
     """The node's state after a step: ``joint_positions (nq,)`` in ``art.joint_names`` order, world
-    ``frame_poses (nframes, 4, 4)`` and world-axis ``frame_angular_velocities (nframes, 3)`` in rad/s."""
+    ``frame_poses (nframes, 4, 4)`` and world-axis ``frame_angular_velocities (nframes, 3)`` in rad/s; a
+    segment advanced by forward dynamics carries its ``joint_velocities (nq,)`` too (None: at rest, as a
+    kinematic node's state is between steps)."""
 
     joint_positions: np.ndarray
     frame_poses: np.ndarray
     frame_angular_velocities: np.ndarray
+    joint_velocities: np.ndarray | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -4,7 +4,7 @@ Renderer protocol.
 Never imports Qt, pyvista or vtk: the desktop app in ``mime_gui.app`` is a thin view over this package.
 """
 
-from mime_gui.session.document import Document, Segment
+from mime_gui.session.document import Document, DrawnSegment
 from mime_gui.session.edits import (
     AddItem,
     Edit,
@@ -30,6 +30,7 @@ __all__ = [
     "AddItem",
     "ChangeSet",
     "Document",
+    "DrawnSegment",
     "Edit",
     "EditError",
     "Event",
@@ -43,7 +44,6 @@ __all__ = [
     "Renderer",
     "ReplaceItem",
     "ReplaceRig",
-    "Segment",
     "Session",
     "SessionError",
     "SetArmature",

@@ -19,7 +19,7 @@ from mime_gui.rig.findings import Finding
 
 
 @dataclass(eq=False)
-class Segment:
+class DrawnSegment:
     """One drawn segment of the document: its tree (with the grafted parts), the compiled articulation,
     where it is placed, and the chain node's state and command for it.
 
@@ -38,6 +38,8 @@ class Segment:
     key: object = None  # what the drawing depends on: equal keys, same tree and articulation
     # grafted link → (collection, name) of the part or magnet it stands for (the build's BuiltSegment.grafts)
     grafts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # joint name → the rig's initial position, where the chain node starts it when nothing is carried over
+    initial: Mapping[str, float] = field(default_factory=dict)
 
     def frame_pose(self, name: str) -> np.ndarray:
         return self.world_X_frame[self.articulation.frame_index(name)]
@@ -59,7 +61,7 @@ class Document:
     rig: Apparatus
     findings: tuple[Finding, ...] = ()
     built: object = None  # the last BuiltRig that succeeded (None until the rig is valid once)
-    segments: dict[str, Segment] = field(default_factory=dict)
+    segments: dict[str, DrawnSegment] = field(default_factory=dict)
     # the bundle (.zip) this document was extracted from, '' otherwise: ``path`` is then the extracted copy
     # in the bundle cache, which is no place to keep work (Save asks for a name)
     bundle: str = ""

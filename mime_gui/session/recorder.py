@@ -1,11 +1,11 @@
-"""Live driving and recording: the Session advanced by the real elapsed time, and a recorder of its commands
-that writes a command file which plays back to the trajectory the arm took.
+"""A recorder of the commands driven live, written as a command file which plays back to the trajectory the
+arm took.
 
-Live, :meth:`LiveDrive.tick` takes one step of the elapsed time (the servo lag is exact for any step with the
-command held). While recording, time advances in fixed steps of :data:`RECORD_STEP` (the remainder carried to
-the next tick) and each step's command becomes a row of the file, so playing the file with the zero-order
-hold at that step (its sample spacing, the default step of ``mime-gui play``) takes the same steps from the
-same state. Row 0 is the arm's position when recording started: played back, the arm starts there.
+While recording, the transport (:mod:`mime_gui.session.transport`) advances time in fixed steps of
+:data:`RECORD_STEP` (the remainder carried to the next tick) and each step's command becomes a row of the
+file, so playing the file with the zero-order hold at that step (its sample spacing, the default step of
+``mime-gui play``) takes the same steps from the same state. Row 0 is the arm's position when recording
+started: played back, the arm starts there.
 """
 
 from __future__ import annotations
@@ -90,47 +90,3 @@ class Recorder:
                               f"({getattr(exc, 'strerror', None) or exc})", path) from None
         return path
 
-
-class LiveDrive:
-    """What the app's clock advances while no trajectory plays: the Session, and the recorder if any."""
-
-    def __init__(self, session):
-        self.session = session
-        self.recorder: Recorder | None = None
-        self._carry = 0.0
-
-    @property
-    def document(self):
-        return self.session.document
-
-    def tick(self, dt: float) -> int:
-        """Advance by ``dt`` seconds of real time; returns the steps taken."""
-        rec = self.recorder
-        if rec is None:
-            self.session.tick(dt)
-            return 1
-        self._carry += dt
-        n = int(self._carry / rec.step + 1e-9)
-        self._carry = max(self._carry - n * rec.step, 0.0)
-        for _ in range(n):
-            self.session.tick(rec.step)
-            rec.record()
-        return n
-
-    def start_recording(self, step: float = RECORD_STEP) -> Recorder:
-        """Record the commands from now on; refused (``player.record-torques``) while a segment is driven by
-        torques: a recording holds position commands."""
-        driven = [s for s in self.session.segments if self.session.drive(s) == "torques"]
-        if driven:
-            raise PlayerError("player.record-torques", f"{', '.join(driven)} "
-                              f"{'is' if len(driven) == 1 else 'are'} driven by torques, which a recording "
-                              "does not hold; switch back to positions (Joint sliders ▸ Drive) to record")
-        self.recorder = Recorder(self.session, step)
-        self.session.recording = True
-        self._carry = 0.0
-        return self.recorder
-
-    def stop_recording(self) -> Recorder | None:
-        rec, self.recorder = self.recorder, None
-        self.session.recording = False
-        return rec

@@ -1,9 +1,10 @@
 """The transport: who moves the arm, the live commands or the player, and the one ``tick(dt)`` the app's
 clock calls.
 
-In ``live`` mode the clock advances the Session (:class:`~mime_gui.session.recorder.LiveDrive`: sliders set
-commands, the servo lags behind them, the recorder captures them). In ``player`` mode the shown state is a row
-of the loaded :class:`~mime_gui.session.player.Player`'s trajectory, put in place by
+In ``live`` mode a tick advances the Session by the elapsed time (:meth:`~mime_gui.session.Session.tick`:
+sliders set commands, the servo lags behind them; exact for any step with the command held); while recording
+(:class:`~mime_gui.session.recorder.Recorder`), in fixed steps whose commands it captures. In ``player`` mode
+the shown state is a row of the loaded :class:`~mime_gui.session.player.Player`'s trajectory, put in place by
 :meth:`~mime_gui.session.Session.show_state` with its commands (so the sliders show the played commands);
 playing moves the row with the wall clock. Touching a command (:meth:`take_over`) pauses the player and
 returns to live driving from the state shown. Opening another document unloads the player and stops a
@@ -22,14 +23,15 @@ from __future__ import annotations
 from mime_gui.multibody.errors import CodedError
 from mime_gui.session.events import Event
 from mime_gui.session.live_torques import LiveTorques
-from mime_gui.session.player import Player
-from mime_gui.session.recorder import RECORD_STEP, LiveDrive, Recorder
+from mime_gui.session.player import Player, PlayerError
+from mime_gui.session.recorder import RECORD_STEP, Recorder
 
 
 class Transport:
     def __init__(self, session):
         self.session = session
-        self.live = LiveDrive(session)
+        self.recorder: Recorder | None = None  # the recording under way
+        self._carry = 0.0  # the time a recording's fixed steps have not taken yet
         self.live_torques = LiveTorques(session)  # the dynamic segments' torques along live driving
         self.player: Player | None = None
         self.mode = "live"
@@ -60,7 +62,16 @@ class Transport:
                 if not self.player.playing:  # reached the end
                     self.playhead_changed.emit(self.player.row)
             return
-        self.live.tick(dt)
+        rec = self.recorder
+        if rec is None:
+            self.session.tick(dt)
+            return
+        self._carry += dt
+        n = int(self._carry / rec.step + 1e-9)
+        self._carry = max(self._carry - n * rec.step, 0.0)
+        for _ in range(n):
+            self.session.tick(rec.step)
+            rec.record()
 
     # -- modes ------------------------------------------------------------------------------------------
     def _set_mode(self, mode: str) -> None:
@@ -148,16 +159,26 @@ class Transport:
     # -- recording ----------------------------------------------------------------------------------------
     @property
     def recording(self) -> Recorder | None:
-        return self.live.recorder
+        return self.recorder
 
     def start_recording(self, step: float = RECORD_STEP) -> Recorder:
+        """Record the commands from now on (live); refused (``player.record-torques``) while a segment is
+        driven by torques: a recording holds position commands."""
         self.take_over()
-        rec = self.live.start_recording(step)
+        driven = [s for s in self.session.segments if self.session.drive(s) == "torques"]
+        if driven:
+            raise PlayerError("player.record-torques", f"{', '.join(driven)} "
+                              f"{'is' if len(driven) == 1 else 'are'} driven by torques, which a recording "
+                              "does not hold; switch back to positions (Joint sliders ▸ Drive) to record")
+        rec = self.recorder = Recorder(self.session, step)
+        self.session.motion.set_recording(True)
+        self._carry = 0.0
         self.recording_changed.emit(rec)
         return rec
 
     def stop_recording(self) -> Recorder | None:
-        rec = self.live.stop_recording()
+        rec, self.recorder = self.recorder, None
+        self.session.motion.set_recording(False)
         if rec is not None:
             self.last_recording = rec
             self.recording_changed.emit(None)

@@ -256,7 +256,7 @@ def test_a_size_momentarily_invalid_keeps_the_part_drawn_dimmed_under_its_mount(
     type_into(qtbot, field(window, "parts.box.geometry.size").edits[0], "-")  # on the way to "-5": none yet
     type_into(qtbot, field(window, "parts.box.geometry.size").edits[0], "0")  # a zero edge breaks a rule
     assert session.rig.parts["box"].geometry.size[0] == 0.0 and session.findings
-    assert graft in session.stand_ins.refs
+    assert graft in session.documents.stand_ins.refs
     row = tree.item_for(graft)
     assert row is not None and row.parent() is tree.item_for(ItemRef("ur5", "link", "wrist_3_link"))
     actors = scene._registry.actors_of(graft)
@@ -266,7 +266,7 @@ def test_a_size_momentarily_invalid_keeps_the_part_drawn_dimmed_under_its_mount(
     assert finding.isVisible() and finding.text().startswith("[")  # the rule's code and message
     clock.now += 0.2
     type_into(qtbot, field(window, "parts.box.geometry.size").edits[0], "30")
-    assert not session.findings and not session.stand_ins.refs
+    assert not session.findings and not session.documents.stand_ins.refs
     actors = scene._registry.actors_of(graft)
     assert all(a.GetProperty().GetOpacity() == 1.0 for a in actors)
     assert session.rig.parts["box"].geometry.size == (0.03, size[1], size[2])

@@ -355,7 +355,7 @@ def test_a_rig_being_fixed_draws_no_shape_or_place_that_breaks_a_rule(session):
     assert [f.code for f in session.findings] == ["part.geometry"]
     drawn = session.segment("motor").tree.links["part:holder"].visuals[0].geometry
     assert drawn.radius == before.radius and drawn.length == before.length
-    assert session.stand_ins.refs == {ItemRef("motor", "link", "part:holder")}
+    assert session.documents.stand_ins.refs == {ItemRef("motor", "link", "part:holder")}
     session.apply(SetValue("parts.holder.geometry", Cylinder(radius=0.01, length=0.02)))
     session.apply(SetValue("chain.arm.at", (1e300, 0.0, 0.0)))
     assert [f.code for f in session.findings] == ["chain.placement"]
@@ -373,4 +373,4 @@ def test_a_part_never_drawn_valid_is_left_out_while_its_shape_breaks_a_rule(tmp_
     s = Session()
     s.open(path)
     assert "part.geometry" in [f.code for f in s.findings]
-    assert "part:holder" not in s.segment("motor").tree.links and not s.stand_ins.refs
+    assert "part:holder" not in s.segment("motor").tree.links and not s.documents.stand_ins.refs

@@ -10,7 +10,8 @@ from mime_gui import RESOURCES
 from mime_gui.nodes import KinematicArmNode, read_commands
 from mime_gui.session import Session, SetValue
 from mime_gui.session.player import Player, PlayerError
-from mime_gui.session.recorder import LiveDrive, Recorder
+from mime_gui.session.recorder import Recorder
+from mime_gui.session.transport import Transport
 
 DEMO = RESOURCES / "demo"
 STEPS = [0.016, 0.031, 0.017, 0.05, 0.004, 0.1, 0.0166, 0.02, 0.033, 0.016]
@@ -25,13 +26,13 @@ def test_live_commands_follow_the_kinematic_arm_node(tau):
     art = session.segment(name).articulation
     node = KinematicArmNode(art, servo_time_constant=tau)
     state = node.initial_state(session.joint_positions(name))
-    live = LiveDrive(session)
+    live = Transport(session)
     rng = np.random.default_rng(3)
     for i, dt in enumerate(STEPS):
         if i % 3 == 0:  # a slider moved
             u = rng.uniform(np.maximum(art.lower, -3), np.minimum(art.upper, 3))
             session.set_command(name, u)
-        assert live.tick(dt) == 1
+        live.tick(dt)  # one step of the elapsed time
         state = node.advance(state, session.command(name), dt)
         assert np.allclose(session.joint_positions(name), state.joint_positions, rtol=0, atol=1e-12)
         assert np.allclose(session.segment(name).world_X_frame, state.frame_poses, rtol=0, atol=1e-12)
@@ -42,7 +43,7 @@ def test_live_commands_follow_the_kinematic_arm_node(tau):
 def drive_and_record(session, tmp_path, suffix):
     """Move the demo rig's commands while recording with uneven ticks; the states after each tick by the
     recording's sample index, and the saved file."""
-    live = LiveDrive(session)
+    live = Transport(session)
     session.set_command("arm", {"joint_1": 0.8})  # the arm is still moving when recording starts
     live.tick(0.02)
     rec = live.start_recording()

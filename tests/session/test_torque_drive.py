@@ -138,3 +138,22 @@ def test_a_segment_with_a_joint_that_moves_no_mass_is_refused_torque_driving(tmp
     assert e.value.code == "dynamics.singular" and "'wrist'" in str(e.value)
     assert [err.code for err in errors] == ["dynamics.singular"]  # the window shows it
     assert session.drive("arm") == "positions"
+
+
+def test_a_segment_driven_by_torques_again_starts_at_rest(demo):
+    """The joint velocities live in the segment's state: a state kept across an edit that did not touch the
+    segment still holds the velocities of an earlier torque drive, and a new drive starts at rest."""
+    session, transport = demo
+    session.set_drive("motor", "torques")
+    session.set_torques("motor", {"shaft": 0.01})
+    for _ in range(10):
+        transport.tick(DT)
+    assert session.joint_velocities("motor")[0] > 0
+    assert session.state("motor").joint_velocities[0] > 0  # beside its positions
+    kept = session.state("motor")
+    session.apply(SetValue("name", "renamed"))  # no segment's node or pose changes
+    assert session.drive("motor") == "positions" and session.state("motor") is kept
+    np.testing.assert_array_equal(session.joint_velocities("motor"), 0.0)  # driven by positions
+    session.set_drive("motor", "torques")
+    np.testing.assert_array_equal(session.joint_velocities("motor"), 0.0)
+    np.testing.assert_array_equal(session.applied_torques("motor"), 0.0)

@@ -1,0 +1,168 @@
+"""The view-state component of the session: what is selected, which items are hidden, which layers are
+shown, and the attached view (:class:`~mime_gui.session.renderer.Renderer`) these are pushed to.
+
+Events: ``selection_changed(item)``, ``layers_changed(layer, visible)``,
+``visibility_changed(item, visible)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from mime_gui.session.document import Document
+from mime_gui.session.errors import SessionError, refuse
+from mime_gui.session.events import Event
+from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
+
+
+class ViewState:
+    def __init__(self, document: Callable[[], Document | None], error: Event) -> None:
+        self._selection: ItemRef | None = None
+        self._layers: dict[str, bool] = dict(DEFAULT_LAYERS)
+        self._hidden: set[ItemRef] = set()
+        self._renderer: Renderer | None = None
+        self.selection_changed = Event("selection_changed")
+        self.layers_changed = Event("layers_changed")
+        self.visibility_changed = Event("visibility_changed")
+        self._document = document  # the open document or None
+        self._error = error
+
+    @property
+    def selection(self) -> ItemRef | None:
+        return self._selection
+
+    @property
+    def layers(self) -> dict[str, bool]:
+        """Layer → shown (a copy)."""
+        return dict(self._layers)
+
+    @property
+    def hidden(self) -> frozenset[ItemRef]:
+        return frozenset(self._hidden)
+
+    @property
+    def renderer(self) -> Renderer | None:
+        return self._renderer
+
+    def has_item(self, item: ItemRef) -> bool:
+        return has_item(self._document(), item)
+
+    # -- the view ----------------------------------------------------------------------------------------
+    def attach(self, renderer: Renderer | None) -> None:
+        """Attach a view and bring it up to date (scene, poses, layers, highlight)."""
+        self._renderer = renderer
+        if renderer is None:
+            return
+        for layer, on in self._layers.items():
+            renderer.set_layer_visible(layer, on)
+        self.show()
+
+    def show(self) -> None:
+        """Draw the document anew in the attached view: its segments, their poses, what is hidden and the
+        highlight."""
+        r = self._renderer
+        if r is None:
+            return
+        doc = self._document()
+        segments = doc.segments if doc is not None else {}
+        r.show_segments({name: (seg.tree, seg.articulation) for name, seg in segments.items()})
+        for name, seg in segments.items():
+            r.set_frame_poses(name, seg.world_X_frame)
+        for item in self._hidden:
+            r.set_item_visible(item, False)
+        r.highlight(self._selection)
+        r.request_render()
+
+    def prune(self) -> bool:
+        """Forget the hidden items and the selection the document no longer has; True when the selection was
+        dropped (the caller emits ``selection_changed``, after its own events)."""
+        self._hidden = {item for item in self._hidden if self.has_item(item)}
+        if self._selection is not None and not self.has_item(self._selection):
+            self._selection = None
+            return True
+        return False
+
+    def clear(self) -> None:
+        """Nothing open: nothing selected or hidden."""
+        self._selection = None
+        self._hidden.clear()
+
+    # -- selection, visibility, layers ---------------------------------------------------------------
+    def select(self, item: ItemRef | None) -> bool:
+        """Select an item (or clear with None); unknown items raise ``session.item``. True when the
+        selection changed."""
+        if item is not None and not self.has_item(item):
+            raise self._fail("session.item", f"no {item.kind} {item.name!r} in segment {item.segment!r}")
+        if item == self._selection:
+            return False
+        self._selection = item
+        if self._renderer is not None:
+            self._renderer.highlight(item)
+            self._renderer.request_render()
+        self.selection_changed.emit(item)
+        return True
+
+    def is_item_visible(self, item: ItemRef) -> bool:
+        return item not in self._hidden
+
+    def set_item_visible(self, item: ItemRef, visible: bool) -> None:
+        """Hide or show one item in the view (the tree's context menu)."""
+        if not self.has_item(item):
+            raise self._fail("session.item", f"no {item.kind} {item.name!r} in segment {item.segment!r}")
+        visible = bool(visible)
+        if (item not in self._hidden) == visible:
+            return
+        if visible:
+            self._hidden.discard(item)
+        else:
+            self._hidden.add(item)
+        if self._renderer is not None:
+            self._renderer.set_item_visible(item, visible)
+            self._renderer.request_render()
+        self.visibility_changed.emit(item, visible)
+
+    def set_layer_visible(self, layer: str, visible: bool) -> None:
+        if layer not in LAYERS:
+            raise self._fail("session.layer", f"unknown layer {layer!r}; layers: {', '.join(LAYERS)}")
+        visible = bool(visible)
+        if self._layers.get(layer) == visible:
+            return
+        self._layers[layer] = visible
+        if self._renderer is not None:
+            self._renderer.set_layer_visible(layer, visible)
+            self._renderer.request_render()
+        self.layers_changed.emit(layer, visible)
+
+    def _fail(self, code: str, message: str, file: str = "") -> SessionError:
+        return refuse(self._error, code, message, file)
+
+
+def has_item(doc: Document | None, item: ItemRef) -> bool:
+    """Whether the document has ``item``: a part, magnet or probe of its rig (on the segment named, when one
+    is), or a segment, link, joint or frame of its drawn segments."""
+    if doc is None:
+        return False
+    rig = doc.rig
+    if item.kind in ("part", "magnet"):
+        part = (rig.parts if item.kind == "part" else rig.magnets).get(item.name)
+        if part is None:
+            return False
+        mount = part.mount.split(".", 1)[0] if isinstance(part.mount, str) else ""
+        return item.segment in ("", mount)
+    if item.kind == "probe":  # selected by itself, ItemRef("", "probe", name), as a part is
+        probe = rig.probes.get(item.name)
+        if probe is None:
+            return False
+        return item.segment in ("", (probe.mount or "").split(".", 1)[0])
+    seg = doc.segments.get(item.segment)
+    if seg is None:
+        return False
+    if item.kind == "segment":  # a segment's own row: ItemRef(name, "segment", name)
+        return item.name == item.segment
+    if item.kind == "link":
+        return item.name in seg.tree.links
+    if item.kind == "joint":
+        return item.name in seg.tree.joints
+    if item.kind == "frame":
+        return item.name in seg.articulation.frame_names
+    return False
