@@ -1,8 +1,10 @@
 """What the installed package knows about itself: its version and where its bundled data lives.
 
-The data (``mime_gui/resources/``) ships inside the package, so a plain ``pip install`` or a wheel carries
-it. It is found through ``importlib.resources``; the readers open URDFs and meshes by path, so a package
-imported from a zip archive has its data copied out once, to a folder removed when the process ends.
+The data lives in the repository's top-level ``resources/`` folder, installed as the package
+``mime_gui.resources`` (``pyproject.toml`` maps the one to the other), so a plain ``pip install``, a wheel and
+an editable install all carry it. It is found through ``importlib.resources``; the readers open URDFs and
+meshes by path, so a package imported from a zip archive has its data copied out once, to a folder removed
+when the process ends.
 """
 
 from __future__ import annotations
@@ -42,7 +44,11 @@ def _copy_tree(source: Traversable, target: Path) -> None:
 
 def resources_folder(package: str = "mime_gui") -> Path:
     """The package's ``resources`` folder as a real path on disk."""
-    root = resources.files(package) / "resources"
+    try:
+        root = resources.files(f"{package}.resources")
+    except ModuleNotFoundError:
+        # A source tree on the path but never installed: nothing maps the data in, it sits beside the package.
+        return Path(__file__).resolve().parent.parent / "resources"
     if isinstance(root, Path):
         return root
     # Not a plain folder (a zip import): Python 3.11's ``as_file`` cannot extract a folder, so copy it.

@@ -17,7 +17,7 @@ from mime_gui.multibody import UrdfError, read_urdf
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-DEMO = ROOT / "mime_gui" / "resources" / "demo" / "arm.urdf"
+DEMO = ROOT / "resources" / "demo" / "arm.urdf"
 BAD = HERE / "data" / "bad_urdf"
 
 ONE_LINE = re.compile(r"^error\[(urdf\.[a-z-]+)\] (.+):(\d+): (.+)$")

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "mime_gui" / "resources" / "demo" / "arm.urdf"
+DEMO = ROOT / "resources" / "demo" / "arm.urdf"
 HEADLESS = ["mime_gui.multibody", "mime_gui.nodes", "mime_gui.rig", "mime_gui.session", "mime_gui.cli",
             "mime_gui.errors", "mime_gui.magnitudes", "mime_gui.inputs", "mime_gui.files",
             "mime_gui.mesh_files", "mime_gui.nodes.columns", "mime_gui.rig.typed_units",

@@ -17,6 +17,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "mime_gui"
+#: where each installed package's source lives: the bundled data sits at the top of the repository
+FOLDERS = {"mime_gui": PACKAGE, "mime_gui.resources": ROOT / "resources"}
 
 #: lowest first; a module may import its own layer's modules and any lower layer's, never a higher one's
 LAYERS = (
@@ -35,11 +37,12 @@ LAYERS = (
 
 def _modules() -> dict[str, Path]:
     out = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = path
+    for package, folder in FOLDERS.items():
+        for path in sorted(folder.rglob("*.py")):
+            parts = [*package.split("."), *path.relative_to(folder).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts.pop()
+            out[".".join(parts)] = path
     return out
 
 
@@ -163,7 +166,7 @@ def test_a_built_segment_knows_what_its_graft_links_stand_for():
     from mime_gui.rig import load
     from mime_gui.rig.build import build, display_segments
 
-    rig = load(PACKAGE / "resources" / "demo" / "demo.rig.json")
+    rig = load(ROOT / "resources" / "demo" / "demo.rig.json")
     built = rig.build()
     mounted = {(c, n) for c, n, p in rig.solids() if p.mount is not None}
     assert mounted and {item for s in built.segments.values() for item in s.grafts.values()} == mounted

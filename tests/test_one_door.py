@@ -18,6 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "mime_gui"
+#: the bundled data, installed as mime_gui.resources: its scripts ship in the package too
+RESOURCES = ROOT / "resources"
 
 #: where each door is: the one place its kind of call belongs
 DOORS = {"read": "mime_gui/inputs.py", "write": "mime_gui/files.py",
@@ -54,8 +56,8 @@ ALLOWED = {
 
 #: modules not walked, with why
 SKIPPED = {
-    "mime_gui/resources/demo/make_commands.py": "a maintainer's script that writes the demo's command files; "
-                                                "the program never runs it",
+    "resources/demo/make_commands.py": "a maintainer's script that writes the demo's command files; "
+                                       "the program never runs it",
 }
 
 _READ_CALLS = {"io.open", "np.load", "numpy.load", "np.loadtxt", "numpy.loadtxt", "np.genfromtxt",
@@ -310,7 +312,7 @@ def scan(source: str) -> list[tuple[str, str]]:
 
 def _package_findings() -> list[tuple[str, str, str]]:
     out = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted([*PACKAGE.rglob("*.py"), *RESOURCES.rglob("*.py")]):
         module = path.relative_to(ROOT).as_posix()
         if module in SKIPPED:
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from importlib import metadata
 from pathlib import Path
@@ -13,9 +14,35 @@ ROOT = Path(__file__).resolve().parents[1]
 VERSION = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
 
 
-def test_resources_live_inside_the_package():
-    assert mime_gui.RESOURCES == Path(mime_gui.__file__).parent / "resources"
-    assert (mime_gui.RESOURCES / "demo" / "demo.rig.json").is_file()
+def test_the_bundled_data_is_the_package_mime_gui_resources():
+    """The repository's top-level resources/ installed as mime_gui.resources: the editable install maps it."""
+    data = importlib.import_module("mime_gui.resources")
+    assert mime_gui.RESOURCES == Path(data.__file__).parent
+    demo = "demo/demo.rig.json"
+    assert (mime_gui.RESOURCES / demo).read_bytes() == (ROOT / "resources" / demo).read_bytes()
+
+
+def test_a_source_tree_never_installed_finds_the_data_beside_the_package(monkeypatch):
+    def missing(name):
+        raise ModuleNotFoundError(name)
+
+    monkeypatch.setattr(_package.resources, "files", missing)
+    folder = _package.resources_folder()
+    assert folder == Path(_package.__file__).resolve().parents[1] / "resources"
+    assert (folder / "demo" / "demo.rig.json").is_file()
+
+
+def test_every_package_folder_is_installed_and_the_data_mapped():
+    """pyproject names the packages (resources/ lives outside mime_gui/): a new package folder goes there."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    folders = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "mime_gui").rglob("__init__.py")}
+    assert set(config["packages"]) == folders | {"mime_gui.resources"}
+    assert config["package-dir"] == {"mime_gui.resources": "resources"}
+    data = config["package-data"]["mime_gui.resources"]
+    shipped = {f for f in (ROOT / "resources").rglob("*")
+               if f.is_file() and "__pycache__" not in f.parts and f.name != "__init__.py"}
+    matched = {f for pattern in data for f in (ROOT / "resources").glob(pattern)}
+    assert sorted(shipped - matched) == [], "bundled files that no package-data pattern ships"
 
 
 def test_the_version_comes_from_the_installed_metadata(monkeypatch):

@@ -47,6 +47,7 @@ def wheel(tmp_path_factory) -> Path:
     shutil.copy(ROOT / "README.md", src)
     skip = shutil.ignore_patterns("__pycache__", "*.pyc")
     shutil.copytree(ROOT / "mime_gui", src / "mime_gui", ignore=skip)
+    shutil.copytree(ROOT / "resources", src / "resources", ignore=skip)  # installed as mime_gui.resources
     dist = tmp_path_factory.mktemp("dist")
     done = _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
                  "--no-index", "-w", dist, src], cwd=src)

@@ -3,10 +3,11 @@ Edit → Delete, Duplicate, Rename; File → Export rig (JSON, Python) while the
 of a template on a frame as one edit; going to a finding's field; autosave to a recovery file and the offer
 to recover after a crash; asking before closing with unsaved changes.
 
-``install_assembly(window)`` wires it all into a :class:`~mime_gui.app.main_window.MainWindow` and returns the
-:class:`Assembly` (``window.assembly``). Autosave, the recovery offer and the question on close are on for the
-app's own window (``restore=True``) and off for a window made without it (tests), unless
-:meth:`Assembly.enable_recovery` / ``ask_on_close`` turn them on.
+``install_assembly(window, docks)`` wires it all into a :class:`~mime_gui.app.main_window.MainWindow` and
+returns the :class:`Assembly` (the window keeps it as ``window.assembly``); the docks are the registry's,
+made by the window. Autosave, the recovery offer and the question on close are on for the app's own window
+(``restore=True``) and off for a window made without it (tests), unless :meth:`Assembly.enable_recovery` /
+``ask_on_close`` turn them on.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from mime_gui.app.docks.build_report import BuildReportDock
 from mime_gui.app.docks.forms import canonical, item_ref, part_target
 from mime_gui.app.docks.mass import MassPropertiesDock
 from mime_gui.app.docks.palette import PaletteDock
+from mime_gui.app.docks.properties import PropertiesDock
+from mime_gui.app.docks.tree import TreeDock
 from mime_gui.app.docks.validation import ValidationDock
 from mime_gui.rig import paths as rig_paths
 from mime_gui.rig.templates import copy_name, segment_mount, unique_name
@@ -33,22 +36,24 @@ from mime_gui.session.recovery import RecoveryStore, autosave_interval
 
 
 class Assembly(QObject):
-    def __init__(self, window):
+    def __init__(self, window, docks):
         super().__init__(window)
         self.window = window
         self.session = session = window.session
         bridge = window.bridge
-        self.palette = PaletteDock(session, bridge, window)
-        self.validation = ValidationDock(session, bridge, window)
-        self.build_report = BuildReportDock(session, bridge, window)
-        self.mass = MassPropertiesDock(session, bridge, window)
-        self.armature = ArmatureDock(session, bridge, window)
+        self.tree: TreeDock = docks["ChainTreeDock"]
+        self.properties: PropertiesDock = docks["PropertiesDock"]
+        self.palette: PaletteDock = docks["PaletteDock"]
+        self.validation: ValidationDock = docks["ValidationDock"]
+        self.build_report: BuildReportDock = docks["BuildReportDock"]
+        self.mass: MassPropertiesDock = docks["MassPropertiesDock"]
+        self.armature: ArmatureDock = docks["ArmatureDock"]
         self.recovery: RecoveryStore | None = None
         self.ask_on_close = False
         self._autosaved_rig = None
         self._place_docks()
         self._menus()
-        window.tree_dock.template_dropped.connect(self.drop_template)
+        self.tree.template_dropped.connect(self.drop_template)
         from mime_gui.app.scene.drop_target import install_drop_target  # the 3D view's side (needs VTK)
         from mime_gui.app.scene.part_marks import install_part_marks
 
@@ -62,7 +67,7 @@ class Assembly(QObject):
         self.world_parts = install_world_parts(window.scene, session, bridge)
         self.palette.chosen.connect(self.add_to_selection)
         self.palette.describe_target = self._target_text
-        window.tree_dock.context_actions = self._context_actions
+        self.tree.context_actions = self._context_actions
         self.validation.navigate.connect(self.navigate)
         bridge.findings_changed.connect(lambda _f: self._gate_export())
         bridge.document_changed.connect(lambda _d: self._gate_export())
@@ -86,7 +91,7 @@ class Assembly(QObject):
         w = self.window
         # where they go is decided with every other dock, once all exist (app/layout.py); sized once the
         # window has its size: the palette tall enough for its templates, the findings for a table of joints
-        QTimer.singleShot(0, lambda: w.resizeDocks([w.tree_dock, self.palette], [420, 270], Qt.Vertical))
+        QTimer.singleShot(0, lambda: w.resizeDocks([self.tree, self.palette], [420, 270], Qt.Vertical))
         QTimer.singleShot(0, self.validation.raise_)  # the findings are the tab shown first
         # (a third of a short window at most: the view keeps the rest)
         QTimer.singleShot(0, lambda: w.resizeDocks([self.validation], [min(270, w.height() // 3)],
@@ -230,8 +235,8 @@ class Assembly(QObject):
         if name not in getattr(self.session.rig, collection, {}):
             return  # undone before its turn came
         self.select(collection, name)
-        self.window.properties_dock.raise_()
-        self.window.properties_dock.forms.focus_path(rig_paths.join(collection, name))
+        self.properties.raise_()
+        self.properties.forms.focus_path(rig_paths.join(collection, name))
 
     def _ask_path(self, template) -> str:
         start = str(self.session.rig.base or "")
@@ -248,7 +253,7 @@ class Assembly(QObject):
         if ref is None:
             return None
         if ref.kind in ("link", "frame", "joint"):
-            tree = self.window.tree_dock
+            tree = self.tree
             item = tree.item_for(ref)
             if item is not None:
                 rect = tree.tree.visualItemRect(item)
@@ -313,8 +318,8 @@ class Assembly(QObject):
 
     def rename_selected(self) -> None:
         item = self.selected_item()
-        forms = self.window.properties_dock.forms
-        self.window.properties_dock.raise_()
+        forms = self.properties.forms
+        self.properties.raise_()
         forms.focus_path("name" if item is None else rig_paths.join(*item))
 
     # -- findings ------------------------------------------------------------------------------------
@@ -325,8 +330,8 @@ class Assembly(QObject):
             return
         if where == "name" or not where:
             self.session.select(None)
-            self.window.properties_dock.raise_()
-            self.window.properties_dock.forms.focus_path("name")
+            self.properties.raise_()
+            self.properties.forms.focus_path("name")
             return
         try:
             parts = rig_paths.split(rig, where)
@@ -337,8 +342,8 @@ class Assembly(QObject):
         if collection == "chain" and len(parts) > 2 and parts[2] in ("armature", "actuators"):
             self.armature.focus(where)
             return
-        self.window.properties_dock.raise_()
-        self.window.properties_dock.forms.focus_path(where)
+        self.properties.raise_()
+        self.properties.forms.focus_path(where)
 
     # -- save and export -----------------------------------------------------------------------------
     def _saved_message(self) -> None:
@@ -509,9 +514,10 @@ class Assembly(QObject):
         return answer == QMessageBox.Discard
 
 
-def install_assembly(window) -> Assembly:
-    window.assembly = Assembly(window)
-    return window.assembly
+def install_assembly(window, docks) -> Assembly:
+    """Assemble through the docks made from the registry: the palette, the findings' docks, the tree and the
+    forms; the Edit and Export entries, autosave and recovery in ``window``."""
+    return Assembly(window, docks)
 
 
 __all__ = ["Assembly", "ItemRef", "install_assembly"]

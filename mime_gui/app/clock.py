@@ -43,6 +43,12 @@ class Clock(QObject):
         self._timer.stop()
         self._last = None
 
+    def tick_now(self) -> None:
+        """A step at once (a slider moved): the arm starts towards the new command in this turn rather than
+        on the next tick; the step is the time since the last one, so the servo stays exact."""
+        if self.running:
+            self._tick()
+
     def _tick(self) -> None:
         now = self._now()
         dt = min(now - (self._last if self._last is not None else now), MAX_STEP)

@@ -1,5 +1,6 @@
 """Driving in the window: the joint sliders, the player and the plots docks, the one clock, the Playback
-menu and its keys, and the video export. :func:`install_driving` adds all of it to a MainWindow.
+menu and its keys, and the video export. :func:`install_driving` adds all of it to a MainWindow; the docks
+come from the registry and the clock and the transport from the window's services (app/services.py).
 
 The clock (``app/clock.py``, about 60 Hz on the real elapsed time) ticks the
 :class:`~mime_gui.session.transport.Transport`: live, it advances the Session's chain node (the arm lags its
@@ -15,33 +16,21 @@ from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QProgressDialog
 
-from mime_gui.app.clock import Clock
-from mime_gui.app.docks.player import PlayerDock
-from mime_gui.app.docks.plots import PlotsDock
-from mime_gui.app.docks.sliders import JointSlidersDock
+from mime_gui.app.services import Services
 from mime_gui.app.video import FPS, VideoError, frame_rows, kinds, render_video
 from mime_gui.multibody import compiled
-from mime_gui.session.transport import Transport
-
-
-class DrivingClock(Clock):
-    def tick_now(self) -> None:
-        """A step at once (a slider moved): the arm starts towards the new command in this turn rather than
-        on the next tick; the step is the time since the last one, so the servo stays exact."""
-        if self.running:
-            self._tick()
 
 
 class Driving(QObject):
-    def __init__(self, window):
+    def __init__(self, window, docks, services: Services):
         super().__init__(window)
         self.window = window
-        session, bridge = window.session, window.bridge
-        self.transport = Transport(session)
-        self.clock = DrivingClock(self.transport, self)  # the transport has a clock's document and tick
-        self.sliders = JointSlidersDock(session, bridge, window)
-        self.player = PlayerDock(session, bridge, self.transport, window)
-        self.plots = PlotsDock(session, bridge, self.transport, window)
+        session = window.session
+        self.transport = services.transport
+        self.clock = services.clock
+        self.sliders = docks["JointSlidersDock"]
+        self.player = docks["PlayerDock"]
+        self.plots = docks["PlotsDock"]
         self.video_dialog: QProgressDialog | None = None
         self.sliders.commanded.connect(self.transport.take_over)
         self.sliders.commanded.connect(self.clock.tick_now)
@@ -49,7 +38,6 @@ class Driving(QObject):
         self.sliders.units_changed.connect(self.plots.set_degrees)
         self.player.video_requested.connect(self.export_video_dialog)
         self.clock.ticked.connect(lambda _dt: self.player.tick())
-        self._place_docks()
         self._build_menu()
         window.installEventFilter(self)
         session.document_changed.connect(lambda _doc: self._load_compiled_when_dynamic())
@@ -67,11 +55,6 @@ class Driving(QObject):
         if any(s.segment.dynamic for s in built.segments.values()):
             # bound to self: a window closed before it fires starts nothing
             QTimer.singleShot(int(self.COMPILED_DELAY * 1000), self, compiled.load_in_background)
-
-    def _place_docks(self) -> None:
-        # where they go is decided with every other dock, once all exist (app/layout.py): a dock added here
-        # and moved there would leave a stray tab bar
-        pass
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "", context=None) -> QAction:
         action = QAction(text, self.window)
@@ -183,7 +166,7 @@ class Driving(QObject):
         return False
 
 
-def install_driving(window) -> Driving:
-    """Add the sliders, player and plots docks, the clock and the Playback menu to ``window``."""
-    window.driving = Driving(window)
-    return window.driving
+def install_driving(window, docks, services: Services) -> Driving:
+    """Drive through the sliders, player and plots docks (made from the registry) on the services' clock and
+    transport, and add the Playback menu to ``window``."""
+    return Driving(window, docks, services)

@@ -7,8 +7,9 @@ in the 3D view (View → |B| plane at the selected probe).
   and probe (not per frame), with the rotating-field summary in the readout line under the plots.
 - **Plane**: :class:`~mime_gui.app.scene.field_plane.FieldPlaneView`.
 
-``install_field_views(window)`` adds both once the Plots dock exists and returns the :class:`FieldViews`
-(``window.field_views``).
+``install_field_views(window, docks, services)`` adds both once the Plots dock exists and returns the
+:class:`FieldViews`; the plane's toggle is the services' ``field_plane`` (app/services.py), which the probe's
+form shows and sets too.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.forms.probe import probe_field
-from mime_gui.app.docks.plots import LIVE_SAMPLES, LIVE_SECONDS, REDRAW_MS, XYZ, Ring, nice_range
+from mime_gui.app.docks.plots import LIVE_SAMPLES, LIVE_SECONDS, REDRAW_MS, XYZ, SampleBuffer, nice_range
+from mime_gui.app.services import Services
 
 
 def _fmt_axis(axis) -> str:
@@ -64,7 +66,7 @@ class FieldPlot(QObject):
         self.series = None  # (player, key, FieldTrajectory, summary) of the loaded trajectory
         self.computed = 0  # trajectories' fields computed (tests count them: once per file, rig and probe)
         self.redraws = 0
-        self._ring = Ring(LIVE_SAMPLES, 3)
+        self._samples = SampleBuffer(LIVE_SAMPLES, 3)
         self._t0 = time.perf_counter()
         self._dirty = False
         self._timer = QTimer(self)
@@ -104,7 +106,7 @@ class FieldPlot(QObject):
         if player is None:
             if changed or self.series is not None:
                 self.series = None
-                self._ring = Ring(LIVE_SAMPLES, 3)
+                self._samples = SampleBuffer(LIVE_SAMPLES, 3)
                 self._t0 = time.perf_counter()
             self.plot.setXRange(-LIVE_SECONDS, 0.0, padding=0.0)
             self._sample()
@@ -171,14 +173,14 @@ class FieldPlot(QObject):
         if B is None:
             self._say(f"<b>{self.probe}</b>: no field ({why})")
             return
-        self._ring.append(time.perf_counter() - self._t0, B * 1e3)
+        self._samples.append(time.perf_counter() - self._t0, B * 1e3)
         self._dirty = True
 
     def _redraw_if_dirty(self) -> None:
         if not self._dirty or self.probe is None or self._plays() is not None or not on_screen(self.dock):
             return
         self._dirty = False
-        t, values = self._ring.arrays()
+        t, values = self._samples.arrays()
         if not len(t):
             return
         keep = t >= t[-1] - LIVE_SECONDS
@@ -196,12 +198,11 @@ class FieldPlot(QObject):
 
 
 class FieldViews(QObject):
-    def __init__(self, window):
+    def __init__(self, window, docks, services: Services):
         super().__init__(window)
         self.window = window
         session, bridge = window.session, window.bridge
-        driving = window.driving
-        self.plot = FieldPlot(driving.plots, session, bridge, driving.transport, self)
+        self.plot = FieldPlot(docks["PlotsDock"], session, bridge, services.transport, self)
         self.plane = self.lines = None
         if getattr(window.scene, "plotter", None) is not None:
             from mime_gui.app.scene.field_plane import FieldLinesView, FieldPlaneView
@@ -210,7 +211,7 @@ class FieldViews(QObject):
             self.plane.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
             self.lines = FieldLinesView(window.scene, session, bridge, self)
             self.lines.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
-        self.plane_action = QAction("|B| plane at the selected probe", window, checkable=True)
+        self.plane_action = services.field_plane  # the probe's form shows and sets it too
         self.plane_action.setStatusTip("A colour map of the magnets' |B| on a 10 cm square through the "
                                        "selected probe, computed when the rig stops moving")
         self.plane_action.setEnabled(self.plane is not None)
@@ -229,14 +230,17 @@ class FieldViews(QObject):
     def _plane_toggled(self, on: bool) -> None:
         if self.plane is not None:
             self.plane.set_on(on)
-        form = self.window.properties_dock.forms.form
-        if form is not None and hasattr(form, "sync_plane"):
-            form.sync_plane()
+
+    def close(self) -> None:
+        """Close the 3D views (the window is closing)."""
+        for view in (self.plane, self.lines):
+            if view is not None:
+                view.close()
 
 
-def install_field_views(window) -> FieldViews:
-    window.field_views = FieldViews(window)
-    return window.field_views
+def install_field_views(window, docks, services: Services) -> FieldViews:
+    """B at the selected probe in the Plots dock, the |B| plane and the field lines in the 3D view."""
+    return FieldViews(window, docks, services)
 
 
 __all__ = ["FieldPlot", "FieldViews", "install_field_views", "summary_text"]

@@ -29,16 +29,13 @@ from mime_gui import __version__
 from mime_gui.app import gc_guard
 from mime_gui.app.assembly import install_assembly
 from mime_gui.app.bridge import SessionBridge
-from mime_gui.app.docks.demand import install_demand
-from mime_gui.app.docks.properties import PropertiesDock
-from mime_gui.app.docks.report import ReportDock
-from mime_gui.app.docks.torques import install_torques
-from mime_gui.app.docks.tree import TreeDock
+from mime_gui.app.docks import registry
 from mime_gui.app.driving import install_driving
 from mime_gui.app.field_views import install_field_views
 from mime_gui.app.file_watch import install_file_watch
 from mime_gui.app.layout import STATE_VERSION, arrange_docks, build_panels_menu
 from mime_gui.app.logs import current_log_file
+from mime_gui.app.services import make_services
 from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
 
@@ -137,15 +134,17 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(holder)
         self._central_layout = lay  # the bar offering to reload a file changed on disk goes above the view
 
-        self.tree_dock = TreeDock(self.session, self.bridge, self)
-        self.properties_dock = PropertiesDock(self.session, self.bridge, self)
-        self.report_dock = ReportDock(self.session, self.bridge, self)
-        self.addDockWidget(Qt.LeftDockWidgetArea, self.tree_dock)
-        self.addDockWidget(Qt.RightDockWidgetArea, self.properties_dock)
-        self.addDockWidget(Qt.RightDockWidgetArea, self.report_dock)
-        self.splitDockWidget(self.properties_dock, self.report_dock, Qt.Vertical)
-        self.resizeDocks([self.tree_dock, self.properties_dock], [360, 340], Qt.Horizontal)
-        self.resizeDocks([self.properties_dock, self.report_dock], [420, 360], Qt.Vertical)
+        # what the parts share, made once; every dock from the registry (placed by app/layout.py once the
+        # parts are installed); the parts get both, never reaching each other through the window
+        self.services = services = make_services(self.session, self)
+        self.docks = docks = registry.make_docks(self.session, self.bridge, services)
+        for dock in docks.values():
+            dock.setParent(self)
+        self.tree_dock = docks["ChainTreeDock"]
+        self.properties_dock = docks["PropertiesDock"]
+        self.report_dock = docks["ReadReportDock"]
+        self.torques_dock = docks["TorquesDock"]
+        self.demand_dock = docks["MotorDemandDock"]
 
         self.progress = QProgressBar(self)
         self.progress.setMaximumWidth(220)
@@ -156,7 +155,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
 
         self._build_menus()
-        install_assembly(self)  # palette, forms' docks, Edit and Export entries, autosave (app/assembly.py)
+        self.assembly = install_assembly(self, docks)  # Edit and Export entries, autosave (app/assembly.py)
         self.tree_dock.focus_requested.connect(self._focus)
         self.bridge.document_changed.connect(self._document_changed)
         self.bridge.history_changed.connect(self._history_changed)
@@ -174,11 +173,9 @@ class MainWindow(QMainWindow):
         loaded = getattr(self.scene, "meshes_loaded", None)
         if loaded is not None:
             loaded.connect(self._meshes_loaded)
-        install_driving(self)  # sliders, player, plots, the clock, the Playback menu
+        self.driving = install_driving(self, docks, services)  # the clock's start, the Playback menu
         self.file_watch = install_file_watch(self, self._central_layout)  # files changed on disk
-        self.torques_dock = install_torques(self.driving, self)  # the played file's joint torques
-        self.demand_dock = install_demand(self.torques_dock, self)  # every joint's peak and RMS torque
-        install_field_views(self)  # B at the selected probe: a plot and the |B| plane (after the plots)
+        self.field_views = install_field_views(self, docks, services)  # B at the selected probe, |B| plane
         finish_docks = arrange_docks(self)  # the default arrangement, once every dock exists (app/layout.py)
         build_panels_menu(self, self.menus["Panels"])  # View → Panels, from the same registry
         self.session.attach_renderer(self.scene)
@@ -662,9 +659,7 @@ class MainWindow(QMainWindow):
             s.setValue("window/state", self.saveState(STATE_VERSION))
         self.bridge.detach()
         self.session.attach_renderer(None)
-        for view in (getattr(getattr(self, "field_views", None), n, None) for n in ("plane", "lines")):
-            if view is not None:
-                view.close()
+        self.field_views.close()
         close = getattr(self.scene, "close", None)
         if close is not None:
             close()

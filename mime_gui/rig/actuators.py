@@ -1,6 +1,6 @@
 """A small registry of actuators: the rotor inertia a transmission reflects onto its joint, with its source.
 
-The bundled entries (``mime_gui/resources/actuators.json``) are examples of the format, marked ``example``.
+The bundled entries (``resources/actuators.json``) are examples of the format, marked ``example``.
 A lab registers its own motors with :func:`register_actuator`, citing the datasheet.
 """
 

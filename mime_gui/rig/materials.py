@@ -1,6 +1,6 @@
 """The materials table: density, remanence where magnetic, and the source of each figure.
 
-The table lives in ``mime_gui/resources/materials.json``. Names are matched without regard to case, spaces,
+The table lives in ``resources/materials.json``. Names are matched without regard to case, spaces,
 dashes or underscores (``"NdFeB N42"``, ``"ndfeb-n42"``), and ``aluminum`` is read as ``aluminium``.
 """
 

@@ -300,7 +300,7 @@ def test_live_plots_hold_bounded_buffers_and_follow_the_selection(window, qtbot,
         session.set_command("arm", {"joint_1": 0.5 * np.sin(i * 0.05), "joint_3": 0.4})
         driving.transport.tick(0.01)
         qtbot.wait(1)
-    ring = plots._ring
+    ring = plots._samples
     pose = session.frame_world_pose("arm", "link_4")
     last = np.degrees(session.joint_positions("arm")[0])
     # every sample in and drawn: the last one on the curve and in the readout

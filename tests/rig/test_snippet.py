@@ -10,7 +10,7 @@ def test_issue_snippet_runs_as_written(monkeypatch):
     monkeypatch.chdir(REPO)  # the snippet names the description relative to the repository
     from mime_gui.rig import Apparatus, Arm, Motor, Part, PermanentMagnet, Box, Cylinder, Sphere, kg, kg_m2, kg_per_m3
     rig = Apparatus("rig",
-        chain={"arm": Arm.Dynamic(description="mime_gui/resources/demo/arm.urdf", at=(0, 0, 0), orientation=(1, 0, 0, 0),
+        chain={"arm": Arm.Dynamic(description="resources/demo/arm.urdf", at=(0, 0, 0), orientation=(1, 0, 0, 0),
                                   initial_positions={"joint_1": 0.1},
                                   armature={"joint_6": kg_m2(2e-4, reason="rotor 1.25e-5 kg m2 through 4:1, datasheet")}),
                "motor": Motor.Dynamic(axis=(0, 0, 1), inertia=kg_m2(3e-6, reason="catalogue value"), mount="link_6")},

@@ -13,7 +13,7 @@ from mime_gui.multibody import frame_poses, read_urdf
 from mime_gui.session import FakeRenderer, ItemRef, Session, SessionError
 
 ROOT = Path(__file__).resolve().parents[2]
-DEMO = ROOT / "mime_gui" / "resources" / "demo" / "arm.urdf"
+DEMO = ROOT / "resources" / "demo" / "arm.urdf"
 
 #: a refused URDF (urdf.closed-chain), copied under a test's own name
 CLOSED_CHAIN = ROOT / "tests" / "data" / "bad_urdf" / "closed_chain_two_parents.urdf"

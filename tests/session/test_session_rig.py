@@ -11,7 +11,7 @@ from mime_gui import rig
 from mime_gui.multibody import frame_poses
 from mime_gui.session import FakeRenderer, ItemRef, Remount, Session, SessionError
 
-DEMO = Path(__file__).resolve().parents[2] / "mime_gui" / "resources" / "demo" / "arm.urdf"
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo" / "arm.urdf"
 
 
 def apparatus(mount: str = "link_6"):

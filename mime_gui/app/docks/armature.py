@@ -403,7 +403,7 @@ def _number(q) -> str:
 
 
 class ArmatureDock(QDockWidget):
-    def __init__(self, session, bridge, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "ArmatureDock")  # its title and object name: the dock registry
         self.session = session

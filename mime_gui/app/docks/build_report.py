@@ -21,7 +21,7 @@ def _unit(unit: str) -> str:
 
 
 class BuildReportDock(QDockWidget):
-    def __init__(self, session, bridge, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "BuildReportDock")  # its title and object name: the dock registry
         self.session = session

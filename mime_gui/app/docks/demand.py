@@ -3,8 +3,8 @@ its share of the effort limit, RMS torque, peak ``|v|`` and its share of the vel
 (:func:`mime_gui.rig.limits.demands`) — for the command file the player has loaded, or over live driving's
 last seconds. A share over the limit is red. Clicking a row shows that joint's torques in the Torques dock.
 
-It draws what the Torques dock computed (:attr:`~mime_gui.app.docks.torques.TorquesDock.demands_changed`),
-and fills its rows only while it is shown.
+It draws what the Torques dock computed (:attr:`~mime_gui.app.docks.torques.TorquesDock.demands_changed`,
+passed on by the window's services, app/services.py), and fills its rows only while it is shown.
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ def demand_cells(d, time_origin: float = 0.0) -> list[str]:
 
 
 class DemandDock(QDockWidget):
-    def __init__(self, torques_dock, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "MotorDemandDock")  # its title and object name: the dock registry
-        self.torques_dock = torques_dock
+        self.results = services.torques  # the Torques dock's demands, and where a chosen joint goes
         body, layout, self.line, self.tree = table_body(self, HEADERS, fit=6)
         self.tree.setRootIsDecorated(False)
         for col, tip in enumerate(HEADER_TIPS):
@@ -61,9 +61,9 @@ class DemandDock(QDockWidget):
         self._pending: tuple = ((), "", 0.0)
         self._shown_key: tuple | None = None
         self.fills = 0  # times the rows were made (tests)
-        torques_dock.demands_changed.connect(self.set_demands)
+        self.results.demands_changed.connect(self.set_demands)
         self.visibilityChanged.connect(lambda on: on and self._fill())
-        self.set_demands(*torques_dock.last_demands)
+        self.set_demands(*self.results.demands)
 
     def set_demands(self, found, what: str, time_origin: float = 0.0) -> None:
         """The joints' demands and what they are of (the summary line); rows made now if the dock is shown."""
@@ -98,15 +98,4 @@ class DemandDock(QDockWidget):
 
     def _clicked(self, item: QTreeWidgetItem, _column: int) -> None:
         """That joint's torques in the Torques dock, brought to the front."""
-        joint = self.torques_dock.joint
-        index = joint.findText(item.text(0))
-        if index >= 0:
-            joint.setCurrentIndex(index)
-            self.torques_dock.show()
-            self.torques_dock.raise_()
-
-
-def install_demand(torques_dock, window) -> DemandDock:
-    """The demand dock (a tab beside the plots and the torques: placed with the other docks by
-    app/layout.py, listed in View → Panels from the dock registry)."""
-    return DemandDock(torques_dock, window)
+        self.results.choose_joint(item.text(0))

@@ -30,7 +30,7 @@ def _kg(v) -> str:
 
 
 class MassPropertiesDock(QDockWidget):
-    def __init__(self, session, bridge, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "MassPropertiesDock")  # its title and object name: the dock registry
         self.session = session

@@ -38,7 +38,7 @@ class _TemplateTree(QTreeWidget):
 class PaletteDock(QDockWidget):
     chosen = Signal(str)  # a template key: add it to the selected frame
 
-    def __init__(self, session, bridge, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "PaletteDock")  # its title and object name: the dock registry
         self.session = session

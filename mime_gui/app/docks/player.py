@@ -45,11 +45,11 @@ def _seconds(t: float) -> str:
 class PlayerDock(QDockWidget):
     video_requested = Signal()  # the window's driving part renders the video (it owns the view)
 
-    def __init__(self, session, bridge, transport, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "PlayerDock")  # its title and object name: the dock registry
         self.session = session
-        self.transport = transport
+        self.transport = transport = services.transport
         self.error_box: QMessageBox | None = None
         self._state = None  # what the controls last showed
         self.last_dir = ""

@@ -55,7 +55,7 @@ def nice_range(lo: float, hi: float) -> tuple[float, float]:
     return float(np.floor((lo - pad) / step) * step), float(np.ceil((hi + pad) / step) * step)
 
 
-class Ring:
+class SampleBuffer:
     """The last ``capacity`` samples ``(t, values)``: a fixed block of memory, oldest overwritten."""
 
     def __init__(self, capacity: int, width: int):
@@ -79,15 +79,15 @@ class Ring:
 
 
 class PlotsDock(QDockWidget):
-    def __init__(self, session, bridge, transport, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "PlotsDock")  # its title and object name: the dock registry
         self.session = session
-        self.transport = transport
+        self.transport = transport = services.transport
         self.redraws = 0
         self._dirty = False
         self._t0 = time.perf_counter()
-        self._ring: Ring | None = None
+        self._samples: SampleBuffer | None = None
         self._joints: list[tuple[str, str]] = []  # (segment, joint) plotted
         self._frame: tuple[str, str] | None = None
         self._frame_choices: list[tuple[str, str]] = []
@@ -365,7 +365,7 @@ class PlotsDock(QDockWidget):
         self._joints = self.checked_joints()
         i = self.frame_box.currentIndex()
         self._frame = self._frame_choices[i] if 0 <= i < len(self._frame_choices) else None
-        self._ring = Ring(LIVE_SAMPLES, 2 * len(self._joints) + 6)
+        self._samples = SampleBuffer(LIVE_SAMPLES, 2 * len(self._joints) + 6)
         self._t0 = time.perf_counter()
         for p in self.plots:
             p.clear()
@@ -458,7 +458,7 @@ class PlotsDock(QDockWidget):
         for curve in self.curves:
             curve.curve.setCacheMode(cache)  # the PlotDataItem's line, which paints
         if player is None:
-            self._ring = Ring(LIVE_SAMPLES, 2 * len(self._joints) + 6)
+            self._samples = SampleBuffer(LIVE_SAMPLES, 2 * len(self._joints) + 6)
             self._t0 = time.perf_counter()
             self._dirty = True
             for plot in self.plots:  # live: the last seconds, 0 is now (the axis itself never moves)
@@ -518,9 +518,9 @@ class PlotsDock(QDockWidget):
 
     def _sample(self) -> None:
         values = self._live_values()
-        if values is None or self._ring is None or len(values) != self._ring.values.shape[1]:
+        if values is None or self._samples is None or len(values) != self._samples.values.shape[1]:
             return
-        self._ring.append(time.perf_counter() - self._t0, values)
+        self._samples.append(time.perf_counter() - self._t0, values)
         self._dirty = True
 
     def _redraw_if_dirty(self) -> None:
@@ -529,7 +529,7 @@ class PlotsDock(QDockWidget):
         if not self._dirty or self._plays() is not None or not on_screen(self):  # not behind another tab
             return
         self._dirty = False
-        t, values = self._ring.arrays()
+        t, values = self._samples.arrays()
         if not len(t):
             return
         keep = t >= t[-1] - LIVE_SECONDS

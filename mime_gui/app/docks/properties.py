@@ -56,7 +56,7 @@ def geometry_text(g) -> str:
 
 
 class PropertiesDock(QDockWidget):
-    def __init__(self, session: Session, bridge, parent=None):
+    def __init__(self, session: Session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "PropertiesDock")  # its title and object name: the dock registry
         self.session = session
@@ -64,7 +64,7 @@ class PropertiesDock(QDockWidget):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        self.forms = FormPanel(session, body)
+        self.forms = FormPanel(session, body, field_plane=services.field_plane)
         self.tree = QTreeWidget(body)
         self.tree.setColumnCount(2)
         self.tree.setHeaderLabels(["Property", "Value"])

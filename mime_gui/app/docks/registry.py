@@ -1,7 +1,11 @@
 """Every dock of the window, declared once: its object name (Qt's saved layout and the tests find it by
-it), its title, and where the default arrangement puts it. The layout (app/layout.py), View → Panels and the
-tests read this table; a dock made by the window that is not in it, or one in it the window did not make, is
-a test failure (tests/app/test_layout.py).
+it), its title, where the default arrangement puts it, and its factory. The window makes every dock from this
+table, in its order, each with ``factory(session, bridge, services)`` (the services: app/services.py); the
+layout (app/layout.py), View → Panels and the tests read it too; a dock made by the window that is not in it,
+or one in it the window did not make, is a test failure (tests/app/test_layout.py).
+
+A factory is named as ``module:callable`` and imported when the window is made: the docks' modules import
+:func:`declare` from here, so this table cannot import them.
 
 Places: ``left`` and ``right`` are columns, their docks one above the other in table order; ``below`` is the
 findings' tab group under the 3D view, ``beside`` the driving docks' tab group to its right (the first of a
@@ -10,6 +14,7 @@ group in front); ``foot`` runs across the whole foot of the window.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 PLACES = ("left", "right", "below", "beside", "foot")
@@ -20,22 +25,25 @@ class DockSpec:
     name: str  # objectName
     title: str
     place: str  # one of PLACES
+    factory: str  # "module:callable", called (session, bridge, services) and returning the dock
 
+
+_DOCKS = "mime_gui.app.docks."
 
 DOCKS: tuple[DockSpec, ...] = (
-    DockSpec("ChainTreeDock", "Chain", "left"),
-    DockSpec("PaletteDock", "Palette", "left"),
-    DockSpec("PropertiesDock", "Properties", "right"),
-    DockSpec("JointSlidersDock", "Joint sliders", "right"),
-    DockSpec("ValidationDock", "Validation", "below"),
-    DockSpec("ArmatureDock", "Armature", "below"),
-    DockSpec("BuildReportDock", "Build report", "below"),
-    DockSpec("MassPropertiesDock", "Mass properties", "below"),
-    DockSpec("ReadReportDock", "Read report", "below"),
-    DockSpec("PlotsDock", "Plots", "beside"),
-    DockSpec("TorquesDock", "Torques", "beside"),
-    DockSpec("MotorDemandDock", "Demand", "beside"),
-    DockSpec("PlayerDock", "Player", "foot"),
+    DockSpec("ChainTreeDock", "Chain", "left", _DOCKS + "tree:TreeDock"),
+    DockSpec("PaletteDock", "Palette", "left", _DOCKS + "palette:PaletteDock"),
+    DockSpec("PropertiesDock", "Properties", "right", _DOCKS + "properties:PropertiesDock"),
+    DockSpec("JointSlidersDock", "Joint sliders", "right", _DOCKS + "sliders:JointSlidersDock"),
+    DockSpec("ValidationDock", "Validation", "below", _DOCKS + "validation:ValidationDock"),
+    DockSpec("ArmatureDock", "Armature", "below", _DOCKS + "armature:ArmatureDock"),
+    DockSpec("BuildReportDock", "Build report", "below", _DOCKS + "build_report:BuildReportDock"),
+    DockSpec("MassPropertiesDock", "Mass properties", "below", _DOCKS + "mass:MassPropertiesDock"),
+    DockSpec("ReadReportDock", "Read report", "below", _DOCKS + "report:ReportDock"),
+    DockSpec("PlotsDock", "Plots", "beside", _DOCKS + "plots:PlotsDock"),
+    DockSpec("TorquesDock", "Torques", "beside", _DOCKS + "torques:TorquesDock"),
+    DockSpec("MotorDemandDock", "Demand", "beside", _DOCKS + "demand:DemandDock"),
+    DockSpec("PlayerDock", "Player", "foot", _DOCKS + "player:PlayerDock"),
 )
 
 
@@ -50,6 +58,17 @@ def spec(name: str) -> DockSpec:
     return next(d for d in DOCKS if d.name == name)
 
 
+def factory(entry: DockSpec):
+    """The callable ``entry`` names."""
+    module, _, name = entry.factory.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def make_docks(session, bridge, services) -> dict:
+    """Every dock of the table, in its order, by object name."""
+    return {entry.name: factory(entry)(session, bridge, services) for entry in DOCKS}
+
+
 def declare(dock, name: str) -> None:
     """Give ``dock`` the object name and title the registry declares for ``name``."""
     entry = spec(name)
@@ -57,4 +76,4 @@ def declare(dock, name: str) -> None:
     dock.setWindowTitle(entry.title)
 
 
-__all__ = ["DOCKS", "PLACES", "DockSpec", "declare", "names", "spec"]
+__all__ = ["DOCKS", "PLACES", "DockSpec", "declare", "factory", "make_docks", "names", "spec"]

@@ -75,7 +75,7 @@ def unresolved_meshes(tree) -> list[tuple[str, Mesh]]:
 
 
 class ReportDock(QDockWidget):
-    def __init__(self, session: Session, bridge, parent=None):
+    def __init__(self, session: Session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "ReadReportDock")  # its title and object name: the dock registry
         self.session = session

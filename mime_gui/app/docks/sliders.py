@@ -343,7 +343,7 @@ class JointSlidersDock(QDockWidget):
     commanded = Signal()  # the user set a command (the player gives way to live driving, the clock steps)
     units_changed = Signal(bool)  # angles now in degrees (True) or radians (the plots follow)
 
-    def __init__(self, session: Session, bridge, parent=None):
+    def __init__(self, session: Session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "JointSlidersDock")  # its title and object name: the dock registry
         self.session = session

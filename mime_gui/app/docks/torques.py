@@ -1,6 +1,7 @@
 """The torques dock: the joint torques the played trajectory asks of each dynamic segment, one joint at a
 time, with its effort limit drawn, the excesses marked and the playhead; every excess goes to the Validation
-dock too (:meth:`~mime_gui.app.docks.validation.ValidationDock.set_limit_excesses`).
+dock too (:meth:`~mime_gui.app.docks.validation.ValidationDock.set_limit_excesses`), through the window's
+services (app/services.py).
 
 With no command file loaded it shows live driving's torques instead
 (:class:`~mime_gui.session.live_torques.LiveTorques`): the last seconds of the chosen joint, scrolling, with
@@ -51,10 +52,10 @@ class TorquesDock(QDockWidget):
     # every joint's mime_gui.rig.limits.Demand, what they are of (a line), the time the peaks count from
     demands_changed = Signal(object, str, float)
 
-    def __init__(self, transport, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "TorquesDock")  # its title and object name: the dock registry
-        self.transport = transport
+        self.transport = transport = services.transport
         self.torques = None  # mime_gui.rig.torques.RigTorques of the trajectory loaded
         body = QWidget(self)
         layout = QVBoxLayout(body)
@@ -94,6 +95,10 @@ class TorquesDock(QDockWidget):
         self._demands: list = []  # mime_gui.rig.limits.Demand of the played trajectory, per column
         self.last_demands: tuple = ((), "", 0.0)  # what demands_changed last said
         self.setWidget(body)
+        # what the torques find goes to the docks that show it (Validation, Demand), through the services
+        self.excesses_changed.connect(services.torques.set_excesses)
+        self.demands_changed.connect(services.torques.set_demands)
+        services.torques.joint_chosen.connect(self.choose_joint)
         transport.player_changed.connect(self._player_changed)
         self.live = transport.live_torques
         self._live_names: tuple[str, ...] = ()
@@ -366,6 +371,14 @@ class TorquesDock(QDockWidget):
             if line.isVisible():
                 line.setValue(sign * limit)
 
+    def choose_joint(self, joint: str) -> None:
+        """Show ``joint``'s torques, the dock brought to the front (a row clicked in the Demand dock)."""
+        index = self.joint.findText(joint)
+        if index >= 0:
+            self.joint.setCurrentIndex(index)
+            self.show()
+            self.raise_()
+
     def show_joint(self, index: int) -> None:
         """Joint ``index`` of the torques: its curve, its effort limit (±) and its excesses' worst steps."""
         if self.transport.player is None:
@@ -428,13 +441,3 @@ def most_loaded(found) -> str:
     share, d = max(shares, key=lambda x: x[0])
     return f" Most loaded: {d.joint}, {100 * share:.0f} % of its effort limit."
 
-
-def install_torques(driving, window) -> TorquesDock:
-    """The torques dock (a tab beside the plots: placed with the other docks by app/layout.py), its
-    excesses sent to the Validation dock."""
-    dock = TorquesDock(driving.transport, window)
-    validation = getattr(getattr(window, "assembly", None), "validation", None)
-    if validation is not None:
-        dock.excesses_changed.connect(validation.set_limit_excesses)
-        validation.set_limit_excesses(())
-    return dock

@@ -88,7 +88,7 @@ class TreeDock(QDockWidget):
     filter_changed = Signal(str)  # the filter text: the window also filters the 3D frame triads by it
     template_dropped = Signal(str, str, str)  # template key, segment, frame
 
-    def __init__(self, session: Session, bridge, parent=None):
+    def __init__(self, session: Session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "ChainTreeDock")  # its title and object name: the dock registry
         self.session = session

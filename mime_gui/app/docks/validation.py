@@ -21,7 +21,7 @@ WHERE_ROLE = Qt.UserRole
 class ValidationDock(QDockWidget):
     navigate = Signal(str)  # a rig path
 
-    def __init__(self, session, bridge, parent=None):
+    def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "ValidationDock")  # its title and object name: the dock registry
         self.session = session
@@ -35,6 +35,7 @@ class ValidationDock(QDockWidget):
         self.setWidget(body)
         self.excesses = ()  # limits the played trajectory exceeds (set_limit_excesses)
         self.excesses_title = "Limits the played trajectory exceeds"
+        services.torques.excesses_changed.connect(self.set_limit_excesses)  # said by the Torques dock
         bridge.findings_changed.connect(lambda _f: self.rebuild())
         bridge.document_changed.connect(lambda _d: self.rebuild())
         self.rebuild()

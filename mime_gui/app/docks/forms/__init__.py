@@ -18,11 +18,15 @@ from mime_gui.app.docks.look import hint
 
 
 class FormPanel(QWidget):
-    def __init__(self, session, parent=None):
+    def __init__(self, session, parent=None, field_plane=None):
         super().__init__(parent)
         self.session = session
         self.lengths = LengthUnit("mm")
         self.form: Form | None = None
+        # View → |B| plane (the window's services): the probe's form shows and sets it
+        self.field_plane = field_plane
+        if field_plane is not None:
+            field_plane.toggled.connect(self._field_plane_toggled)
         self.builds = 0  # forms built (tests count them: an edit refreshes in place)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -45,6 +49,10 @@ class FormPanel(QWidget):
         self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)  # fields shrink to the dock
         self.scroll.setFrameShape(QScrollArea.NoFrame)
         layout.addWidget(self.scroll, 1)
+
+    def _field_plane_toggled(self, _on: bool) -> None:
+        if hasattr(self.form, "sync_plane"):
+            self.form.sync_plane()
 
     # -- which form ----------------------------------------------------------------------------------
     def target(self, ref):

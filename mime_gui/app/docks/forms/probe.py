@@ -128,22 +128,17 @@ class ProbeForm(Form):
         return f"({format_vector(np.asarray(B, dtype=float) * 1e3, 4)}) mT"
 
     # -- the plane -----------------------------------------------------------------------------------
-    def _views(self):
-        window = self.panel.window()
-        return getattr(window, "field_views", None)
-
     def sync_plane(self) -> None:
-        views = self._views()
-        self.plane_box.setEnabled(views is not None)
-        if views is not None:
+        action = self.panel.field_plane
+        self.plane_box.setEnabled(action is not None)
+        if action is not None:
             self.plane_box.blockSignals(True)
-            self.plane_box.setChecked(views.plane_action.isChecked())
+            self.plane_box.setChecked(action.isChecked())
             self.plane_box.blockSignals(False)
 
     def _plane_toggled(self, on: bool) -> None:
-        views = self._views()
-        if views is not None:
-            views.plane_action.setChecked(on)
+        if self.panel.field_plane is not None:
+            self.panel.field_plane.setChecked(on)
 
     # -- edits ---------------------------------------------------------------------------------------
     def _rename(self, new: str) -> None:

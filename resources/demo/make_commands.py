@@ -1,9 +1,9 @@
 """Regenerate the demo's example command files (wave.csv, pick.npz, reach_deg.csv for the arm; chain.csv for
 the whole demo rig).
 
-    python mime_gui/resources/demo/make_commands.py
+    python resources/demo/make_commands.py
 
-Joint limits of mime_gui/resources/demo/arm.urdf: joint_1 ±2.9, joint_2 ±1.8, joint_3 ±2.5, joint_4 ±3.0,
+Joint limits of resources/demo/arm.urdf: joint_1 ±2.9, joint_2 ±1.8, joint_3 ±2.5, joint_4 ±3.0,
 joint_5 ±2.0 rad; joint_6 is continuous.
 """
 
