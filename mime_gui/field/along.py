@@ -112,7 +112,7 @@ def field_at(magnets: list[MagnetSource], world_X_magnets: np.ndarray, points: n
     sources = []
     for m, magnet in enumerate(magnets):
         source = magnet.source()
-        source.position = world_X_magnets[:, m, :3, 3]
+        source.position = magnet.position(world_X_magnets[:, m])
         source.orientation = Rotation.from_matrix(world_X_magnets[:, m, :3, :3])
         sources.append(source)
     if T == 1:  # one pose (a plane of points): the points as one observer array, no sensor objects

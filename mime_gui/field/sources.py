@@ -1,50 +1,47 @@
 """The rig's magnets as Magpylib sources: shape, polarisation, and where each one rides.
 
-A box is a ``Cuboid``, a cylinder a ``Cylinder`` (diameter and length, axis z), a ring a whole turn of a
-``CylinderSegment`` (inner and outer radius, length, axis z), a sphere a ``Sphere``, a
-closed mesh a ``TriangularMesh`` (its vertices scaled, about its centroid: the graft frame sits there); the
-polarisation is ``Br·d`` in the magnet's own frame, with the remanence and direction the build resolved (its
-report's ``magnet`` entry).
+Each geometry kind gives its own source in its own frame (:mod:`mime_gui.rig.geometries`: a box is a
+``Cuboid``, a cylinder a ``Cylinder``, a ring a whole turn of a ``CylinderSegment``, an arc a part of one, a
+sphere a ``Sphere``, a closed mesh a ``TriangularMesh``); it is placed so its centroid lands on the graft
+frame (a mesh's and an arc's own frame is not centred on it). The polarisation is ``Br·d`` in the magnet's
+own frame, with the remanence and direction the build resolved (its report's ``magnet`` entry).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
-from mime_gui.rig.parts import Box, Cylinder, Mesh, Ring, Sphere, _load_mesh
+from mime_gui.rig.geometries import kind_of
 
 
 @dataclass(frozen=True, eq=False)
 class MagnetSource:
     """One magnet: ``name``, its ``geometry``, polarisation ``J`` (T, magnet frame), and where it rides:
     ``frame`` the index of its graft frame in ``built.frame_names`` (None: fixed in the world at
-    ``world_X_magnet``)."""
+    ``world_X_magnet``); ``centroid`` where its centroid lies in its geometry's own frame; ``base`` the
+    folder its mesh path is relative to."""
 
     name: str
     geometry: object
     polarization: np.ndarray
     frame: int | None
     world_X_magnet: np.ndarray
-    triangles: tuple[np.ndarray, np.ndarray] | None = None  # a mesh's (vertices about its centroid, faces)
+    centroid: np.ndarray = field(default_factory=lambda: np.zeros(3))
+    base: Path | None = None
 
     def source(self):
-        """A fresh Magpylib source at the origin (its path is set by the caller)."""
-        import magpylib as magpy
+        """A fresh Magpylib source in its geometry's own frame, at the origin (its path is set by the
+        caller, see :meth:`position`)."""
+        J = tuple(float(v) for v in self.polarization)
+        return kind_of(self.geometry).source(self.geometry, J, self.base)
 
-        g, J = self.geometry, tuple(float(v) for v in self.polarization)
-        if isinstance(g, Box):
-            return magpy.magnet.Cuboid(dimension=tuple(g.size), polarization=J)
-        if isinstance(g, Cylinder):
-            return magpy.magnet.Cylinder(dimension=(2.0 * g.radius, g.length), polarization=J)
-        if isinstance(g, Ring):  # a whole turn of a cylinder segment, centred on the ring's centroid
-            turn = (g.inner_radius, g.outer_radius, g.length, 0.0, 360.0)
-            return magpy.magnet.CylinderSegment(dimension=turn, polarization=J)
-        if isinstance(g, Sphere):
-            return magpy.magnet.Sphere(diameter=2.0 * g.radius, polarization=J)
-        vertices, faces = self.triangles
-        return magpy.magnet.TriangularMesh(vertices=vertices, faces=faces, polarization=J)
+    def position(self, world_X_magnets: np.ndarray) -> np.ndarray:
+        """Where the source's origin goes ``(T, 3)`` when its centroid's frame is at ``world_X_magnets
+        (T, 4, 4)``."""
+        return world_X_magnets[:, :3, 3] - world_X_magnets[:, :3, :3] @ self.centroid
 
     def poses(self, frame_poses: np.ndarray) -> np.ndarray:
         """``world_X_magnet (T, 4, 4)`` from the trajectory's ``frame_poses (T, F, 4, 4)``."""
@@ -62,12 +59,7 @@ def magnet_sources(built) -> list[MagnetSource]:
     for name, magnet in rig.magnets.items():
         moment = resolved[name]["magnet"]
         J = moment["remanence"] * np.asarray(moment["direction"], dtype=float)
-        triangles = None
-        if isinstance(magnet.geometry, Mesh):  # watertight: the rules refuse any other mesh
-            mesh = _load_mesh(str(magnet.geometry.resolve(rig.base).resolve()))
-            centroid = np.asarray(resolved[name]["centroid_in_geometry"], dtype=float)
-            triangles = (mesh.vertices * np.asarray(magnet.geometry.scale) - centroid,
-                         np.asarray(mesh.faces))
+        centroid = np.asarray(resolved[name]["centroid_in_geometry"], dtype=float)
         world_X_magnet = np.eye(4)
         frame = None
         if magnet.mount is None:
@@ -76,7 +68,8 @@ def magnet_sources(built) -> list[MagnetSource]:
             segment = magnet.mount.split(".", 1)[0]
             link = built.segments[segment].link_of(("magnets", name))
             frame = frames[f"{segment}.{link}"]  # placed at the centroid, mount frame's axes
-        out.append(MagnetSource(name, magnet.geometry, J, frame, world_X_magnet, triangles))
+        out.append(MagnetSource(name, magnet.geometry, J, frame, world_X_magnet, centroid,
+                                None if rig.base is None else Path(rig.base)))
     return out
 
 

@@ -41,15 +41,6 @@ class Cylinder:
 
 
 @dataclass
-class Ring:
-    """A hollow cylinder along z, centred on the origin (a rig part's ring; no URDF element reads as one)."""
-
-    inner_radius: float
-    outer_radius: float
-    length: float
-
-
-@dataclass
 class Sphere:
     radius: float
 
@@ -61,6 +52,18 @@ class Capsule:
 
     radius: float
     length: float
+
+
+@dataclass
+class Solid:
+    """A rig part's solid of a kind no URDF element reads as (a ring, an arc), as its triangles:
+    ``vertices (n, 3)`` and ``faces (m, 3)`` about the shape's origin, wound outward; ``kind`` its
+    geometry kind and ``text`` how it reads in a view."""
+
+    kind: str
+    text: str
+    vertices: np.ndarray
+    faces: np.ndarray
 
 
 @dataclass
@@ -80,7 +83,7 @@ class Mesh:
     tried: tuple[str, ...] = ()  # every path tried while resolving
 
 
-Geometry = Box | Cylinder | Ring | Sphere | Capsule | Mesh | UnknownGeometry
+Geometry = Box | Cylinder | Sphere | Capsule | Mesh | Solid | UnknownGeometry
 
 
 @dataclass

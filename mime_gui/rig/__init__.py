@@ -19,6 +19,7 @@ from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.build import BuiltRig, RigTrajectory
 from mime_gui.rig.dynamics import LabSegment, register_dynamics, unregister_dynamics
 from mime_gui.rig.findings import Finding, RigError
+from mime_gui.rig.geometries import by_class_name
 from mime_gui.rig.materials import Material, material, material_names, materials
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
 from mime_gui.rig.probes import Probe
@@ -68,3 +69,11 @@ __all__ = [
     "unregister_actuator",
     "unregister_dynamics",
 ]
+
+
+def __getattr__(name: str):
+    """Every registered geometry kind's class is importable from here (an export imports them so)."""
+    cls = by_class_name(name)
+    if cls is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return cls

@@ -274,8 +274,9 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
                 continue
             items[link] = (collection, pname)
             grafted = tree.add_fixed_link(link, mount[1], X, inertial)
-            grafted.visuals.append(part_shape(part, np.zeros(3) if mass is None else mass.centroid,
-                                              apparatus.base))
+            centroid = mass.centroid if mass is not None else \
+                part.geometry.mass_properties(apparatus.base).centroid  # drawn while its mass is being fixed
+            grafted.visuals.append(part_shape(part, centroid, apparatus.base))
             tree.part_links.add(link)
         if seg.dynamic and mass is not None:
             grafts.append({"part": pname, "segment": name, "link": mount[1], "graft": link,

@@ -21,7 +21,7 @@ from mime_gui.files import write_atomic
 from mime_gui.rig import provenance
 from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.findings import RigError
-from mime_gui.rig.parts import Box, Cylinder, Ring, Sphere
+from mime_gui.rig.geometries import kind_of
 from mime_gui.rig.rigfile import _relative, dumps_export
 from mime_gui.rig.segments import _ArmSegment
 from mime_gui.rig.units import KG, KG_M2, KG_PER_M3, TESLA, M, Quantity, S
@@ -33,9 +33,10 @@ _PROBE_IMPORT = "Probe"  # imported only by a rig with probes, so other exports 
 
 
 def _optional_imports(rig) -> list[str]:
-    """Names imported only by a rig that uses them (probes, rings), so other exports read as before."""
-    rings = any(isinstance(p.geometry, Ring) for _c, _n, p in rig.solids())
-    return [*([_PROBE_IMPORT] if rig.probes else ()), *(["Ring"] if rings else ())]
+    """Names imported only by a rig that uses them (probes, the geometry kinds after the first four), so
+    other exports read as before."""
+    used = {type(p.geometry).__name__ for _c, _n, p in rig.solids()} - set(_IMPORTS)
+    return [*([_PROBE_IMPORT] if rig.probes else ()), *sorted(used)]
 
 
 def _text(value: str) -> str:
@@ -93,16 +94,16 @@ def _call(name: str, args: list[str], indent: str) -> str:
 
 
 def _geometry(g, rig, folder) -> str:
-    if isinstance(g, Box):
-        return f"Box(size={_tuple(g.size)})"
-    if isinstance(g, Cylinder):
-        return f"Cylinder(radius={_num(g.radius)}, length={_num(g.length)})"
-    if isinstance(g, Ring):
-        return (f"Ring(inner_radius={_num(g.inner_radius)}, outer_radius={_num(g.outer_radius)}, "
-                f"length={_num(g.length)})")
-    if isinstance(g, Sphere):
-        return f"Sphere(radius={_num(g.radius)})"
-    return f"Mesh({_text(_relative(g.path, rig.base, folder))}, scale={_tuple(g.scale)})"
+    """The geometry's constructor call: its fields by name (a path, relative to the export, first and
+    unnamed)."""
+    kind = kind_of(g)
+    args = []
+    for f, value in zip(kind.fields, kind.values(g).values(), strict=True):
+        if f.unit == "path":
+            args.append(_text(_relative(value, rig.base, folder)))
+        else:
+            args.append(f"{f.name}={_tuple(value) if f.size > 1 else _num(value)}")
+    return f"{kind.cls.__name__}({', '.join(args)})"
 
 
 def _segment(seg, rig, folder, indent: str) -> str:

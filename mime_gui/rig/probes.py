@@ -13,12 +13,8 @@ from dataclasses import KW_ONLY, dataclass
 
 import numpy as np
 
-from mime_gui.rig.parts import Box, Cylinder, Ring, Sphere
+from mime_gui.rig.geometries import SURFACE_TOLERANCE, kind_of
 from mime_gui.rig.segments import _vector
-
-#: how far inside a solid a point must be, relative to the solid's size, to count as inside: a probe on the
-#: surface (a sensor resting on the magnet) is outside
-SURFACE_TOLERANCE = 1e-9
 
 
 @dataclass(eq=True)
@@ -39,23 +35,9 @@ class Probe:
 
 def inside(geometry, points) -> np.ndarray | None:
     """For points ``(..., 3)`` in a solid's own frame (its centroid at the origin), whether each lies
-    strictly inside it; None for a geometry this does not know (a mesh)."""
-    p = np.asarray(points, dtype=float)
-    if isinstance(geometry, Box):
-        half = np.asarray(geometry.size) / 2.0
-        return np.all(np.abs(p) < half * (1.0 - SURFACE_TOLERANCE), axis=-1)
-    if isinstance(geometry, Cylinder):
-        r, h = geometry.radius, geometry.length / 2.0
-        radial = np.hypot(p[..., 0], p[..., 1])
-        return (radial < r * (1.0 - SURFACE_TOLERANCE)) & (np.abs(p[..., 2]) < h * (1.0 - SURFACE_TOLERANCE))
-    if isinstance(geometry, Ring):  # in its material, not in its bore
-        r, R, h = geometry.inner_radius, geometry.outer_radius, geometry.length / 2.0
-        radial = np.hypot(p[..., 0], p[..., 1])
-        return ((radial > r * (1.0 + SURFACE_TOLERANCE)) & (radial < R * (1.0 - SURFACE_TOLERANCE))
-                & (np.abs(p[..., 2]) < h * (1.0 - SURFACE_TOLERANCE)))
-    if isinstance(geometry, Sphere):
-        return np.linalg.norm(p, axis=-1) < geometry.radius * (1.0 - SURFACE_TOLERANCE)
-    return None
+    strictly inside it; None for a geometry whose kind cannot tell (a mesh)."""
+    kind = kind_of(geometry)
+    return None if kind is None else kind.inside(geometry, np.asarray(points, dtype=float))
 
 
 __all__ = ["SURFACE_TOLERANCE", "Probe", "inside"]

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mime_gui.rig.geometries import KINDS, kind_of
+
 
 def _fmt(x: float) -> str:
     return f"{x:.6g}"
@@ -23,29 +25,13 @@ def _vec(v) -> str:
 
 
 def geometry_dict(g) -> dict:
-    if g.kind == "box":
-        return {"type": "box", "size": list(g.size)}
-    if g.kind == "cylinder":
-        return {"type": "cylinder", "radius": g.radius, "length": g.length}
-    if g.kind == "ring":
-        return {"type": "ring", "inner_radius": g.inner_radius, "outer_radius": g.outer_radius,
-                "length": g.length}
-    if g.kind == "sphere":
-        return {"type": "sphere", "radius": g.radius}
-    return {"type": "mesh", "path": g.path, "scale": list(g.scale)}
+    """A geometry as the report holds it: its type and its fields as given (a path as written)."""
+    kind = kind_of(g)
+    return {"type": kind.type, **kind.values(g)}
 
 
 def _geometry_text(d: dict) -> str:
-    if d["type"] == "box":
-        return f"box {_vec(d['size'])} m"
-    if d["type"] == "cylinder":
-        return f"cylinder r={_fmt(d['radius'])} m, length {_fmt(d['length'])} m"
-    if d["type"] == "ring":
-        return (f"ring r={_fmt(d['inner_radius'])}–{_fmt(d['outer_radius'])} m, length "
-                f"{_fmt(d['length'])} m")
-    if d["type"] == "sphere":
-        return f"sphere r={_fmt(d['radius'])} m"
-    return f"mesh {d['path']} scaled {_vec(d['scale'])}"
+    return KINDS[d["type"]].describe(d, _fmt, _vec)
 
 
 @dataclass(frozen=True)

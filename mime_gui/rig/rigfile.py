@@ -24,7 +24,8 @@ from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig import dynamics, provenance
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.dynamics import LabSegment
-from mime_gui.rig.parts import GEOMETRY_KINDS, Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
+from mime_gui.rig.geometries import KINDS, kind_of
+from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.pointers import line_of
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
@@ -276,28 +277,27 @@ class _Reader:
         kind = value.get("type") if isinstance(value, dict) else None
         if not isinstance(value, dict):
             self.fail("rigfile.type", p, f"expected a geometry object, got {_kind(value)}")
-        if not isinstance(kind, str) or kind not in GEOMETRY_KINDS:
+        if not isinstance(kind, str) or kind not in KINDS:
             self.fail("rigfile.value", f"{p}/type", f"unknown geometry {kind!r}; geometries: "
-                                                    f"{', '.join(GEOMETRY_KINDS)}")
-        if kind == "box":
-            d = self.obj(value, p, ("type", "unit", "size"))
-            self.unit(d["unit"], f"{p}/unit", "m")
-            return Box(self.numbers(d["size"], f"{p}/size", 3))
-        if kind == "cylinder":
-            d = self.obj(value, p, ("type", "unit", "radius", "length"))
-            self.unit(d["unit"], f"{p}/unit", "m")
-            return Cylinder(self.number(d["radius"], f"{p}/radius"), self.number(d["length"], f"{p}/length"))
-        if kind == "ring":
-            d = self.obj(value, p, ("type", "unit", "inner_radius", "outer_radius", "length"))
-            self.unit(d["unit"], f"{p}/unit", "m")
-            return Ring(*(self.number(d[k], f"{p}/{k}") for k in ("inner_radius", "outer_radius", "length")))
-        if kind == "sphere":
-            d = self.obj(value, p, ("type", "unit", "radius"))
-            self.unit(d["unit"], f"{p}/unit", "m")
-            return Sphere(self.number(d["radius"], f"{p}/radius"))
-        d = self.obj(value, p, ("type", "path"), ("scale",))
-        kw = {"scale": self.numbers(d["scale"], f"{p}/scale", 3)} if "scale" in d else {}
-        return Mesh(self.string(d["path"], f"{p}/path"), **kw)
+                                                    f"{', '.join(KINDS)}")
+        return self.declared(KINDS[kind], value, p)
+
+    def declared(self, kind, value, p: str):
+        """A geometry of ``kind`` from its fields: its unit keys, then each field (see
+        :mod:`mime_gui.rig.geometries`)."""
+        units = kind.unit_keys
+        required = ("type", *(k for k, _ in units), *(f.name for f in kind.fields if not f.optional))
+        d = self.obj(value, p, required, tuple(f.name for f in kind.fields if f.optional))
+        for key, unit in units:
+            self.unit(d[key], f"{p}/{key}", unit)
+        kw = {}
+        for f in kind.fields:
+            if f.name not in d:
+                continue
+            at = f"{p}/{f.name}"
+            kw[f.name] = self.string(d[f.name], at) if f.unit == "path" else \
+                self.numbers(d[f.name], at, f.size) if f.size > 1 else self.number(d[f.name], at)
+        return kind.cls(**kw)
 
     def part(self, value, p: str, magnet: bool):
         extra = ("magnetisation", "remanence") if magnet else ()
@@ -492,16 +492,13 @@ def _measured(value, unit: str):
 
 
 def _geometry(g, base, folder) -> dict:
-    if isinstance(g, Box):
-        return {"type": "box", "unit": "m", "size": list(g.size)}
-    if isinstance(g, Cylinder):
-        return {"type": "cylinder", "unit": "m", "radius": g.radius, "length": g.length}
-    if isinstance(g, Ring):
-        return {"type": "ring", "unit": "m", "inner_radius": g.inner_radius, "outer_radius": g.outer_radius,
-                "length": g.length}
-    if isinstance(g, Sphere):
-        return {"type": "sphere", "unit": "m", "radius": g.radius}
-    return {"type": "mesh", "path": _relative(g.path, base, folder), "scale": list(g.scale)}
+    """The rig file's object of a geometry: its type, its units, then its fields (a path relative to the
+    file)."""
+    kind = kind_of(g)
+    d = {"type": kind.type, **{key: unit for key, unit in kind.unit_keys}}
+    for f, value in zip(kind.fields, kind.values(g).values(), strict=True):
+        d[f.name] = _relative(value, base, folder) if f.unit == "path" else value
+    return d
 
 
 def to_data(rig: Apparatus, folder) -> dict:

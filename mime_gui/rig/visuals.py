@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from mime_gui.multibody import tree as description
-from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
+from mime_gui.rig.geometries import kind_of
+from mime_gui.rig.parts import Part, PermanentMagnet
 
 _MAGNET_RGBA = (0.80, 0.12, 0.16, 1.0)
 _RGBA_BY_FAMILY = (
@@ -32,21 +33,19 @@ def part_rgba(part: Part) -> tuple[float, float, float, float]:
 
 
 def part_shape(part: Part, centroid, base=None) -> description.Shape:
-    """The part's visual, in the frame of its grafted link (origin at the centroid)."""
+    """The part's visual, in the frame of its grafted link (origin at the centroid): its kind's description
+    primitive when it has one, else its kind's triangles; shifted so its centroid lands on the origin."""
     g = part.geometry
+    kind = kind_of(g)
+    geometry = kind.drawn(g, base) if kind.drawn is not None else None
+    if geometry is None:
+        vertices, faces = kind.mesh(g, base)
+        text = kind.describe(kind.values(g), lambda v: f"{float(v):.3g}",
+                             lambda v: " × ".join(f"{float(x):.3g}" for x in v))
+        geometry = description.Solid(kind.type, text, np.asarray(vertices, dtype=float),
+                                     np.asarray(faces, dtype=np.int64))
     link_X_shape = np.eye(4)
-    if isinstance(g, Box):
-        geometry = description.Box(tuple(g.size))
-    elif isinstance(g, Cylinder):
-        geometry = description.Cylinder(g.radius, g.length)
-    elif isinstance(g, Ring):
-        geometry = description.Ring(g.inner_radius, g.outer_radius, g.length)
-    elif isinstance(g, Sphere):
-        geometry = description.Sphere(g.radius)
-    else:
-        assert isinstance(g, Mesh)
-        path = g.resolve(base)
-        found = str(path.resolve()) if path.is_file() else None
-        geometry = description.Mesh(g.path, tuple(g.scale), found, (str(path),))
-        link_X_shape[:3, 3] = -np.asarray(centroid, dtype=float)
+    c = np.asarray(centroid, dtype=float)
+    if np.any(c):  # a mesh's, an arc's: its own frame is not centred on it
+        link_X_shape[:3, 3] = -c
     return description.Shape(geometry, link_X_shape, part_rgba(part), part.material, None)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QDockWidget, QHeaderView, QTreeWidget, QTreeWidget
 from mime_gui.app.docks.forms import FormPanel
 from mime_gui.app.docks.registry import declare
 from mime_gui.multibody.spatial import quaternion_of, rpy_of
-from mime_gui.multibody.tree import Box, Cylinder, Mesh, Ring, Sphere
+from mime_gui.multibody.tree import Box, Cylinder, Mesh, Solid, Sphere
 from mime_gui.session import ItemRef, Session
 
 
@@ -45,8 +45,8 @@ def geometry_text(g) -> str:
         return "box " + " × ".join(f"{s:.3g}" for s in g.size) + " m"
     if isinstance(g, Cylinder):
         return f"cylinder r {g.radius:.3g} m, length {g.length:.3g} m"
-    if isinstance(g, Ring):
-        return f"ring r {g.inner_radius:.3g}–{g.outer_radius:.3g} m, length {g.length:.3g} m"
+    if isinstance(g, Solid):  # a rig part's kind with no primitive: its kind's own text
+        return g.text
     if isinstance(g, Sphere):
         return f"sphere r {g.radius:.3g} m"
     if isinstance(g, Mesh):

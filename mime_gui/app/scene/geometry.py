@@ -20,7 +20,7 @@ import vtk
 
 from mime_gui.app.scene import meshes as M
 from mime_gui.app.scene.actors import ActorRegistry, SegmentActors, color_mapper
-from mime_gui.multibody.tree import Box, Capsule, Cylinder, Mesh, Ring, Sphere
+from mime_gui.multibody.tree import Box, Capsule, Cylinder, Mesh, Solid, Sphere
 from mime_gui.session.renderer import ItemRef
 
 COLLISION_RGBA = (0.35, 0.75, 0.95, 0.45)
@@ -157,8 +157,8 @@ def primitive_polydata(g):
         return M.sphere_polydata(g.radius)
     if isinstance(g, Capsule):
         return M.capsule_polydata(g.radius, g.length)
-    if isinstance(g, Ring):
-        return M.ring_polydata(g.inner_radius, g.outer_radius, g.length)
+    if isinstance(g, Solid):  # a rig part's kind with no primitive: its kind's triangles
+        return M.solid_polydata(g.vertices, g.faces)
     return None
 
 

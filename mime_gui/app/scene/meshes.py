@@ -169,26 +169,11 @@ def cylinder_polydata(radius: float, length: float, resolution: int = 40) -> pv.
     return _normals(pd.triangulate())
 
 
-def ring_polydata(inner_radius: float, outer_radius: float, length: float, resolution: int = 40) \
-        -> pv.PolyData:
-    """A ring (a hollow cylinder) along z, centred on the origin: outer and inner walls and two annular
-    caps, each face wound outward."""
-    t = np.linspace(0.0, 2.0 * np.pi, resolution, endpoint=False)
-    c, s = np.cos(t), np.sin(t)
-    r, R, h = float(inner_radius), float(outer_radius), float(length) / 2.0
-    points = np.concatenate([np.column_stack([rad * c, rad * s, np.full(resolution, z)])
-                             for rad, z in ((R, -h), (R, h), (r, -h), (r, h))])
-    k = np.arange(resolution)
-    n = (k + 1) % resolution
-    ob, ot, ib, it = 0, resolution, 2 * resolution, 3 * resolution
-    quads = np.concatenate([np.column_stack(q) for q in (
-        (ob + k, ob + n, ot + n, ot + k),  # outer wall, facing out
-        (ib + k, it + k, it + n, ib + n),  # inner wall, facing the axis
-        (ot + k, ot + n, it + n, it + k),  # top, facing +z
-        (ob + k, ib + k, ib + n, ob + n),  # bottom, facing -z
-    )])
-    faces = np.column_stack([np.full(len(quads), 4), quads]).ravel()
-    return _normals(pv.PolyData(points, faces).triangulate())
+def solid_polydata(vertices, faces) -> pv.PolyData:
+    """A rig part's solid given as triangles (see :class:`~mime_gui.multibody.tree.Solid`)."""
+    faces = np.asarray(faces, dtype=np.int64)
+    cells = np.column_stack([np.full(len(faces), 3), faces]).ravel()
+    return _normals(pv.PolyData(np.asarray(vertices, dtype=float), cells))
 
 
 def sphere_polydata(radius: float) -> pv.PolyData:

@@ -43,7 +43,7 @@ def _polydata(shape) -> pv.PolyData | None:
     if isinstance(g, description.Mesh):
         if g.filename is None:
             return None
-        from mime_gui.rig.parts import _load_mesh
+        from mime_gui.rig.geometries import load_mesh as _load_mesh
 
         try:
             mesh = _load_mesh(g.filename)
@@ -85,8 +85,7 @@ class WorldParts:
             if part.geometry.problems(base):  # a shape being fixed (a finding) is drawn once it is one
                 continue
             try:
-                centroid = part.geometry.mass_properties(base).centroid if part.geometry.kind == "mesh" \
-                    else np.zeros(3)
+                centroid = part.geometry.mass_properties(base).centroid
                 shape = part_shape(part, centroid, base)
                 pd = _polydata(shape)
             except Exception:  # a shape being fixed (a finding): drawn once it can be

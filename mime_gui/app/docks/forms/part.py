@@ -20,9 +20,10 @@ from mime_gui.app.docks.fields import (
     format_vector,
 )
 from mime_gui.app.docks.forms.base import Form, graft_of
+from mime_gui.rig.geometries import kind_of
 from mime_gui.rig.mass import magnet_moment, part_mass
 from mime_gui.rig.materials import material, materials
-from mime_gui.rig.parts import Box, Cylinder, Mesh, PermanentMagnet, Ring, Sphere
+from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.units import KG, KG_PER_M3, TESLA, Quantity
 from mime_gui.session import RenameItem, ReplaceItem, SetValue
 
@@ -102,38 +103,30 @@ class PartForm(Form):
         self.finish()
 
     def _geometry(self, g) -> None:
+        """A row per field its kind declares: a length in the form's unit, an angle, a factor, or a file
+        path with a Browse button."""
         base = f"{self.base}.geometry"
         self.section(f"Geometry: {g.kind}")
-        setter = self._set
-        if isinstance(g, Box):
-            self.add("Size", VectorField(f"{base}.size", lengths=self.lengths, parent=self),
-                     lambda r: self.part(r).geometry.size, lambda v: setter(f"{base}.size", v),
-                     "Edge lengths along the part's x, y, z")
-        elif isinstance(g, Cylinder):
-            self.add("Radius", NumberField(f"{base}.radius", lengths=self.lengths, parent=self),
-                     lambda r: self.part(r).geometry.radius, lambda v: setter(f"{base}.radius", v))
-            self.add("Length", NumberField(f"{base}.length", lengths=self.lengths, parent=self),
-                     lambda r: self.part(r).geometry.length, lambda v: setter(f"{base}.length", v),
-                     "Along the part's z axis")
-        elif isinstance(g, Ring):
-            for label, key, tip in (("Bore radius", "inner_radius", "The hole's radius"),
-                                    ("Outer radius", "outer_radius", ""),
-                                    ("Length", "length", "Along the part's z axis")):
-                self.add(label, NumberField(f"{base}.{key}", lengths=self.lengths, parent=self),
-                         lambda r, key=key: getattr(self.part(r).geometry, key),
-                         lambda v, key=key: setter(f"{base}.{key}", v), tip)
-        elif isinstance(g, Sphere):
-            self.add("Radius", NumberField(f"{base}.radius", lengths=self.lengths, parent=self),
-                     lambda r: self.part(r).geometry.radius, lambda v: setter(f"{base}.radius", v))
-        elif isinstance(g, Mesh):
-            path = self.add("File", TextField(f"{base}.path", self, "mesh file, relative to the rig file"),
-                            lambda r: self.part(r).geometry.path, lambda v: setter(f"{base}.path", v))
-            browse = QPushButton("Browse…", path)
-            browse.clicked.connect(self._browse_mesh)
-            path.row.addWidget(browse)
-            self.add("Scale", VectorField(f"{base}.scale", parent=self),
-                     lambda r: self.part(r).geometry.scale, lambda v: setter(f"{base}.scale", v),
-                     "The file's units times the scale are metres")
+        for f in kind_of(g).fields:
+            path = f"{base}.{f.name}"
+
+            def get(r, name=f.name):
+                return getattr(self.part(r).geometry, name)
+
+            def put(v, path=path):
+                self._set(path, v)
+
+            if f.unit == "path":
+                row = self.add(f.label, TextField(path, self, f.tip), get, put)
+                browse = QPushButton("Browse…", row)
+                browse.clicked.connect(lambda _=False, path=path: self._browse_mesh(path))
+                row.row.addWidget(browse)
+                continue
+            lengths = self.lengths if f.unit == "m" else None
+            unit = "" if f.unit in ("m", "1") else f.unit
+            field = VectorField(path, unit, parent=self, lengths=lengths) if f.size > 1 else \
+                NumberField(path, unit, parent=self, lengths=lengths)
+            self.add(f.label, field, get, put, f.tip)
 
     def _mass_section(self, part) -> None:
         base = self.base
@@ -291,9 +284,9 @@ class PartForm(Form):
             value = None
         self.apply(SetValue(f"{self.base}.remanence", value))
 
-    def _browse_mesh(self) -> None:
+    def _browse_mesh(self, target: str) -> None:
         start = str(self.session.rig.base or "")
         path, _ = QFileDialog.getOpenFileName(self, "A mesh file", start, "Meshes (*.stl *.obj *.ply *.off);;"
                                               "All files (*)")
         if path:
-            self._set(f"{self.base}.geometry.path", path)
+            self._set(target, path)
