@@ -44,6 +44,19 @@ def test_default_arrangement(make_window, qtbot):
     assert driving.player.timeline.width() > window.width() // 2
 
 
+def test_the_rigs_form_shows_whole_above_its_summary(make_window, qtbot):
+    """Nothing selected: the rig's short form (its name and the hint on what to do) in full, not cut at the
+    edge of its scroll area, and the read-only summary in the height left under it."""
+    window = make_window(size=(1200, 800))
+    window.open_file(str(DEMO_RIG))
+    qtbot.wait(50)
+    dock = window.properties_dock
+    scroll = dock.forms.scroll
+    assert scroll.isVisible() and dock.tree.isVisible()
+    assert scroll.verticalScrollBar().maximum() == 0
+    assert dock.tree.height() >= dock.tree.minimumHeight() > 0
+
+
 def test_a_small_window_keeps_its_size_and_the_long_texts_do_not_widen_it(make_window, qtbot):
     window = make_window(size=(900, 600))
     window.open_file(str(DEMO_RIG))

@@ -123,7 +123,7 @@ class PropertiesDock(QDockWidget):
         read_only = not has_form or ref is None or not self.session.has_item(ref)
         self.tree.setVisible(read_only)
         layout = self.widget().layout()
-        layout.setStretch(0, 1 if read_only else 3)  # the rig's short form leaves room for its summary
+        layout.setStretch(0, 0 if read_only else 3)  # the rig's short form, whole; its summary takes the rest
         layout.setStretch(1, 3 if read_only else 2)
         self._show_tree(ref)
 
