@@ -15,7 +15,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from mime_gui.rig.findings import Finding, RigError
-from mime_gui.rig.parts import Mesh, Part, PermanentMagnet
+from mime_gui.rig.geometries import with_paths
+from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import Segment
 
@@ -77,8 +78,8 @@ class Apparatus:
             return replace(seg, description=where(seg.description)) if hasattr(seg, "description") else seg
 
         def part(p):
-            return replace(p, geometry=replace(p.geometry, path=where(p.geometry.path))) \
-                if isinstance(p.geometry, Mesh) else p
+            g = with_paths(p.geometry, where)
+            return p if g is p.geometry else replace(p, geometry=g)
 
         return (self.name, [where(d) for d in self.package_dirs],
                 [(n, segment(s)) for n, s in self.chain.items()],

@@ -21,7 +21,8 @@ import numpy as np
 from mime_gui.multibody import Articulation, MultibodyTree
 from mime_gui.multibody.tree import Inertial
 from mime_gui.rig.findings import RigError
-from mime_gui.rig.parts import Mesh, PermanentMagnet
+from mime_gui.rig.geometries import paths_of
+from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.payload import carry
 from mime_gui.rig.report import RigReport, geometry_dict, link_inertials
 from mime_gui.rig.rules import Analysis, analyse
@@ -257,9 +258,10 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
         if mount is None or mount[0] != name:
             continue
         mass = a.masses.get((collection, pname))
-        if mass is None and (not lenient or isinstance(part.geometry, Mesh)
+        if mass is None and (not lenient or paths_of(part.geometry)
                              or _has_finding(a, f"{collection}.{pname}", ("geometry", "at"))):
-            continue  # lenient: drawn while its material or mass is being fixed, not a shape or place
+            continue  # lenient: drawn while its material or mass is being fixed, not a shape or place (nor
+            # a shape from a file: without a mass, its file may not be readable)
         X = np.eye(4)
         X[:3, 3] = part.at
         inertial = None

@@ -47,7 +47,7 @@ from mime_gui import inputs
 from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError
 from mime_gui.rig.apparatus import Apparatus
-from mime_gui.rig.parts import Mesh
+from mime_gui.rig.geometries import paths_of, with_paths
 from mime_gui.rig.provenance import _obj_libraries, description_meshes, of_file, referenced_files
 from mime_gui.rig.segments import _ArmSegment
 
@@ -104,7 +104,8 @@ def _inside(path: Path, anchor: Path) -> str:
 
 
 def _rewritten(rig, anchor: Path, roots: list[Path], stage: Path) -> Apparatus:
-    """``rig`` with every description and mesh path naming its copy in the stage."""
+    """``rig`` with every description and every file a part names (a mesh's) naming its copy in the
+    stage."""
     base = Path(rig.base or Path.cwd())
 
     def moved(p: str) -> str:
@@ -114,11 +115,9 @@ def _rewritten(rig, anchor: Path, roots: list[Path], stage: Path) -> Apparatus:
     chain = {n: dataclasses.replace(s, description=moved(s.description)) if isinstance(s, _ArmSegment) else s
              for n, s in rig.chain.items()}
 
-    def part(p):
-        if isinstance(p.geometry, Mesh):
-            mesh = dataclasses.replace(p.geometry, path=moved(p.geometry.path))
-            return dataclasses.replace(p, geometry=mesh)
-        return p
+    def part(p):  # every file its geometry names (a field of unit "path"), whatever its kind
+        g = with_paths(p.geometry, moved)
+        return p if g is p.geometry else dataclasses.replace(p, geometry=g)
 
     return Apparatus(rig.name, chain=chain, parts={n: part(p) for n, p in rig.parts.items()},
                      magnets={n: part(p) for n, p in rig.magnets.items()}, base=stage,
@@ -328,7 +327,7 @@ def _within(path, folder) -> bool:
 def confine(rig_file, folder, file: str = "",
             fix: str = "ask whoever sent it for one made by mime-gui export --bundle") -> None:
     """Refuse (``bundle.outside``) the extracted rig ``rig_file`` when a file it names is not inside the
-    extraction ``folder``: its package folders, descriptions and part meshes (absolute, ``..`` out of it, or
+    extraction ``folder``: its package folders, descriptions and parts' files (absolute, ``..`` out of it, or
     a link out of it), then each description's meshes as resolved (``package://`` found elsewhere on this
     machine too), the material libraries of its OBJs and the files its provenance records. Each is
     checked before it is read, so nothing outside the bundle is read. A rig or description that cannot be
@@ -359,9 +358,9 @@ def confine(rig_file, folder, file: str = "",
             check(seg.path(base), seg.description, f"chain.{name}.description")
     meshes = []
     for collection, name, part in rig.solids():
-        if isinstance(part.geometry, Mesh):
-            path = base / part.geometry.path
-            check(path, part.geometry.path, f"{collection}.{name}.geometry")
+        for spelled in paths_of(part.geometry).values():  # every file its kind names
+            path = base / spelled
+            check(path, spelled, f"{collection}.{name}.geometry")
             meshes.append((path, f"{collection}.{name}.geometry"))
     for role, mesh, urdf in description_meshes(rig):
         found = mesh.filename or _spelled_mesh(mesh.uri, Path(urdf).resolve().parent)

@@ -20,7 +20,7 @@ from pathlib import Path
 from mime_gui import __version__, inputs
 from mime_gui.multibody.errors import printable
 from mime_gui.multibody.tree import Mesh as TreeMesh
-from mime_gui.rig.parts import Mesh
+from mime_gui.rig.geometries import paths_of
 from mime_gui.rig.segments import _ArmSegment
 
 PACKAGE = "mime_gui"
@@ -140,8 +140,8 @@ def referenced_files(rig) -> list[Referenced]:
                     add(lib, role, "mesh")
     for collection in ("parts", "magnets"):
         for name, part in getattr(rig, collection).items():
-            if isinstance(part.geometry, Mesh):
-                p = Path(part.geometry.path)
+            for spelled in paths_of(part.geometry).values():  # every file its kind names
+                p = Path(spelled)
                 file = p if p.is_absolute() else base / p
                 add(file, f"{collection}.{name}.geometry", "mesh")
                 if file.suffix.lower() == ".obj":

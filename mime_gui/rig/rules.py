@@ -17,6 +17,7 @@ from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH
 from mime_gui.rig.armature import ArmatureSource, armature_sources
 from mime_gui.rig.dynamics import DynamicsError, LabSegment
 from mime_gui.rig.findings import Finding
+from mime_gui.rig.geometries.tables import geometry_rule
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import MOTOR_JOINT, _ArmSegment, _MotorSegment
@@ -27,8 +28,9 @@ RULES = {
     "chain.mount-first": "the first segment is placed in the world with at/orientation and takes no mount",
     "chain.mount": "a later segment mounts on a frame of the segment before it, or <segment>.<frame> of an "
                    "earlier one",
-    "chain.description": "an arm's URDF description must be readable; a lab kind must be registered and give "
-                         "its frames for the segment's params",
+    "chain.description": "an arm's URDF description must be readable; a lab kind must be registered and its "
+                         "factory must give its frames for the segment's `params` (at "
+                         "`chain.<segment>.kind` / `.params`)",
     "chain.inertia": "a dynamic arm's links have physical mass properties (a positive semi-definite inertia, "
                      "a mass >= 0); a kinematic arm needs none",
     "chain.placement": "at must be finite (each coordinate within ±1e6 m) and orientation a finite unit "
@@ -42,9 +44,7 @@ RULES = {
                       "negative and at most 1e21 kg m2 (1e9 kg on a sliding joint)",
     "part.mount": "a part mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
     "part.placement": "a part's at is finite, each coordinate within ±1e6 m",
-    "part.geometry": "a part's geometry has finite positive sizes of at most 1e6 m (a mesh scale at most "
-                     "1e6); a mesh is a regular file within the mesh size limit, not an archive, XML without "
-                     "entities, readable and watertight",
+    "part.geometry": geometry_rule(),  # from the geometry kinds: their bounds and conditions
     "part.material": "a part's material is one of the materials table",
     "part.mass": "a part declares a mass or a density, not both, finite and not negative; its mass is at "
                  "most 1e9 kg",

@@ -2,17 +2,15 @@
 
 A template makes one rig value (a :class:`~mime_gui.rig.parts.Part`, a
 :class:`~mime_gui.rig.parts.PermanentMagnet`, a :class:`~mime_gui.rig.probes.Probe` or a segment) mounted on
-a frame, at the frame's origin. Sizes
-are small lab-scale solids (tens of millimetres), materials from the materials table, so a dropped item is
-valid at once and only needs its numbers. A mesh needs its file and an arm its URDF: ``make`` takes them
-as ``path``.
+a frame, at the frame's origin. The part and magnet templates are the geometry kinds' own
+(:class:`~mime_gui.rig.geometries.KindTemplate`, declared in each kind's module), parts first, then magnets,
+each in the kinds' order: small lab-scale solids (tens of millimetres) of a material from the materials
+table, so a dropped item is valid at once and only needs its numbers. A mesh needs its file and an arm its
+URDF: ``make`` takes them as ``path``.
 
 Besides these, every registered lab segment kind (:mod:`mime_gui.rig.dynamics`, entry points included) is a
 segment template (:func:`lab_templates`, key ``segment.lab.<kind>``) with the factory's default parameters;
 :func:`template` finds any template by key.
-
-There is no ring geometry in the rig model (its volume, inertia, rules and rig-file form would all have to
-exist first), so there is no ring magnet template.
 """
 
 from __future__ import annotations
@@ -23,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mime_gui.multibody.errors import CodedError
-from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
+from mime_gui.rig.geometries import KINDS, KindTemplate
+from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import Arm, Motor
 
@@ -51,40 +50,32 @@ class Template:
         return self.build(mount, path)
 
 
-def _part(geometry, magnet: bool):
+#: where each role of a kind's template goes: its palette group, its rig collection, its material
+ROLES = {"part": ("Parts", "parts", PART_MATERIAL), "magnet": ("Magnets", "magnets", MAGNET_MATERIAL)}
+
+
+def _kind_template(kind, t: KindTemplate) -> Template:
+    group, collection, material = ROLES[t.role]
+
     def build(mount, path):
-        g = geometry(path) if callable(geometry) else geometry
-        if magnet:
-            return PermanentMagnet(g, material=MAGNET_MATERIAL, mount=mount, magnetisation=(0.0, 0.0, 1.0))
-        return Part(g, material=PART_MATERIAL, mount=mount)
-    return build
+        g = t.geometry(path) if t.needs_path else t.geometry
+        if t.role == "magnet":
+            return PermanentMagnet(g, material=material, mount=mount, magnetisation=t.magnetisation)
+        return Part(g, material=material, mount=mount)
+
+    base = t.base_name or ("magnet" if t.role == "magnet" else kind.type)
+    return Template(f"{t.role}.{t.name or kind.type}", t.label, group, collection, base, t.tip, build,
+                    needs_path=t.needs_path)
+
+
+def kind_templates() -> list[Template]:
+    """The geometry kinds' part templates, then their magnet templates, each in the kinds' order."""
+    return [_kind_template(kind, t) for role in ROLES for kind in KINDS.values() for t in kind.templates
+            if t.role == role]
 
 
 TEMPLATES: dict[str, Template] = {t.key: t for t in (
-    Template("part.box", "Box", "Parts", "parts", "box", "A 20 × 20 × 10 mm aluminium box",
-             _part(Box((0.02, 0.02, 0.01)), False)),
-    Template("part.cylinder", "Cylinder", "Parts", "parts", "cylinder",
-             "An aluminium cylinder, radius 10 mm, 20 mm long along the frame's z axis",
-             _part(Cylinder(0.01, 0.02), False)),
-    Template("part.ring", "Ring", "Parts", "parts", "ring",
-             "An aluminium ring, bore radius 5 mm, outer radius 10 mm, 5 mm long along the frame's z axis",
-             _part(Ring(0.005, 0.01, 0.005), False)),
-    Template("part.sphere", "Sphere", "Parts", "parts", "sphere", "An aluminium sphere, radius 10 mm",
-             _part(Sphere(0.01), False)),
-    Template("part.mesh", "Mesh from a file…", "Parts", "parts", "mesh",
-             "A closed triangle mesh (STL, OBJ, PLY) in metres; its mass comes from its volume",
-             _part(lambda path: Mesh(path), False), needs_path="mesh"),
-    Template("magnet.block", "Block magnet", "Magnets", "magnets", "magnet",
-             "An NdFeB N42 block, 10 × 10 × 5 mm, magnetised along +z",
-             _part(Box((0.01, 0.01, 0.005)), True)),
-    Template("magnet.cylinder", "Cylinder magnet", "Magnets", "magnets", "magnet",
-             "An NdFeB N42 disc, radius 5 mm, 10 mm long, magnetised along its axis (+z)",
-             _part(Cylinder(0.005, 0.01), True)),
-    Template("magnet.ring", "Ring magnet", "Magnets", "magnets", "magnet",
-             "An NdFeB N42 ring, bore radius 3 mm, outer radius 6 mm, 3 mm long, magnetised along its axis "
-             "(+z)", _part(Ring(0.003, 0.006, 0.003), True)),
-    Template("magnet.sphere", "Sphere magnet", "Magnets", "magnets", "magnet",
-             "An NdFeB N42 sphere, radius 5 mm, magnetised along +z", _part(Sphere(0.005), True)),
+    *kind_templates(),
     Template("probe.point", "Probe", "Probes", "probes", "probe",
              "A point where the magnets' field is computed, at the frame's origin; it rides with the frame",
              lambda mount, path: Probe((0.0, 0.0, 0.0), mount=mount)),
@@ -200,5 +191,5 @@ def segment_mount(rig, segment: str, frame: str) -> str:
     return frame if segment == last else f"{segment}.{frame}"
 
 
-__all__ = ["LAB_PREFIX", "TEMPLATES", "Template", "copy_name", "default_params", "lab_templates",
-           "required_params", "segment_mount", "taken_names", "template", "unique_name"]
+__all__ = ["LAB_PREFIX", "ROLES", "TEMPLATES", "Template", "copy_name", "default_params", "kind_templates",
+           "lab_templates", "required_params", "segment_mount", "taken_names", "template", "unique_name"]

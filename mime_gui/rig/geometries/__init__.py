@@ -14,8 +14,11 @@ from mime_gui.rig.geometries.registry import (
     SURFACE_TOLERANCE,
     Field,
     GeometryKind,
+    KindTemplate,
     MassProperties,
     kind_of,
+    paths_of,
+    with_paths,
 )
 from mime_gui.rig.geometries.ring import Ring
 from mime_gui.rig.geometries.sphere import Sphere
@@ -30,4 +33,5 @@ def by_class_name(name: str):
 
 
 __all__ = ["CLASSES", "KINDS", "SURFACE_TOLERANCE", "Arc", "Box", "Cylinder", "Field", "GeometryKind",
-           "MassProperties", "Mesh", "Ring", "Sphere", "by_class_name", "kind_of", "load_mesh"]
+           "KindTemplate", "MassProperties", "Mesh", "Ring", "Sphere", "by_class_name", "kind_of",
+           "load_mesh", "paths_of", "with_paths"]

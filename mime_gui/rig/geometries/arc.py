@@ -18,6 +18,7 @@ from mime_gui.rig.geometries.registry import (
     SURFACE_TOLERANCE,
     Field,
     GeometryKind,
+    KindTemplate,
     MassProperties,
     number,
     quads_to_triangles,
@@ -140,4 +141,13 @@ KIND = register(GeometryKind(
     summary="a segment of a ring (Magpylib's CylinderSegment, of which Halbach rings are built), from its "
             "start to its end angle (degrees about the part frame's z from its x, at most 360° apart); its "
             "own frame is the whole ring's, so its centroid lies off the origin and `at` places the centroid",
-    mesh=_mesh, inside=_inside, source=_source))
+    mesh=_mesh, inside=_inside, source=_source,
+    conditions="an arc's inner radius is below its outer one and its end angle above its start by at most "
+               "360°",
+    # a quarter of a Halbach-style ring, centred on the part's x axis so that "radially" is +x (Magpylib's
+    # CylinderSegment takes one uniform polarization: a radial segment is magnetised along its mid-line)
+    templates=(
+        KindTemplate("magnet", "Arc magnet", "An NdFeB N42 arc: a 90° segment (−45° to 45°) of a ring, "
+                     "bore radius 5 mm, outer radius 10 mm, 5 mm long, magnetised radially through its "
+                     "middle (+x)",
+                     Arc(0.005, 0.01, 0.005, -45.0, 45.0), magnetisation=(1.0, 0.0, 0.0)),)))

@@ -12,6 +12,7 @@ from mime_gui.rig.geometries.registry import (
     SURFACE_TOLERANCE,
     Field,
     GeometryKind,
+    KindTemplate,
     MassProperties,
     quads_to_triangles,
     register,
@@ -66,4 +67,8 @@ KIND = register(GeometryKind(
     "box", Box, (Field("size", "Size", size=3, tip="Edge lengths along the part's x, y, z"),),
     text="box {size} m", summary="a box of edge lengths along the part frame's x, y, z",
     mesh=_mesh, inside=_inside, source=_source,
-    drawn=lambda g, base=None: description.Box(tuple(g.size))))
+    drawn=lambda g, base=None: description.Box(tuple(g.size)),
+    templates=(
+        KindTemplate("part", "Box", "A 20 × 20 × 10 mm aluminium box", Box((0.02, 0.02, 0.01))),
+        KindTemplate("magnet", "Block magnet", "An NdFeB N42 block, 10 × 10 × 5 mm, magnetised along +z",
+                     Box((0.01, 0.01, 0.005)), name="block"))))

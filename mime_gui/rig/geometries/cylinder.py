@@ -13,6 +13,7 @@ from mime_gui.rig.geometries.registry import (
     SURFACE_TOLERANCE,
     Field,
     GeometryKind,
+    KindTemplate,
     MassProperties,
     number,
     register,
@@ -81,4 +82,9 @@ KIND = register(GeometryKind(
     text="cylinder r={radius} m, length {length} m",
     summary="a solid cylinder; its axis is the part frame's z",
     mesh=_mesh, inside=_inside, source=_source,
-    drawn=lambda g, base=None: description.Cylinder(g.radius, g.length)))
+    drawn=lambda g, base=None: description.Cylinder(g.radius, g.length),
+    templates=(
+        KindTemplate("part", "Cylinder", "An aluminium cylinder, radius 10 mm, 20 mm long along the "
+                     "frame's z axis", Cylinder(0.01, 0.02)),
+        KindTemplate("magnet", "Cylinder magnet", "An NdFeB N42 disc, radius 5 mm, 10 mm long, magnetised "
+                     "along its axis (+z)", Cylinder(0.005, 0.01)))))

@@ -19,7 +19,7 @@ from mime_gui import mesh_files
 from mime_gui.multibody import tree as description
 from mime_gui.multibody.errors import CodedError
 from mime_gui.multibody.magnitudes import MAX_FACTOR
-from mime_gui.rig.geometries.registry import Field, GeometryKind, MassProperties, register
+from mime_gui.rig.geometries.registry import Field, GeometryKind, KindTemplate, MassProperties, register
 from mime_gui.rig.segments import _vector
 
 
@@ -116,4 +116,10 @@ KIND = register(GeometryKind(
     text="mesh {path} scaled {scale}",
     summary="a closed triangle mesh (STL, OBJ, PLY …) read with trimesh, its path relative to the rig file, "
             "scaled per axis (default 1)",
-    mesh=_mesh, inside=_inside, source=_source, drawn=_drawn))
+    mesh=_mesh, inside=_inside, source=_source, drawn=_drawn,
+    conditions="a mesh is a regular file within the mesh size limit, not an archive, XML without entities, "
+               "readable and watertight",
+    # a part only: a magnet's shape is rarely a file's, and a mesh magnet is written in the rig file
+    templates=(
+        KindTemplate("part", "Mesh from a file…", "A closed triangle mesh (STL, OBJ, PLY) in metres; its "
+                     "mass comes from its volume", Mesh, needs_path="mesh"),)))

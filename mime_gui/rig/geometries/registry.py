@@ -7,11 +7,15 @@ its triangles (``mesh``, numpy only, for the views and the checks), which points
 for the probe rules and the field), its Magpylib source (``source``) and, optionally, the description
 primitive a view draws instead of its triangles (``drawn``). The rig file's reader and writer, the schema,
 the docs table, the Python export, the report and properties text and the part form read the fields, so a
-new kind is one module here (see docs/architecture.md).
+new kind is one module here (see docs/architecture.md). A kind also offers the palette's templates of it
+(:class:`KindTemplate`), says what its ``problems`` hold beyond its fields' bounds (``conditions``, in rule
+``part.geometry``'s text), and its fields of unit ``"path"`` are the files it names (:func:`paths_of`,
+:func:`with_paths`), which the bundle, the provenance and the rig's equality follow.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -61,6 +65,29 @@ class MassProperties:
 
 
 @dataclass(frozen=True)
+class KindTemplate:
+    """A template of a kind that the palette offers: a ``"part"`` or a ``"magnet"`` (``role``) with a first
+    ``geometry`` small enough for a lab bench; its palette key is ``<role>.<name>`` (``name`` defaults to
+    the kind's type), ``label`` and ``tip`` are what the palette shows, ``base_name`` the new item's name
+    (numbered when taken; default the kind's type for a part, ``magnet`` for a magnet). ``geometry`` is a
+    geometry, or, with ``needs_path`` (the kind of file the palette asks for, ``"mesh"``), a callable
+    taking the chosen file. A magnet is magnetised along ``magnetisation`` (in the part's frame)."""
+
+    role: str
+    label: str
+    tip: str
+    geometry: object
+    name: str = ""
+    base_name: str = ""
+    needs_path: str = ""
+    magnetisation: tuple[float, float, float] = (0.0, 0.0, 1.0)
+
+    def __post_init__(self):
+        if self.role not in ("part", "magnet"):
+            raise ValueError(f"a template's role is 'part' or 'magnet', got {self.role!r}")
+
+
+@dataclass(frozen=True)
 class GeometryKind:
     """A kind of part solid and its adapters (see the module's docstring).
 
@@ -69,6 +96,8 @@ class GeometryKind:
     geometry's own frame; ``inside(g, points)`` takes points about the centroid and gives a boolean array,
     or None when it cannot tell; ``source(g, polarization, base)`` gives a Magpylib source in the geometry's
     own frame; ``drawn(g, base)`` gives a description primitive, or None to draw the triangles.
+    ``conditions`` is a clause of rule ``part.geometry``: what ``problems`` holds beyond each field's bounds
+    (empty when nothing). ``templates`` are the palette's templates of the kind, in the palette's order.
     """
 
     type: str
@@ -80,6 +109,8 @@ class GeometryKind:
     inside: Callable
     source: Callable
     drawn: Callable | None = None
+    conditions: str = ""
+    templates: tuple[KindTemplate, ...] = ()
 
     @property
     def unit_keys(self) -> tuple[tuple[str, str], ...]:
@@ -121,6 +152,21 @@ def kind_of(g) -> GeometryKind | None:
     return kind if kind is not None and isinstance(g, kind.cls) else None
 
 
+def paths_of(g) -> dict[str, str]:
+    """The files the geometry ``g`` names, by field name: its kind's fields of unit ``"path"`` (as written,
+    relative to the rig file or absolute); empty for a shape that names none."""
+    kind = kind_of(g)
+    if kind is None:
+        return {}
+    return {f.name: getattr(g, f.name) for f in kind.fields if f.unit == "path"}
+
+
+def with_paths(g, moved: Callable[[str], str]):
+    """``g`` with each file it names replaced by ``moved(path)``; ``g`` itself when it names none."""
+    paths = paths_of(g)
+    return dataclasses.replace(g, **{name: moved(p) for name, p in paths.items()}) if paths else g
+
+
 def size_ok(v: float) -> bool:
     """A usable size: finite, positive and at most :data:`MAX_LENGTH` (so a volume cannot overflow)."""
     return math.isfinite(v) and 0 < v <= MAX_LENGTH
@@ -144,5 +190,6 @@ def quads_to_triangles(quads: np.ndarray) -> np.ndarray:
     return np.concatenate([q[:, [0, 1, 2]], q[:, [0, 2, 3]]])
 
 
-__all__ = ["KINDS", "SURFACE_TOLERANCE", "UNIT_KEYS", "Field", "GeometryKind", "MassProperties", "kind_of",
-           "number", "quads_to_triangles", "register", "shift_inertia", "size_ok"]
+__all__ = ["KINDS", "SURFACE_TOLERANCE", "UNIT_KEYS", "Field", "GeometryKind", "KindTemplate",
+           "MassProperties", "kind_of", "number", "paths_of", "quads_to_triangles", "register",
+           "shift_inertia", "size_ok", "with_paths"]

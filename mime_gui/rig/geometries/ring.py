@@ -12,6 +12,7 @@ from mime_gui.rig.geometries.registry import (
     SURFACE_TOLERANCE,
     Field,
     GeometryKind,
+    KindTemplate,
     MassProperties,
     number,
     quads_to_triangles,
@@ -96,4 +97,10 @@ KIND = register(GeometryKind(
      Field("length", "Length", tip="Along the part's z axis")),
     text="ring r={inner_radius}–{outer_radius} m, length {length} m",
     summary="a hollow cylinder (inner radius below the outer one); its axis is the part frame's z",
-    mesh=_mesh, inside=_inside, source=_source))
+    mesh=_mesh, inside=_inside, source=_source,
+    conditions="a ring's inner radius is below its outer one",
+    templates=(
+        KindTemplate("part", "Ring", "An aluminium ring, bore radius 5 mm, outer radius 10 mm, 5 mm "
+                     "long along the frame's z axis", Ring(0.005, 0.01, 0.005)),
+        KindTemplate("magnet", "Ring magnet", "An NdFeB N42 ring, bore radius 3 mm, outer radius 6 mm, 3 mm "
+                     "long, magnetised along its axis (+z)", Ring(0.003, 0.006, 0.003)))))

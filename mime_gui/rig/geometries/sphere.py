@@ -12,6 +12,7 @@ from mime_gui.rig.geometries.registry import (
     SURFACE_TOLERANCE,
     Field,
     GeometryKind,
+    KindTemplate,
     MassProperties,
     number,
     register,
@@ -73,4 +74,8 @@ def _source(g: Sphere, J, base=None):
 KIND = register(GeometryKind(
     "sphere", Sphere, (Field("radius", "Radius"),), text="sphere r={radius} m", summary="a sphere",
     mesh=_mesh, inside=_inside, source=_source,
-    drawn=lambda g, base=None: description.Sphere(g.radius)))
+    drawn=lambda g, base=None: description.Sphere(g.radius),
+    templates=(
+        KindTemplate("part", "Sphere", "An aluminium sphere, radius 10 mm", Sphere(0.01)),
+        KindTemplate("magnet", "Sphere magnet", "An NdFeB N42 sphere, radius 5 mm, magnetised along +z",
+                     Sphere(0.005)))))

@@ -1,6 +1,6 @@
 """What the rig file's schema and docs say about geometries, derived from the registered kinds: the
-schema's ``geometry`` definition (``resources/rig.schema.json``, ``docs/rig-file.md``) and the docs' table of
-kinds. Tests keep both files equal to these."""
+schema's ``geometry`` definition (``resources/rig.schema.json``, ``docs/rig-file.md``), the docs' table of
+kinds and the text of rule ``part.geometry``. Tests keep both files equal to these."""
 
 from __future__ import annotations
 
@@ -53,4 +53,39 @@ def docs_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-__all__ = ["docs_table", "geometry_schema", "kind_schema"]
+_UNIT_SIGN = {"deg": "°", "1": ""}
+
+
+def _short(v: float) -> str:
+    """``1e6``, not ``1e+06``, as the other rules write their bounds."""
+    return f"{v:g}".replace("e+0", "e").replace("e+", "e")
+
+
+def _bounds_text(low: float, high: float, sign: str) -> str:
+    if low < 0:  # an angle: both ends hold
+        return f"within ±{_short(high)}{sign}" if low == -high else \
+            f"from {_short(low)}{sign} to {_short(high)}{sign}"
+    return f"positive and at most {_short(high)}{sign}"
+
+
+def geometry_rule() -> str:
+    """The text of rule ``part.geometry``: the bounds of every kind's fields (sizes, then each kind's other
+    numbers), then each kind's own ``conditions``, in the kinds' order."""
+    lengths = max(f.high for k in KINDS.values() for f in k.fields if f.unit == "m")
+    others = []
+    for kind in KINDS.values():
+        groups: dict[tuple, list[str]] = {}
+        for f in kind.fields:
+            if f.unit in _UNIT_SIGN:
+                groups.setdefault((f.low, f.high, _UNIT_SIGN[f.unit]), []).append(f.label.lower())
+        article = "an" if kind.type[0] in "aeiou" else "a"
+        others += [f"{article} {kind.type}'s {' and '.join(names)} {_bounds_text(*bounds)}"
+                   for bounds, names in groups.items()]
+    sizes = f"finite positive sizes of at most {_short(lengths)} m"
+    if others:
+        sizes += f" ({', '.join(others)})"
+    conditions = [k.conditions for k in KINDS.values() if k.conditions]
+    return "; ".join([f"a part's geometry has {sizes}", *conditions])
+
+
+__all__ = ["docs_table", "geometry_rule", "geometry_schema", "kind_schema"]
