@@ -47,7 +47,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check mime_gui tests benchmarks
 
 bench: $(VENV)/.installed-test
-	for b in read engine node dynamics probes; do $(BIN)/python benchmarks/$$b.py || exit 1; done
+	for b in read engine node dynamics probes ik; do $(BIN)/python benchmarks/$$b.py || exit 1; done
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/gui.py
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/edit.py
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/driving.py
