@@ -86,6 +86,18 @@ class ChainNode:
     def command_names(self, segment: str) -> tuple[str, ...]:
         return self.nodes[segment].command_names
 
+    def mount_of(self, segment: str) -> tuple[str, int] | None:
+        """``(segment, frame index)`` the segment rides on; None for one standing in the world."""
+        return self._mount_frame.get(segment)
+
+    # -- posing ---------------------------------------------------------------------------------------
+    def reach(self, state: Mapping[str, NodeState], segment: str, frame, world_X_target, **options):
+        """Joint positions of every segment from the world down to ``segment`` that put its ``frame`` at
+        ``world_X_target``: :func:`mime_gui.rig.reach.reach` (a :class:`~mime_gui.rig.reach.Reach`)."""
+        from mime_gui.rig.reach import reach
+
+        return reach(self, state, segment, frame, world_X_target, **options)
+
     def _mount_of(self, name: str, state: Mapping[str, NodeState]):
         """``(M_j, ω_j)`` of the segment's mount in ``state`` (None, None on the world)."""
         ref = self._mount_frame.get(name)
