@@ -119,7 +119,7 @@ def test_the_fake_renderer_records_each_call_by_its_name(tmp_path):
     name = next(iter(s.segments))
     s.set_layer_visible("frames", True)
     s.set_item_visible(ItemRef(name, "link", "link_1"), False)
-    assert r.calls == ["show_segments", "set_frame_poses", "highlight", "set_layer_visible",
+    assert r.calls == ["show_segments", "set_frame_poses", "show_items", "highlight", "set_layer_visible",
                        "set_item_visible"]
     with pytest.raises(ValueError) as info:
         r.set_layer_visible("ghosts", True)

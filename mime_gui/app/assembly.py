@@ -58,13 +58,13 @@ class Assembly(QObject):
         from mime_gui.app.scene.part_marks import install_part_marks
 
         self.drop_target = install_drop_target(window.scene, session, self.drop_template)
-        self.marks = install_part_marks(window.scene, session, bridge)
+        self.marks = install_part_marks(window.scene)
         from mime_gui.app.scene.probe_marks import install_probe_marks
 
-        self.probe_marks = install_probe_marks(window.scene, session, bridge)
+        self.probe_marks = install_probe_marks(window.scene)
         from mime_gui.app.scene.world_parts import install_world_parts
 
-        self.world_parts = install_world_parts(window.scene, session, bridge)
+        self.world_parts = install_world_parts(window.scene)
         self.palette.chosen.connect(self.add_to_selection)
         self.palette.describe_target = self._target_text
         self.tree.context_actions = self._context_actions

@@ -207,9 +207,9 @@ class FieldViews(QObject):
         if getattr(window.scene, "plotter", None) is not None:
             from mime_gui.app.scene.field_plane import FieldLinesView, FieldPlaneView
 
-            self.plane = FieldPlaneView(window.scene, session, bridge, self)
+            self.plane = FieldPlaneView(window.scene, self)
             self.plane.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
-            self.lines = FieldLinesView(window.scene, session, bridge, self)
+            self.lines = FieldLinesView(window.scene, self)
             self.lines.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
         self.plane_action = services.field_plane  # the probe's form shows and sets it too
         self.plane_action.setStatusTip("A colour map of the magnets' |B| on a 10 cm square through the "

@@ -73,8 +73,12 @@ def _total(name: str, rows) -> Total:
 
 def mass_table(session) -> MassTable:
     """The table of the session's document at its current poses (empty without a document)."""
+    return document_mass_table(session.document)
+
+
+def document_mass_table(doc) -> MassTable:
+    """The table of a document at its current poses (empty for None)."""
     out = MassTable()
-    doc = session.document
     if doc is None:
         return out
     rig = doc.rig
@@ -112,4 +116,4 @@ def mass_table(session) -> MassTable:
     return out
 
 
-__all__ = ["MassRow", "MassTable", "Total", "mass_table"]
+__all__ = ["MassRow", "MassTable", "Total", "document_mass_table", "mass_table"]

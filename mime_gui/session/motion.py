@@ -29,9 +29,11 @@ from mime_gui.session.torque_drive import TorqueDrive, velocities
 
 
 class Motion:
-    def __init__(self, documents: Documents, renderer: Callable[[], Renderer | None], error: Event) -> None:
+    def __init__(self, documents: Documents, renderer: Callable[[], Renderer | None], error: Event,
+                 items_moved: Callable[[list[str]], None] = lambda _segments: None) -> None:
         self._documents = documents
         self._renderer = renderer  # the attached view, or None
+        self._items_moved = items_moved  # pushes the poses of the items riding on moved segments
         self._error = error
         self._node: ChainNode | None = None
         self._state: dict[str, NodeState] = {}
@@ -375,6 +377,7 @@ class Motion:
         if renderer is not None and moved:
             for name in moved:
                 renderer.set_frame_poses(name, self.segments[name].world_X_frame)
+            self._items_moved(moved)
             renderer.request_render()
         for name in moved:
             self.poses_changed.emit(name)

@@ -3,6 +3,10 @@
 Items are addressed by ``(segment, kind, name)`` references, ``kind`` one of ``link``, ``joint``, ``frame``,
 ``part``, ``magnet``. A pose update is one call per segment with the world poses of its frames, in the
 Articulation's ``frame_names`` order, and the view only assigns actor matrices (no rebuild).
+
+Parts, magnets and probes reach the view the same way, as items (:mod:`mime_gui.session.items`): the whole
+set when a document is shown (``show_items``), what an edit added, changed and removed (``update_items``),
+and the world poses of the items that moved (``set_item_poses``). The view draws from these pushes only.
 """
 
 from __future__ import annotations
@@ -46,6 +50,19 @@ class Renderer(Protocol):
         """Move the segment's actors: ``(nframes, 4, 4)`` in its Articulation's frame order. The view keeps
         a copy: the caller may rewrite its array afterwards."""
 
+    def show_items(self, change) -> None:
+        """Replace the drawn parts, magnets and probes: ``change``
+        (:class:`~mime_gui.session.items.ItemChange`) lists every item as added, with every item's world
+        pose, the field's source and the centre of mass."""
+
+    def update_items(self, change) -> None:
+        """Apply an item change set in place: the items added, changed (drawn anew) and removed, every
+        item's world pose after it, the field's source and the centre of mass."""
+
+    def set_item_poses(self, poses: dict, com=None) -> None:
+        """Move the items that moved: ``poses`` maps an item's ref to its world pose (4, 4); ``com`` is the
+        apparatus's centre of mass now (None when it is not shown)."""
+
     def set_layer_visible(self, layer: str, visible: bool) -> None: ...
 
     def highlight(self, item: ItemRef | None) -> None: ...
@@ -68,6 +85,11 @@ class FakeRenderer:
     hidden: set = field(default_factory=set)
     renders: int = 0
     calls: list = field(default_factory=list)
+    items: dict = field(default_factory=dict)  # ref -> DrawnItem
+    item_poses: dict = field(default_factory=dict)  # ref -> (4, 4)
+    item_changes: list = field(default_factory=list)  # every ItemChange pushed, shown or updated
+    field_source: object = None
+    com: object = None
 
     def show_segments(self, segments: dict) -> None:
         self.calls.append("show_segments")
@@ -85,6 +107,29 @@ class FakeRenderer:
     def set_frame_poses(self, segment: str, world_X_frame: np.ndarray) -> None:
         self.calls.append("set_frame_poses")
         self.poses[segment] = np.array(world_X_frame, copy=True)
+
+    def show_items(self, change) -> None:
+        self.calls.append("show_items")
+        self.item_changes.append(change)
+        self.items = dict(change.added)
+        self.item_poses = {ref: np.array(X, copy=True) for ref, X in change.poses.items()}
+        self.field_source, self.com = change.field, change.com
+
+    def update_items(self, change) -> None:
+        self.calls.append("update_items")
+        self.item_changes.append(change)
+        for ref in change.removed:
+            self.items.pop(ref, None)
+            self.item_poses.pop(ref, None)
+        self.items.update(change.added)
+        self.items.update(change.changed)
+        self.item_poses.update({ref: np.array(X, copy=True) for ref, X in change.poses.items()})
+        self.field_source, self.com = change.field, change.com
+
+    def set_item_poses(self, poses: dict, com=None) -> None:
+        self.calls.append("set_item_poses")
+        self.item_poses.update({ref: np.array(X, copy=True) for ref, X in poses.items()})
+        self.com = com
 
     def set_layer_visible(self, layer: str, visible: bool) -> None:
         if layer not in LAYERS:

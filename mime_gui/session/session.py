@@ -65,7 +65,7 @@ class Session:
         self.error = Event("error")  # one for every component: what the window shows and logs
         self.documents = Documents(self.error)
         self.view = ViewState(lambda: self.documents.document, self.error)
-        self.motion = Motion(self.documents, lambda: self.view.renderer, self.error)
+        self.motion = Motion(self.documents, lambda: self.view.renderer, self.error, self.view.move_items)
         self.editing = Editing(self.documents.require, self._set_rig, self.error)
         # each component's events, by name
         self.document_changed = self.documents.document_changed
@@ -255,6 +255,7 @@ class Session:
                 r.set_dimmed(self.documents.stand_ins.refs)
             for n, seg in doc.segments.items():
                 r.set_frame_poses(n, seg.world_X_frame)
+            self.view.update_items()  # the parts, magnets and probes the edit added, changed or removed
             if selection_lost:  # the view keeps hidden items and the highlight across an update
                 r.highlight(None)
             r.request_render()

@@ -1,5 +1,7 @@
 """The view-state component of the session: what is selected, which items are hidden, which layers are
-shown, and the attached view (:class:`~mime_gui.session.renderer.Renderer`) these are pushed to.
+shown, and the attached view (:class:`~mime_gui.session.renderer.Renderer`) these are pushed to, with the
+parts, magnets and probes it draws (:mod:`~mime_gui.session.items`: all of them when a document is shown,
+what an edit changed, the poses of those that moved). Nothing is computed for a view while none is attached.
 
 Events: ``selection_changed(item)``, ``layers_changed(layer, visible)``,
 ``visibility_changed(item, visible)``.
@@ -12,6 +14,8 @@ from collections.abc import Callable
 from mime_gui.session.document import Document
 from mime_gui.session.errors import SessionError, refuse
 from mime_gui.session.events import Event
+from mime_gui.session.items import DrawnItem, ItemChange, diff, drawn_items, field_source, item_poses
+from mime_gui.session.mass_properties import document_mass_table
 from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
 
 
@@ -21,6 +25,7 @@ class ViewState:
         self._layers: dict[str, bool] = dict(DEFAULT_LAYERS)
         self._hidden: set[ItemRef] = set()
         self._renderer: Renderer | None = None
+        self._items: dict[ItemRef, DrawnItem] = {}  # the parts, magnets and probes last pushed to the view
         self.selection_changed = Event("selection_changed")
         self.layers_changed = Event("layers_changed")
         self.visibility_changed = Event("visibility_changed")
@@ -58,8 +63,8 @@ class ViewState:
         self.show()
 
     def show(self) -> None:
-        """Draw the document anew in the attached view: its segments, their poses, what is hidden and the
-        highlight."""
+        """Draw the document anew in the attached view: its segments, their poses, its parts, magnets and
+        probes, what is hidden and the highlight."""
         r = self._renderer
         if r is None:
             return
@@ -68,10 +73,48 @@ class ViewState:
         r.show_segments({name: (seg.tree, seg.articulation) for name, seg in segments.items()})
         for name, seg in segments.items():
             r.set_frame_poses(name, seg.world_X_frame)
+        self._items = drawn_items(doc)
+        r.show_items(ItemChange(added=dict(self._items), poses=item_poses(doc, self._items),
+                                field=field_source(doc), com=self._com()))
         for item in self._hidden:
             r.set_item_visible(item, False)
         r.highlight(self._selection)
         r.request_render()
+
+    @property
+    def items(self) -> dict[ItemRef, DrawnItem]:
+        """The parts, magnets and probes as last pushed to the view (a copy; empty without a view)."""
+        return dict(self._items)
+
+    def update_items(self) -> None:
+        """After an edit (the segments drawn and placed anew): push the items added, changed and removed,
+        every item's pose, the field's source and the centre of mass."""
+        r = self._renderer
+        if r is None:
+            return
+        doc = self._document()
+        new = drawn_items(doc, self._items)
+        added, changed, removed = diff(self._items, new)
+        self._items = new
+        r.update_items(ItemChange(added, changed, removed, item_poses(doc, new), field_source(doc),
+                                  self._com()))
+
+    def move_items(self, segments) -> None:
+        """Segments moved: push the poses of the items riding on them (and the centre of mass, when shown)."""
+        r = self._renderer
+        if r is None:
+            return
+        poses = item_poses(self._document(), self._items, frozenset(segments))
+        com = self._com()
+        if poses or com is not None:
+            r.set_item_poses(poses, com)
+
+    def _com(self):
+        """The apparatus's centre of mass in the world while its layer is shown (None otherwise: nothing
+        computes it for a mark that is hidden)."""
+        if not self._layers.get("com"):
+            return None
+        return document_mass_table(self._document()).total.com
 
     def prune(self) -> bool:
         """Forget the hidden items and the selection the document no longer has; True when the selection was
@@ -130,6 +173,8 @@ class ViewState:
         self._layers[layer] = visible
         if self._renderer is not None:
             self._renderer.set_layer_visible(layer, visible)
+            if layer == "com":  # the centre of mass is computed only while shown
+                self._renderer.set_item_poses({}, self._com())
             self._renderer.request_render()
         self.layers_changed.emit(layer, visible)
 

@@ -302,9 +302,10 @@ def test_an_edit_updates_only_the_changed_segment_and_poses_rebuild_nothing(sess
     r.calls.clear()
     for i in range(600):
         session.set_joint_positions("arm", {"joint_1": 0.001 * i})
-    assert set(r.calls) == {"set_frame_poses"}
-    # placing the arm moves the motor riding on it too: two pose updates per event, nothing rebuilt
-    assert r.calls.count("set_frame_poses") == 1200
+    assert set(r.calls) == {"set_frame_poses", "set_item_poses"}
+    # placing the arm moves the motor riding on it too: two pose updates per event, nothing rebuilt; the
+    # parts and magnets riding on them move in one item push per event
+    assert r.calls.count("set_frame_poses") == 1200 and r.calls.count("set_item_poses") == 600
 
 
 def test_editing_where_a_segment_stands_moves_it_without_rebuilding_it(session):

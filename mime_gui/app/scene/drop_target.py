@@ -111,7 +111,7 @@ class DropTarget(QObject):
         if target == self.lit:
             return
         self.lit = target
-        self.scene.highlight(ItemRef(target[0], "link", target[1]) if target else self.session.selection)
+        self.scene.light(ItemRef(target[0], "link", target[1]) if target else self.session.selection)
         self.scene.request_render()
 
 

@@ -7,8 +7,12 @@ with a colour bar in mT.
 
 The field is computed off the GUI thread (one :func:`mime_gui.field.field_plane` call on a worker) and only
 once the rig has stopped moving for :data:`SETTLE_MS`, or when asked; the GUI thread only copies the result
-into the drawn grid. A result computed for a pose, probe or rig that has changed since is dropped. Like the
-probe marks it uses the view's public side only (``plotter``, ``request_render``).
+into the drawn grid. A result computed for a pose, probe or rig that has changed since is dropped. What it
+computes from, and when, comes from the session's pushes to the view (its :attr:`~.view.SceneView.items`:
+the selected item, the probes' poses, the build the field comes from, the frame poses; an item change or a
+move starts the wait, a new selection computes at once). The values stay computed here, off the GUI thread:
+a plane is a drawing of the view, thousands of points that the session has no use for. Like the probe marks
+it uses the view's public side only (``plotter``, ``items``, ``request_render``).
 
 :class:`FieldLinesView` draws the field lines from the selected magnet the same way (worker, debounce),
 traced by :func:`mime_gui.field.lines.field_lines`.
@@ -23,7 +27,7 @@ import numpy as np
 import pyvista as pv
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from mime_gui.app.docks.forms.probe import probe_world
+from mime_gui.session.renderer import ItemRef
 
 SETTLE_MS = 250  # the rig counts as stopped after this long without a pose change
 SIZE = 0.1  # m: the plane's side before one is computed (then sized to the magnets: field.plane.plane_side)
@@ -40,10 +44,10 @@ class FieldPlaneView(QObject):
     computed = Signal(int, object)  # token, FieldPlane or an exception (from the worker thread)
     changed = Signal(str)  # the status text
 
-    def __init__(self, scene, session, bridge, parent=None):
+    def __init__(self, scene, parent=None):
         super().__init__(parent)
         self.scene = scene
-        self.session = session
+        self.items = scene.items
         self.on = False
         self.status = "off"
         self.mesh: pv.StructuredGrid | None = None
@@ -60,10 +64,17 @@ class FieldPlaneView(QObject):
         self._timer.setInterval(SETTLE_MS)
         self._timer.timeout.connect(self.update_now)
         self.computed.connect(self._arrived)
-        bridge.poses_changed.connect(lambda _s: self._moved())
-        bridge.rig_changed.connect(lambda _c: self._moved())
-        bridge.document_changed.connect(lambda _d: self._moved())
-        bridge.selection_changed.connect(lambda _r: self._moved(at_once=True))
+        self.items.listen(self)
+
+    # -- what the view pushes ------------------------------------------------------------------------
+    def items_changed(self, _change, _reset) -> None:
+        self._moved()
+
+    def items_moved(self, _refs) -> None:
+        self._moved()
+
+    def selection_changed(self, _ref) -> None:
+        self._moved(at_once=True)
 
     # -- switching -----------------------------------------------------------------------------------
     def set_on(self, on: bool) -> None:
@@ -101,28 +112,21 @@ class FieldPlaneView(QObject):
     # -- computing -----------------------------------------------------------------------------------
     def _inputs(self):
         """``(built, frame_poses, centre, normal, name)`` for the selected probe now, or a reason why not."""
-        ref = self.session.selection
-        rig = self.session.rig
-        if ref is None or ref.kind != "probe" or rig is None or ref.name not in rig.probes:
+        ref = self.items.selection
+        if ref is None or ref.kind != "probe":
             return "select a probe"
-        doc = self.session.document
-        built = doc.built if doc is not None else None
-        if built is None or doc.findings:
-            return "the rig breaks rules (see Validation)"
-        if not built.apparatus.magnets:
-            return "the rig has no magnets"
-        probe = rig.probes[ref.name]
-        centre = probe_world(self.session, probe)
-        if centre is None:
+        built = self.items.field.built
+        if built is None:
+            return self.items.field.why
+        X = self.items.poses.get(ItemRef("", "probe", ref.name))
+        if X is None:
             return f"probe {ref.name} is not placed (see Validation)"
         try:
-            poses = np.stack([self.session.frame_world_pose(*n.split(".", 1)) for n in built.frame_names])
-        except Exception:  # the drawn rig and the build disagree for a moment: the next pose event retries
+            poses = self.items.frame_poses(built.frame_names)
+        except KeyError:  # the drawn rig and the build disagree for a moment: the next push retries
             return "waiting for the rig"
-        normal = np.array([0.0, 0.0, 1.0])
-        if probe.mount is not None:
-            normal = self.session.frame_world_pose(*probe.mount.split(".", 1))[:3, 2]
-        return built, poses, centre, normal, ref.name
+        # a probe's pose has its mount frame's axes (the world's for a probe in the world)
+        return built, poses, X[:3, 3].copy(), X[:3, 2].copy(), ref.name
 
     def update_now(self) -> bool:
         """Start computing the plane at the poses shown now; False when there is nothing to compute."""
@@ -230,22 +234,19 @@ class FieldLinesView(FieldPlaneView):
     what = "field lines from"
 
     def _inputs(self):
-        ref = self.session.selection
-        rig = self.session.rig
-        name = ref.name if ref is not None and ref.kind in ("magnet", "link") else None
-        if name is not None and ref.kind == "link":  # a magnet picked as the link it is grafted as
-            seg = self.session.segments.get(ref.segment)
-            grafted = seg.item_of(name) if seg is not None else None
-            name = grafted[1] if grafted is not None else None
-        if name is None or rig is None or name not in rig.magnets:
+        ref = self.items.selection
+        name = ref.name if ref is not None and ref.kind == "magnet" else None
+        if ref is not None and ref.kind == "link":  # a magnet picked as the link it is grafted as
+            item = self.items.item_of(ref)
+            name = item.ref.name if item is not None and item.ref.kind == "magnet" else None
+        if name is None:
             return "select a magnet"
-        doc = self.session.document
-        built = doc.built if doc is not None else None
-        if built is None or doc.findings:
+        built = self.items.field.built
+        if built is None:  # a magnet is selected, so the rig has one: it breaks rules
             return "the rig breaks rules (see Validation)"
         try:
-            poses = np.stack([self.session.frame_world_pose(*n.split(".", 1)) for n in built.frame_names])
-        except Exception:  # the drawn rig and the build disagree for a moment: the next pose event retries
+            poses = self.items.frame_poses(built.frame_names)
+        except KeyError:  # the drawn rig and the build disagree for a moment: the next push retries
             return "waiting for the rig"
         return built, poses, name
 

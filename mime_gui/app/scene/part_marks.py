@@ -2,10 +2,12 @@
 (sized to the magnet, its north half red and its south half blue), an outline around the selected part or
 magnet, and the whole apparatus's centre of mass (with the centres-of-mass layer).
 
-Like the drop target it uses the view's public side only (``plotter``, ``layer_visible``, ``request_render``)
-and the Session's poses: its actors are its own, built when the rig changes and moved (their user matrix
-assigned) when poses change. A graft link ``part:<name>`` sits at the part's centroid with the mount frame's
-axes, so a mark placed in that frame follows the part.
+It draws what the session pushes (the view's :attr:`~.view.SceneView.items`: each magnet's magnetisation
+direction and half extents, each item's world pose, the centre of mass while its layer is shown) and uses
+the view's public side only (``plotter``, ``items``, ``layer_visible``, ``request_render``): its actors are
+its own, made for the magnets an edit added or changed and moved (their user matrix assigned) when the pushed
+poses change. A part on a segment rides on its graft link, at its centroid with the mount frame's axes, so a
+mark placed in that frame follows the part.
 """
 
 from __future__ import annotations
@@ -16,23 +18,12 @@ import numpy as np
 import pyvista as pv
 import vtk
 
-from mime_gui.rig.parts import PermanentMagnet
-from mime_gui.rig.segments import direction
+from mime_gui.session.renderer import ItemRef
 
 NORTH_RGB = (0.86, 0.16, 0.18)
 SOUTH_RGB = (0.16, 0.36, 0.86)
 OUTLINE_RGB = (1.0, 0.74, 0.16)
 COM_RGB = (0.1, 0.1, 0.1)
-
-
-def _half_extents(geometry) -> np.ndarray:
-    """A primitive's half extents along its axes; a mesh counts as 10 mm from its centre each way."""
-    half = getattr(geometry, "half_extents", None)
-    return np.full(3, 0.01) if half is None else half()
-
-
-def _half_size(geometry) -> float:
-    return float(np.max(_half_extents(geometry)))
 
 
 def _rotation_to(axis) -> np.ndarray:
@@ -73,34 +64,53 @@ def _sphere():
 
 
 class PartMarks:
-    def __init__(self, scene, session, bridge):
+    def __init__(self, scene):
         self.scene = scene
-        self.session = session
+        self.items = scene.items
         self.renderer = scene.plotter.renderer
         self.arrows: dict[str, list] = {}  # magnet -> [(actor, segment, frame, local)]
         self.outline = None
         self._outlined: tuple | None = None
         self.com = None
-        self._built: tuple | None = None
-        bridge.rig_changed.connect(lambda _c: self.rebuild())
-        bridge.document_changed.connect(lambda _d: self.rebuild())
-        bridge.poses_changed.connect(lambda _s: self.place())
-        bridge.selection_changed.connect(lambda _r: self.place())
-        bridge.layers_changed.connect(lambda _l, _v: self.place())
-        self.rebuild()
+        self.items.listen(self)
+        self.items_changed(None, True)
+
+    # -- what the view pushes ------------------------------------------------------------------------
+    def items_changed(self, change, reset: bool) -> None:
+        """Arrows for the magnets pushed: made again only for those added, changed or removed (all of them
+        when a document is shown); the others are only moved."""
+        if reset:
+            redo = set(self.arrows) | {ref.name for ref in self.items.items if ref.kind == "magnet"}
+        else:
+            redo = {ref.name for ref in (*change.added, *change.changed, *change.removed)
+                    if ref.kind == "magnet"}
+        for name in redo:
+            for actor, *_ in self.arrows.pop(name, []):
+                self.renderer.RemoveActor(actor)
+        for ref, item in self.items.items.items():
+            if ref.kind != "magnet" or ref.name not in redo or item.moment is None:
+                continue
+            local = np.eye(4)  # in the magnet's own frame, which its pushed pose places
+            local[:3, :3] = _rotation_to(item.moment)
+            south, north = _arrow(max(item.half_extents))
+            segment, frame = item.rides if item.rides is not None else (None, None)
+            self.arrows[ref.name] = [(self._actor(south, SOUTH_RGB), segment, frame, local),
+                                     (self._actor(north, NORTH_RGB), segment, frame, local)]
+        if self.com is None:
+            self.com = self._actor(_sphere(), COM_RGB)
+        self.place()
+
+    def items_moved(self, _refs) -> None:
+        self.place()
+
+    def selection_changed(self, _ref) -> None:
+        self.place()
+
+    def layer_changed(self, layer: str) -> None:
+        if layer in ("parts", "com"):
+            self.place()
 
     # -- building ------------------------------------------------------------------------------------
-    def _clear(self) -> None:
-        for entries in self.arrows.values():
-            for actor, *_ in entries:
-                self.renderer.RemoveActor(actor)
-        self.arrows = {}
-        for actor in (self.outline, self.com):
-            if actor is not None:
-                self.renderer.RemoveActor(actor)
-        self.outline = self.com = None
-        self._outlined = None
-
     def _actor(self, pd, rgb, opacity: float = 1.0):
         mapper = vtk.vtkPolyDataMapper()
         mapper.SetInputData(pd)
@@ -113,99 +123,35 @@ class PartMarks:
         self.renderer.AddActor(actor)
         return actor
 
-    def _key(self) -> tuple:
-        """What the arrows are drawn from: each drawn magnet's name, frame, size and direction."""
-        rig = self.session.rig
-        if rig is None:
-            return ()
-        out = []
-        for name, magnet in rig.magnets.items():
-            found = self._place_of(name)
-            d = direction(magnet.magnetisation) if isinstance(magnet, PermanentMagnet) else None
-            if found is not None and d is not None:
-                out.append((name, found, _half_size(magnet.geometry), tuple(d)))
-        return tuple(out)
-
-    def rebuild(self) -> None:
-        """Arrows for every drawn magnet (its frame and size read from the rig as it is now); an edit that
-        changes none of them only moves them."""
-        key = self._key()
-        if key == self._built and self.com is not None:
-            self.place()
-            return
-        self._clear()
-        self._built = key
-        for name, found, half, d in key:
-            local = np.eye(4)
-            local[:3, :3] = _rotation_to(d)
-            south, north = _arrow(half)
-            self.arrows[name] = [(self._actor(south, SOUTH_RGB), *found, local),
-                                 (self._actor(north, NORTH_RGB), *found, local)]
-        self.com = self._actor(_sphere(), COM_RGB)
-        self.place()
-
-    def _graft(self, name: str) -> tuple[str, str] | None:
-        for seg_name, seg in self.session.segments.items():
-            link = seg.graft_of(name)
-            if link is not None:
-                return seg_name, link
-        return None
-
-    def _place_of(self, name: str) -> tuple | None:
-        """Where a part or magnet is drawn: ``(segment, graft link)``, or ``(None, at)`` when it is fixed in
-        the world (:mod:`.world_parts` draws it there); None when it is not drawn."""
-        found = self._graft(name)
-        if found is not None:
-            return found
-        rig = self.session.rig
-        part = (rig.parts.get(name) or rig.magnets.get(name)) if rig is not None else None
-        if part is None or part.mount is not None or part.geometry.problems(getattr(rig, "base", None)):
-            return None  # on a mount being fixed, or of a shape being fixed: not drawn, as on a segment
-        return None, tuple(part.at)
-
-    def _pose(self, segment, where) -> np.ndarray:
-        if segment is None:
-            X = np.eye(4)
-            X[:3, 3] = where
-            return X
-        return self.session.frame_world_pose(segment, where)
+    def _pose(self, name: str, kind: str = "magnet") -> np.ndarray | None:
+        return self.items.poses.get(ItemRef("", kind, name))
 
     # -- placing -------------------------------------------------------------------------------------
     def place(self) -> None:
         parts_on = self.scene.layer_visible("parts")
-        for entries in self.arrows.values():
-            for actor, seg, frame, local in entries:
-                actor.SetVisibility(parts_on)
-                if parts_on:
-                    actor.user_matrix = self._pose(seg, frame) @ local
+        for name, entries in self.arrows.items():
+            X = self._pose(name) if parts_on else None
+            for actor, _seg, _frame, local in entries:
+                actor.SetVisibility(X is not None)
+                if X is not None:
+                    actor.user_matrix = X @ local
         self._place_outline()
         self._place_com()
         self.scene.request_render()
 
-    def _selected_part(self):
-        ref = self.session.selection
-        rig = self.session.rig
-        if ref is None or rig is None:
-            return None
-        seg = self.session.segments.get(ref.segment) if ref.kind == "link" else None
-        grafted = seg.item_of(ref.name) if seg is not None else None
-        name = grafted[1] if grafted is not None else ref.name if ref.kind in ("part", "magnet") else None
-        part = rig.parts.get(name) or rig.magnets.get(name) if name else None
-        found = self._place_of(name) if part is not None else None
-        return (name, part, found) if found is not None else None
-
     def _place_outline(self) -> None:
-        selected = self._selected_part()
-        if selected is None:
+        item = self.items.item_of(self.items.selection)
+        part = item is not None and item.ref.kind in ("part", "magnet")
+        X = self.items.poses.get(item.ref) if part else None
+        if X is None:
             if self.outline is not None:
                 self.outline.SetVisibility(False)
             return
-        name, part, (seg, frame) = selected
-        key = (name, part.geometry)
+        key = (item.ref.name, item.half_extents)
         if key != self._outlined:
             if self.outline is not None:
                 self.renderer.RemoveActor(self.outline)
-            half = _half_extents(part.geometry)
+            half = np.asarray(item.half_extents)
             pad = 1.0 + 0.15
             box = pv.Box(bounds=(-half[0] * pad, half[0] * pad, -half[1] * pad, half[1] * pad,
                                  -half[2] * pad, half[2] * pad))
@@ -213,35 +159,29 @@ class PartMarks:
             self.outline.GetProperty().SetLineWidth(2.0)
             self._outlined = key
         self.outline.SetVisibility(True)
-        self.outline.user_matrix = self._pose(seg, frame)
+        self.outline.user_matrix = X
 
     def _place_com(self) -> None:
         if self.com is None:
             return
-        on = self.scene.layer_visible("com")
-        self.com.SetVisibility(False)
-        if not on:
-            return
-        from mime_gui.session.mass_properties import mass_table
-
-        com = mass_table(self.session).total.com
+        com = self.items.com if self.scene.layer_visible("com") else None
+        self.com.SetVisibility(com is not None)
         if com is None:
             return
         size = 0.012 * max(self.scene.model_size(), 1e-3)
         X = np.diag([size, size, size, 1.0])
         X[:3, 3] = com
         self.com.user_matrix = X
-        self.com.SetVisibility(True)
 
     def arrow_actors(self, magnet: str) -> list:
         """The south and north halves of a magnet's arrow (tests)."""
         return [actor for actor, *_ in self.arrows.get(magnet, [])]
 
 
-def install_part_marks(scene, session, bridge) -> PartMarks | None:
-    if getattr(scene, "plotter", None) is None or not hasattr(scene, "layer_visible"):
+def install_part_marks(scene) -> PartMarks | None:
+    if getattr(scene, "plotter", None) is None or not hasattr(scene, "items"):
         return None
-    return PartMarks(scene, session, bridge)
+    return PartMarks(scene)
 
 
 __all__ = ["PartMarks", "install_part_marks"]

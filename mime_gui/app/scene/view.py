@@ -50,6 +50,7 @@ from mime_gui.app.scene.detail import (  # noqa: F401 - re-exported: the view's 
 from mime_gui.app.scene.geometry import GeometryActors
 from mime_gui.app.scene.highlight import Highlight
 from mime_gui.app.scene.interactor import Interactor
+from mime_gui.app.scene.items import SceneItems
 from mime_gui.app.scene.picking import Picking
 from mime_gui.app.scene.render_loop import RenderLoop
 from mime_gui.app.scene.visibility import Visibility
@@ -111,6 +112,9 @@ class SceneView(QWidget):
             pass
         self._picking = Picking(self.plotter, self._registry, self._visibility.layers, self,
                                 picked=self.picked.emit, request_render=self.request_render)
+        # the parts, magnets and probes as pushed; the marks draw from it, their moves just before a render
+        self.items = SceneItems(self.frame_pose)
+        self.add_before_render(self.items.flush)
         self.set_display_detail(display_detail)
 
     def _setup_look(self):
@@ -256,6 +260,26 @@ class SceneView(QWidget):
             self._decorations.place_labels(seg)
         self.request_render()
 
+    def show_items(self, change) -> None:
+        """Replace the drawn parts, magnets and probes (see :mod:`.items`; the marks draw them)."""
+        self.items.show(change)
+        self.request_render()
+
+    def update_items(self, change) -> None:
+        """Apply an item change set in place: only the items added, changed and removed are drawn anew."""
+        self.items.update(change)
+        self.request_render()
+
+    def set_item_poses(self, poses: dict, com=None) -> None:
+        """Keep the moved items' poses (a copy); the marks are placed once, just before the next render."""
+        if self.items.set_poses(poses, com):
+            self.request_render()
+
+    def frame_pose(self, segment: str, frame: str) -> np.ndarray:
+        """The world pose of a drawn frame, as last pushed (KeyError for one the view does not draw)."""
+        seg = self._registry.segments[segment]
+        return seg.poses[seg.art.frame_index(frame)]
+
     def set_layer_visible(self, layer: str, visible: bool) -> None:
         self._visibility.check_layer(layer)
         visible = bool(visible)
@@ -271,9 +295,16 @@ class SceneView(QWidget):
         self._apply_visibility()
         if layer in GEOMETRY_LAYERS:
             self._detail.apply()
+        self.items.layer(layer)
         self.request_render()
 
     def highlight(self, item: ItemRef | None) -> None:
+        """Light the selected item (its outline and lit probe follow, through :attr:`items`)."""
+        self.light(item)
+        self.items.select(item)
+
+    def light(self, item: ItemRef | None) -> None:
+        """Light an item without selecting it (a drop's target while it is dragged over)."""
         self._highlight.restore()
         self._relight(item)
         self.request_render()

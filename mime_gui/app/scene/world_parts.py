@@ -4,10 +4,10 @@ selects it; one whose shape breaks a rule is left out until it is fixed, as on a
 a segment is drawn as the link it is grafted as (the view's own actors); one
 fixed in the world has no segment to be grafted on, so this draws it.
 
-Like the part marks, it uses the view's public side only (``plotter``, ``layer_visible``,
+It draws what the session pushes (the view's :attr:`~.view.SceneView.items`: a world-fixed item comes with
+its shape and pose) and uses the view's public side only (``plotter``, ``layer_visible``,
 ``set_extra_geometry`` — so the camera fits and focuses them and the grid is sized for them —,
-``request_render``); its actors are its own, made again only when a world part's shape, place or colour
-changes.
+``request_render``); its actors are its own, made again only for the items an edit added or changed.
 """
 
 from __future__ import annotations
@@ -19,23 +19,6 @@ import vtk
 from mime_gui.app.scene import meshes as M
 from mime_gui.app.scene.geometry import primitive_polydata
 from mime_gui.multibody import tree as description
-from mime_gui.rig.visuals import part_rgba, part_shape
-from mime_gui.session import ItemRef
-
-
-def world_solids(rig) -> list[tuple[str, str, object]]:
-    """``(kind, name, part)`` of every part (``"part"``) and magnet (``"magnet"``) with no mount."""
-    if rig is None:
-        return []
-    return [("magnet" if collection == "magnets" else "part", name, part)
-            for collection, name, part in rig.solids() if part.mount is None]
-
-
-def world_X_part(part) -> np.ndarray:
-    """A world-fixed part's frame: its centroid at ``at``, the world's axes."""
-    X = np.eye(4)
-    X[:3, 3] = part.at
-    return X
 
 
 def _polydata(shape) -> pv.PolyData | None:
@@ -55,60 +38,60 @@ def _polydata(shape) -> pv.PolyData | None:
 
 
 class WorldParts:
-    def __init__(self, scene, session, bridge):
+    def __init__(self, scene):
         self.scene = scene
-        self.session = session
         self.renderer = scene.plotter.renderer
         self.actors: dict[str, object] = {}  # part or magnet name -> its actor
-        self._refs: dict[str, ItemRef] = {}
-        self._built: tuple | None = None
-        bridge.rig_changed.connect(lambda _c: self.rebuild())
-        bridge.document_changed.connect(lambda _d: self.rebuild(force=True))
-        bridge.layers_changed.connect(lambda _l, _v: self.place())
-        self.rebuild()
+        self._refs: dict[str, object] = {}  # name -> its ItemRef
+        scene.items.listen(self)
+        self.items_changed(None, True)
 
-    def rebuild(self, force: bool = False) -> None:
-        """An actor per world-fixed part and magnet; an edit that changes none of them only shows them."""
-        solids = world_solids(self.session.rig)
-        key = tuple((kind, name, part.geometry, part.at, part_rgba(part)) for kind, name, part in solids)
-        if key == self._built and not force:
-            self._register()  # again: a new document cleared the view's tables
-            self.place()
-            return
-        for actor in self.actors.values():
-            self.renderer.RemoveActor(actor)
-            self.scene.set_extra_geometry(actor, None)
-        self.actors = {}
-        self._refs: dict[str, ItemRef] = {}
-        base = getattr(self.session.rig, "base", None)
-        for kind, name, part in solids:
-            if part.geometry.problems(base):  # a shape being fixed (a finding) is drawn once it is one
-                continue
-            try:
-                centroid = part.geometry.mass_properties(base).centroid
-                shape = part_shape(part, centroid, base)
-                pd = _polydata(shape)
-            except Exception:  # a shape being fixed (a finding): drawn once it can be
-                continue
-            if pd is None or pd.n_points == 0:
-                continue
-            mapper = vtk.vtkPolyDataMapper()
-            mapper.SetInputData(pd)
-            actor = pv.Actor(mapper=mapper)
-            r, g, b, a = shape.rgba
-            actor.GetProperty().SetColor(r, g, b)
-            actor.GetProperty().SetOpacity(a)
-            actor.user_matrix = world_X_part(part) @ shape.link_X_shape
-            self.renderer.AddActor(actor)
-            self.actors[name] = actor
-            self._refs[name] = ItemRef("", kind, name)
-        self._built = key
-        self._register()
+    def items_changed(self, change, reset: bool) -> None:
+        """An actor per world-fixed part and magnet pushed; only those added or changed are made again (all
+        of them when a document is shown)."""
+        items = self.scene.items.items
+        if reset:
+            redo = set(self.actors) | {ref.name for ref, item in items.items() if item.shape is not None}
+        else:
+            redo = {ref.name for ref in (*change.added, *change.changed, *change.removed)
+                    if ref.kind in ("part", "magnet")}
+        for name in redo:
+            actor = self.actors.pop(name, None)
+            if actor is not None:
+                self.renderer.RemoveActor(actor)
+                self.scene.set_extra_geometry(actor, None)
+                del self._refs[name]
+        for ref, item in items.items():
+            if ref.name in redo and item.shape is not None:
+                self._make(ref, item)
+        if reset:  # a new document cleared the view's tables
+            for name, actor in self.actors.items():
+                self.scene.set_extra_geometry(actor, self._refs[name])
         self.place()
 
-    def _register(self) -> None:
-        for name, actor in self.actors.items():
-            self.scene.set_extra_geometry(actor, self._refs[name])
+    def _make(self, ref, item) -> None:
+        shape = item.shape
+        try:
+            pd = _polydata(shape)
+        except Exception:  # a shape being fixed (a finding): drawn once it can be
+            return
+        if pd is None or pd.n_points == 0:
+            return
+        mapper = vtk.vtkPolyDataMapper()
+        mapper.SetInputData(pd)
+        actor = pv.Actor(mapper=mapper)
+        r, g, b, a = shape.rgba
+        actor.GetProperty().SetColor(r, g, b)
+        actor.GetProperty().SetOpacity(a)
+        actor.user_matrix = self.scene.items.poses.get(ref, item.local) @ shape.link_X_shape
+        self.renderer.AddActor(actor)
+        self.actors[ref.name] = actor
+        self._refs[ref.name] = ref
+        self.scene.set_extra_geometry(actor, ref)
+
+    def layer_changed(self, layer: str) -> None:
+        if layer == "parts":
+            self.place()
 
     def place(self) -> None:
         on = self.scene.layer_visible("parts")
@@ -118,11 +101,11 @@ class WorldParts:
             self.scene.request_render()
 
 
-def install_world_parts(scene, session, bridge) -> WorldParts | None:
+def install_world_parts(scene) -> WorldParts | None:
     """World-fixed parts drawn in ``scene`` (None for a view without a plotter: the headless renderer)."""
     if getattr(scene, "plotter", None) is None:
         return None
-    return WorldParts(scene, session, bridge)
+    return WorldParts(scene)
 
 
-__all__ = ["WorldParts", "install_world_parts", "world_X_part", "world_solids"]
+__all__ = ["WorldParts", "install_world_parts"]
