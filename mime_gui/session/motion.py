@@ -16,9 +16,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from mime_gui.errors import CodedError
 from mime_gui.nodes import NodeState
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.chain_node import ChainNode, ChainSegment, riders_of
+from mime_gui.rig.reach import path_to
 from mime_gui.session.document import Document, DrawnSegment
 from mime_gui.session.documents import Documents
 from mime_gui.session.errors import SessionError, refuse
@@ -198,6 +200,38 @@ class Motion:
         moved = riders_of(self._node.mounts, segment)
         self._rest(moved)
         self._publish(moved)
+
+    def reach(self, segment: str, frame: str, world_X_target, *, orientation: bool = True,
+              teleport: bool = False, **options):
+        """Bring ``frame`` of ``segment`` to ``world_X_target`` (a 4×4 pose, or a point with ``orientation``
+        False) over every joint from the world down to it (:meth:`ChainNode.reach
+        <mime_gui.rig.chain_node.ChainNode.reach>`): the answer becomes those segments' commands, so they
+        follow through the servo lag, or their state at once with ``teleport``. A target out of reach
+        leaves them at the nearest pose found; the returned :class:`~mime_gui.rig.reach.Reach` says how far
+        (``result.position_error``, ``result.angle_error``). Refused: a segment on the way driven by torques
+        (``session.reach-torques``), an unknown frame or a target that is no pose (``ik.frame``,
+        ``ik.target``)."""
+        self._documents.require()
+        self.segment(segment)
+        path = path_to(self._node, segment)
+        driven = [n for n in path if n in self._drives]
+        if driven:
+            verb = "is" if len(driven) == 1 else "are"
+            raise self._fail("session.reach-torques", f"{', '.join(driven)} {verb} driven by torques; switch "
+                             "back to positions to pose by a frame")
+        try:
+            found = self._node.reach(self._state, segment, frame, world_X_target, orientation=orientation,
+                                     **options)
+        except CodedError as err:
+            raise self._fail(err.code, err.message) from None
+        for name in path:
+            q = found.positions[name]
+            if teleport:
+                self.set_joint_positions(name, q)
+            else:
+                art = self.segment(name).articulation
+                self.set_command(name, q[[art.joint_index(j) for j in self._node.nodes[name].command_names]])
+        return found
 
     def show_state(self, states, commands=None) -> None:
         """Show states computed elsewhere (a row of a played trajectory): each named segment's state (a

@@ -293,6 +293,12 @@ class Session:
         """Place a segment here, no lag; what rides on it follows."""
         self.motion.set_joint_positions(segment, q)
 
+    def reach(self, segment: str, frame: str, world_X_target, **options):
+        """Bring a frame to a target pose over every joint from the world down to it; the answer becomes the
+        commands (or the state at once with ``teleport=True``): :meth:`Motion.reach
+        <mime_gui.session.motion.Motion.reach>`."""
+        return self.motion.reach(segment, frame, world_X_target, **options)
+
     def show_state(self, states, commands=None) -> None:
         """Show states computed elsewhere (a row of a played trajectory), bit for bit."""
         self.motion.show_state(states, commands)
