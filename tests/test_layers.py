@@ -184,7 +184,8 @@ def test_a_built_segment_knows_what_its_graft_links_stand_for():
 
 def test_the_warm_up_compiles_the_version_every_caller_uses():
     """The kernels' warm-up (``python -m mime_gui.multibody._kernels``) builds its own arguments so it
-    imports nothing above its layer; the node's and the torques' calls then find its version."""
+    imports nothing above its layer; the node's, the torques' and the inverse kinematics' calls then find
+    its version."""
     from mime_gui.multibody import _kernels
     from mime_gui.multibody.urdf import read_urdf
     from mime_gui.nodes.dynamic import DynamicArmNode
@@ -199,3 +200,14 @@ def test_the_warm_up_compiles_the_version_every_caller_uses():
                     np.eye(4), np.zeros((2, 3)))
     assert len(_kernels.forward_rollout.signatures) == 1
     assert len(_kernels.rnea_rollout.signatures) == 1
+    # inverse kinematics: one articulation's frame, position only, and a frame riding on another
+    from mime_gui.multibody import frame_poses
+    from mime_gui.multibody import inverse_kinematics as ik
+
+    target = frame_poses(art, [0.3])[art.frame_index("arm")]
+    assert ik.solve(art, [0.0], "arm", target).converged
+    ik.solve(art, [0.0], "arm", target[:3, 3], orientation=False)
+    rider = ik.Mounted(ik.ArticulationFrame(art, "arm"), np.eye(4), ik.ArticulationFrame(art, "arm"))
+    assert ik.solve_frame(rider, [0.0, 0.0], frame_poses(art, [0.6])[art.frame_index("arm")]).converged
+    for kernel in (_kernels.ik_frame, _kernels.ik_error, _kernels.ik_step):
+        assert len(kernel.signatures) == 1, kernel

@@ -5,15 +5,16 @@
 
 mutmut rewrites every function into a trampoline that numba cannot compile, so ``_kernels.py`` is left out
 of its sample and its mutants are written here: realistic one-line bugs in the articulated-body algorithm,
-the integrators, the stops and the Newton-Euler pass (run by tools/hand_mutations.py; each one recompiles
-the kernels, about 15 s).
+the integrators, the stops and the Newton-Euler pass against the dynamics tests, and in the inverse
+kinematics' pose, Jacobian, error and damped step against the inverse-kinematics tests (run by
+tools/hand_mutations.py; each one recompiles the kernels its tests call, about 15 s).
 """
 
 from __future__ import annotations
 
 import sys
 
-from hand_mutations import run_sample
+from hand_mutations import run_spread
 
 KERNELS = "mime_gui/multibody/_kernels.py"
 TESTS = ["tests/multibody/test_kernels.py", "tests/nodes/test_dynamic_node.py", "tests/rig/test_torques.py"]
@@ -54,8 +55,32 @@ MUTANTS = [
 ]
 
 
+IK_TESTS = ["tests/multibody/test_inverse_kinematics.py"]
+
+IK_MUTANTS = [
+    ("inverse kinematics: the Jacobian's linear rows taken about the world origin, not the frame's",
+     "_cross(z0, z1, z2, p0 - S[i, 3], p1 - S[i, 4], p2 - S[i, 5])",
+     "_cross(z0, z1, z2, -S[i, 3], -S[i, 4], -S[i, 5])"),
+    ("inverse kinematics: a revolute joint turned the wrong way in the pose",
+     "W[r, 0] = c * a + s * b", "W[r, 0] = c * a - s * b"),
+    ("inverse kinematics: a sliding joint's slide left out of the pose",
+     "W[r, 3] = M[r, 3] + qi * M[r, 2]", "W[r, 3] = M[r, 3]"),
+    ("inverse kinematics: the rotation error's sign flipped",
+     "e6[0], e6[1], e6[2] = w0 * k, w1 * k, w2 * k", "e6[0], e6[1], e6[2] = -w0 * k, -w1 * k, -w2 * k"),
+    ("inverse kinematics: no damping in the step",
+     "            A[a, a] += lam2\n", ""),
+    ("inverse kinematics: a pivoting row swap that leaves the right-hand side",
+     "                y[k], y[p] = y[p], y[k]\n", ""),
+    ("inverse kinematics: the null-space pull not capped by the error",
+     "        if size > err:", "        if size > 1e300:"),
+    ("inverse kinematics: the step not capped at max_step",
+     "    if big > max_step:", "    if big > 10.0 * max_step:"),
+]
+
+
 def main() -> int:
-    return run_sample(KERNELS, TESTS, MUTANTS)
+    return run_spread([(what, KERNELS, old, new, TESTS) for what, old, new in MUTANTS]
+                      + [(what, KERNELS, old, new, IK_TESTS) for what, old, new in IK_MUTANTS])
 
 
 if __name__ == "__main__":

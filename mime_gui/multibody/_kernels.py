@@ -403,6 +403,226 @@ def rnea_rollout(parent, prismatic, E, r, mass, h, Ibar, armature, q, v, vdot, V
             f[p, 5] += a2
 
 
+@njit(cache=True)
+def ik_frame(x, column, mult, offset, lo, hi, follower, P, revolute, base, axis_X_frame, pose, J):
+    """A frame's ``pose`` (4, 4) and Jacobian ``J`` (6, len(x)) over the unknowns ``x`` (world axes at the
+    frame's origin, rows ``[angular; linear]``; see :mod:`mime_gui.multibody.inverse_kinematics`).
+
+    Chain joint ``i`` (root first) is ``clamp(x[column[i]] * mult[i] + offset[i], lo[i], hi[i])``; its column
+    of the Jacobian goes to unknown ``column[i]`` times ``mult[i]``, except for a ``follower`` clamped at a
+    limit. ``P[i]`` is its ``parent_axis_X_axis0``, ``base`` the root's world pose."""
+    n = P.shape[0]
+    S = np.empty((n, 6))  # each joint's axis (z) and origin, world
+    free = np.empty(n, dtype=np.bool_)
+    W = np.empty((3, 4))  # world_X_axis of the joint reached so far (its last row is 0 0 0 1)
+    M = np.empty((3, 4))
+    for r in range(3):
+        for k in range(4):
+            W[r, k] = base[r, k]
+    for i in range(n):
+        raw = x[column[i]] * mult[i] + offset[i]
+        qi = min(max(raw, lo[i]), hi[i])
+        free[i] = not follower[i] or (lo[i] <= raw and raw <= hi[i])
+        Pi = P[i]
+        for r in range(3):
+            w0, w1, w2 = W[r, 0], W[r, 1], W[r, 2]
+            for k in range(4):
+                M[r, k] = w0 * Pi[0, k] + w1 * Pi[1, k] + w2 * Pi[2, k]
+            M[r, 3] += W[r, 3]
+        if revolute[i]:
+            # a rotation about z turns columns 0 and 1
+            c, s = math.cos(qi), math.sin(qi)
+            for r in range(3):
+                a, b = M[r, 0], M[r, 1]
+                W[r, 0] = c * a + s * b
+                W[r, 1] = c * b - s * a
+                W[r, 2] = M[r, 2]
+                W[r, 3] = M[r, 3]
+        else:
+            for r in range(3):
+                W[r, 0], W[r, 1], W[r, 2] = M[r, 0], M[r, 1], M[r, 2]
+                W[r, 3] = M[r, 3] + qi * M[r, 2]
+        for r in range(3):
+            S[i, r] = W[r, 2]
+            S[i, 3 + r] = W[r, 3]
+    F = axis_X_frame
+    for r in range(3):
+        for k in range(4):
+            pose[r, k] = W[r, 0] * F[0, k] + W[r, 1] * F[1, k] + W[r, 2] * F[2, k]
+        pose[r, 3] += W[r, 3]
+        pose[3, r] = 0.0
+    pose[3, 3] = 1.0
+    for r in range(6):
+        for u in range(J.shape[1]):
+            J[r, u] = 0.0
+    p0, p1, p2 = pose[0, 3], pose[1, 3], pose[2, 3]
+    for i in range(n):
+        if not free[i]:
+            continue  # a clamped follower stays put
+        u, m = column[i], mult[i]
+        z0, z1, z2 = S[i, 0], S[i, 1], S[i, 2]
+        if revolute[i]:
+            # z x (from the joint's axis to the frame's origin)
+            l0, l1, l2 = _cross(z0, z1, z2, p0 - S[i, 3], p1 - S[i, 4], p2 - S[i, 5])
+            J[0, u] += m * z0
+            J[1, u] += m * z1
+            J[2, u] += m * z2
+            J[3, u] += m * l0
+            J[4, u] += m * l1
+            J[5, u] += m * l2
+        else:
+            J[3, u] += m * z0
+            J[4, u] += m * z1
+            J[5, u] += m * z2
+
+
+@njit(cache=True)
+def ik_error(pose, target, row0, e6):
+    """``e6 = [log(target_R pose_R^T); p_target - p_pose]``; returns ``(E, distance, angle)`` with
+    ``E = |e6[row0:]|^2 / 2``."""
+    R = np.empty((3, 3))
+    for i in range(3):
+        for j in range(3):
+            R[i, j] = target[i, 0] * pose[j, 0] + target[i, 1] * pose[j, 1] + target[i, 2] * pose[j, 2]
+    w0, w1, w2 = (R[2, 1] - R[1, 2]) * 0.5, (R[0, 2] - R[2, 0]) * 0.5, (R[1, 0] - R[0, 1]) * 0.5
+    s = math.sqrt(w0 * w0 + w1 * w1 + w2 * w2)
+    c = (R[0, 0] + R[1, 1] + R[2, 2] - 1.0) * 0.5
+    theta = math.atan2(s, c)
+    if theta < 3.0:
+        k = theta / s if s > 1e-300 else 1.0
+        e6[0], e6[1], e6[2] = w0 * k, w1 * k, w2 * k
+    else:
+        # near pi the antisymmetric part vanishes: the axis is the symmetric part's dominant column
+        best = 0
+        for i in range(1, 3):
+            if R[i, i] > R[best, best]:
+                best = i
+        d = math.sqrt(max(R[best, best] - c, 1e-300))
+        a0 = (0.5 * (R[0, best] + R[best, 0]) - (c if best == 0 else 0.0)) / d
+        a1 = (0.5 * (R[1, best] + R[best, 1]) - (c if best == 1 else 0.0)) / d
+        a2 = (0.5 * (R[2, best] + R[best, 2]) - (c if best == 2 else 0.0)) / d
+        if a0 * w0 + a1 * w1 + a2 * w2 < 0.0:
+            a0, a1, a2 = -a0, -a1, -a2
+        e6[0], e6[1], e6[2] = a0 * theta, a1 * theta, a2 * theta
+    for i in range(3):
+        e6[3 + i] = target[i, 3] - pose[i, 3]
+    E = 0.0
+    for i in range(row0, 6):
+        E += e6[i] * e6[i]
+    angle = math.sqrt(e6[0] * e6[0] + e6[1] * e6[1] + e6[2] * e6[2])
+    distance = math.sqrt(e6[3] * e6[3] + e6[4] * e6[4] + e6[5] * e6[5])
+    return 0.5 * E, distance, angle
+
+
+@njit(cache=True)
+def ik_step(J, e6, row0, lam2, x, lower, upper, gain, max_step, err, dx, trial):
+    """One damped least-squares step ``dx`` over the rows ``row0:`` of ``J`` and ``e6`` with squared damping
+    ``lam2`` and, when ``gain > 0``, the pull ``z = gain (centre - x)`` (no larger than ``err``; ``centre``
+    the middle of each joint's range, 0 where a limit is infinite) in the
+    task's damped null space; a joint whose step would cross a limit is moved onto it and the step solved
+    again over the rest. ``dx`` is then scaled to at most ``max_step``; ``trial = clip(x + dx)``. Returns
+    ``(the largest |dx| before scaling, the largest |x|)``, or ``(-1, 0)`` when a damped matrix is
+    singular."""
+    n = x.shape[0]
+    m = 6 - row0
+    z = np.zeros(n)
+    if gain > 0.0:
+        size = 0.0
+        for i in range(n):
+            lo, hi = lower[i], upper[i]
+            centre = 0.5 * (lo + hi) if math.isfinite(lo) and math.isfinite(hi) else 0.0
+            z[i] = gain * (centre - x[i])
+            size = max(size, abs(z[i]))
+        if size > err:
+            # no larger than the error, so it fades as the frame reaches the target
+            scale = err / size
+            for i in range(n):
+                z[i] *= scale
+    free = np.ones(n, dtype=np.bool_)
+    r = np.empty(m)
+    y = np.empty(m)
+    A = np.empty((m, m))
+    for a in range(m):
+        r[a] = e6[row0 + a]
+    for i in range(n):
+        dx[i] = 0.0
+    for _ in range(n):
+        for a in range(m):
+            acc = r[a]
+            for i in range(n):
+                if free[i]:
+                    acc -= J[row0 + a, i] * z[i]
+            y[a] = acc
+            for b in range(a + 1):
+                acc = 0.0
+                for i in range(n):
+                    if free[i]:
+                        acc += J[row0 + a, i] * J[row0 + b, i]
+                A[a, b] = acc
+                A[b, a] = acc
+            A[a, a] += lam2
+        # A y = rhs: Gaussian elimination with partial pivoting, as LAPACK's solve
+        for k in range(m):
+            p = k
+            for a in range(k + 1, m):
+                if abs(A[a, k]) > abs(A[p, k]):
+                    p = a
+            if A[p, k] == 0.0:
+                return -1.0, 0.0
+            if p != k:
+                for b in range(m):
+                    A[k, b], A[p, b] = A[p, b], A[k, b]
+                y[k], y[p] = y[p], y[k]
+            for a in range(k + 1, m):
+                f = A[a, k] / A[k, k]
+                for b in range(k + 1, m):
+                    A[a, b] -= f * A[k, b]
+                y[a] -= f * y[k]
+        for k in range(m - 1, -1, -1):
+            acc = y[k]
+            for b in range(k + 1, m):
+                acc -= A[k, b] * y[b]
+            y[k] = acc / A[k, k]
+        for i in range(n):
+            if free[i]:
+                acc = z[i]
+                for a in range(m):
+                    acc += y[a] * J[row0 + a, i]
+                dx[i] = acc
+        over = False
+        for i in range(n):
+            new = x[i] + dx[i]
+            if new < lower[i] or new > upper[i]:
+                over = True
+                dx[i] = min(max(new, lower[i]), upper[i]) - x[i]
+                free[i] = False
+        if not over:
+            break
+        anyfree = False
+        for i in range(n):
+            anyfree = anyfree or free[i]
+        if not anyfree:
+            break
+        for a in range(m):
+            acc = e6[row0 + a]
+            for i in range(n):
+                if not free[i]:
+                    acc -= J[row0 + a, i] * dx[i]
+            r[a] = acc
+    big = 0.0
+    xmax = 0.0
+    for i in range(n):
+        big = max(big, abs(dx[i]))
+        xmax = max(xmax, abs(x[i]))
+    if big > max_step:
+        scale = max_step / big
+        for i in range(n):
+            dx[i] *= scale
+    for i in range(n):
+        trial[i] = min(max(x[i] + dx[i], lower[i]), upper[i])
+    return big, xmax
+
+
 def writable(x, dtype=float) -> np.ndarray:
     """``x`` as a C-contiguous, writable array (a copy only when needed): every argument of a kernel comes
     in one layout, so one compiled version serves every call (a read-only array is another signature and
@@ -457,9 +677,10 @@ _WARM_URDF = """<robot name="warm"><link name="base"/>
 def warm() -> None:
     """Compile every kernel in the one signature its callers use (``make`` does this after installing;
     otherwise the first torque-driven play or torques compute it once), so the compiled code is cached on
-    disk. It builds the arguments itself, as :mod:`mime_gui.nodes.dynamic` and :mod:`mime_gui.rig.torques`
-    pass them (each array through :func:`writable`, scalars as Python's), so this layer imports nothing above
-    it; ``tests/test_layers.py`` checks the callers then find that version and compile no other."""
+    disk. It builds the arguments itself, as :mod:`mime_gui.nodes.dynamic`, :mod:`mime_gui.rig.torques` and
+    :mod:`mime_gui.multibody.inverse_kinematics` pass them (each array through :func:`writable`, scalars as
+    Python's), so it imports none of them; ``tests/test_layers.py`` checks the callers then find that
+    version and compile no other."""
     from mime_gui.multibody._model import dynamic_model
     from mime_gui.multibody.urdf import read_urdf
 
@@ -473,6 +694,14 @@ def warm() -> None:
                         np.zeros(nq), np.zeros(nq), np.empty((T, nq)), np.empty((T, nq)))
     rnea_rollout(*rnea_arrays(model), w(art.armature), np.zeros((T, nq)), np.zeros((T, nq)),
                  np.zeros((T, nq)), *base, np.empty((T, nq)))
+    # one revolute joint as the frame's chain, the identity as its base, its frame and the target
+    one, eye = np.ones(1), np.eye(4)
+    chain = (np.zeros(1, dtype=np.int64), one, 0.0 * one, -np.inf * one, np.inf * one, np.zeros(1, np.bool_),
+             w(model.parent_axis_X_axis0), np.ones(1, np.bool_))
+    pose, J, e6, x = np.empty((4, 4)), np.empty((6, 1)), np.empty(6), np.zeros(1)
+    ik_frame(x, *chain, eye, eye.copy(), pose, J)
+    ik_error(pose, eye, 0, e6)
+    ik_step(J, e6, 0, 1e-9, x, -one, one, 0.1, 0.5, 1.0, np.empty(1), np.empty(1))
 
 
 if __name__ == "__main__":

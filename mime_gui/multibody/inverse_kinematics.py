@@ -33,6 +33,11 @@ remaining distance and angle.
 :func:`solve` works on one articulation. :class:`ArticulationFrame` and :class:`Mounted` are the pose and
 Jacobian of a frame as functions of the unknowns; :func:`solve_frame` takes any such function, so a frame on
 a segment riding on another is solved over both segments' joints together.
+
+An iteration is a few thousand flops, which numpy spends ~30x in call overhead, so the frame's pose and
+Jacobian, the error and the damped step run compiled (:func:`~mime_gui.multibody._kernels.ik_frame`,
+:func:`~mime_gui.multibody._kernels.ik_error`, :func:`~mime_gui.multibody._kernels.ik_step`); the loop
+around them stays here, so any :class:`FrameFunction` is solved alike.
 """
 
 from __future__ import annotations
@@ -57,6 +62,30 @@ ANGLE_TOLERANCE = 1e-10
 
 _EYE3 = np.eye(3)
 _EYE3.setflags(write=False)
+_EYE4 = np.eye(4)  # writable: the compiled code takes one layout
+_FLOAT = np.dtype(float)
+
+
+_LOADED: list = []
+
+
+def _kernels():
+    """The compiled kernels, imported on first use (numba's import takes ~0.5 s; the import statement
+    itself ~1 µs, so the module is kept)."""
+    if not _LOADED:
+        from mime_gui.multibody import _kernels
+
+        _LOADED.append(_kernels)
+    return _LOADED[0]
+
+
+def _laid_out(a) -> np.ndarray:
+    """``a`` as the compiled code takes it (float, C-contiguous, writable: another layout would compile
+    another version), checked first as :func:`~mime_gui.multibody._kernels.writable` costs ~2 µs a call."""
+    flags = getattr(a, "flags", None)
+    if type(a) is np.ndarray and a.dtype is _FLOAT and flags.c_contiguous and flags.writeable:
+        return a
+    return _kernels().writable(a)
 
 
 class IKError(CodedError):
@@ -138,7 +167,10 @@ def _target(target, orientation: bool) -> np.ndarray:
         raise IKError("ik.target", f"the target must be {want}, got {getattr(X, 'shape', target)}")
     R = X[:3, :3]
     # orthonormal with determinant +1: R^T R = 1 and the third column is the cross of the first two
-    if (np.abs(R.T @ R - _EYE3).max() > 1e-6 or np.abs(np.cross(R[:, 0], R[:, 1]) - R[:, 2]).max() > 1e-6
+    # (written out: numpy's cross of two 3-vectors costs ~50 µs)
+    (a, b, c), (d, e, f), (g, h, i) = R.tolist()
+    off_third = max(abs(d * h - g * e - c), abs(g * b - a * h - f), abs(a * e - d * b - i))
+    if (np.abs(R.T @ R - _EYE3).max() > 1e-6 or off_third > 1e-6
             or X[3].tolist() != [0.0, 0.0, 0.0, 1.0]):
         raise IKError("ik.target", "the target's rotation must be orthonormal with determinant +1 and its "
                                    "last row (0, 0, 0, 1)")
@@ -154,18 +186,8 @@ class _Chain:
     names: tuple[str, ...]
     lower: np.ndarray  # of the unknowns (continuous: infinite)
     upper: np.ndarray
-    plain: bool  # the chain's joints are the unknowns, in order (no follower on it)
-    column: np.ndarray  # the unknown each chain joint follows
-    mult: np.ndarray
-    off: np.ndarray
-    is_follower: np.ndarray
-    lo: np.ndarray  # the chain joints' own limits (a follower is clamped to them)
-    hi: np.ndarray
-    C: np.ndarray  # (chain, unknowns): d q_chain / d x while no follower is clamped
-    c01: np.ndarray  # complex columns 0 + i 1 of parent_axis_X_axis0 on the chain
-    P: np.ndarray  # parent_axis_X_axis0 on the chain
-    revolute: np.ndarray
-    all_revolute: bool
+    # what _kernels.ik_frame takes, in the layout of its one compiled version:
+    kernel: tuple  # (column, mult, offset, lo, hi, follower, P, revolute), per chain joint
     axis_X_frame: np.ndarray
     followers: tuple  # (follower, master, multiplier, offset) of every follower of the articulation
 
@@ -193,21 +215,22 @@ def _chain(art: Articulation, f: int) -> _Chain:
     upper = np.array(art.upper[unknowns], dtype=float)
     lower[art.continuous[unknowns]] = -np.inf
     upper[art.continuous[unknowns]] = np.inf
-    column = np.searchsorted(unknowns, roots).astype(int)
+    column = np.searchsorted(unknowns, roots)
     is_follower = master[chain] >= 0
     mult = np.where(is_follower, art.mimic_multiplier[chain], 1.0)
     off = np.where(is_follower, art.mimic_offset[chain], 0.0)
-    C = np.zeros((len(chain), len(unknowns)))
-    C[np.arange(len(chain)), column] = mult
-    P = np.ascontiguousarray(m.parent_axis_X_axis0[chain]).reshape(len(chain), 4, 4)
-    revolute = np.asarray(m.revolute[chain], dtype=bool)
+    plain = not is_follower.any() and np.array_equal(column, np.arange(len(chain)))
+    # a chain of its unknowns takes them as they are; with a follower on it, every joint is clamped to its
+    # own limits (as the playback node makes it)
+    lo = np.full(len(chain), -np.inf) if plain else np.asarray(art.lower, dtype=float)[chain]
+    hi = np.full(len(chain), np.inf) if plain else np.asarray(art.upper, dtype=float)[chain]
+    P = m.parent_axis_X_axis0[chain].reshape(len(chain), 4, 4)
+    w = _kernels().writable
     found = _Chain(
         chain=chain, unknowns=unknowns, names=tuple(art.joint_names[j] for j in unknowns), lower=lower,
-        upper=upper, plain=not is_follower.any() and np.array_equal(column, np.arange(len(chain))),
-        column=column, mult=mult, off=off, is_follower=is_follower,
-        lo=np.asarray(art.lower, dtype=float)[chain], hi=np.asarray(art.upper, dtype=float)[chain], C=C,
-        c01=P[:, :, 0] + 1j * P[:, :, 1], P=P, revolute=revolute, all_revolute=bool(revolute.all()),
-        axis_X_frame=m.axis_X_frame[f],
+        upper=upper, kernel=(w(column, np.int64), w(mult), w(off), w(lo), w(hi), w(is_follower, np.bool_),
+                             w(P), w(m.revolute[chain], np.bool_)),
+        axis_X_frame=w(m.axis_X_frame[f]),
         followers=tuple((int(k), int(master[k]), float(art.mimic_multiplier[k]), float(art.mimic_offset[k]))
                         for k in np.flatnonzero(master >= 0)))
     per_art[f] = found
@@ -223,6 +246,8 @@ class ArticulationFrame:
         self.frame = _frame_index(art, frame)
         self.q_rest = np.zeros(art.nq) if q_rest is None else _start(art, q_rest)
         self.world_X_base = None if world_X_base is None else np.array(world_X_base, dtype=float)
+        self._base = _EYE4 if world_X_base is None else _laid_out(self.world_X_base)
+        self._kernel = _kernels().ik_frame
         c = self._c = _chain(art, self.frame)
         self.unknowns, self.names, self.lower, self.upper = c.unknowns, c.names, c.lower, c.upper
 
@@ -237,44 +262,12 @@ class ArticulationFrame:
         return q
 
     def evaluate(self, x) -> tuple[np.ndarray, np.ndarray]:
+        x = _laid_out(x)
         c = self._c
-        n = len(c.chain)
-        if c.plain:
-            q = x
-        else:
-            raw = x[c.column] * c.mult + c.off
-            q = np.minimum(np.maximum(raw, c.lo), c.hi)
-        # each joint's parent_axis_X_axis: a rotation about z turns columns 0 and 1, (col0 + i col1) e^-iq
-        L = c.P.copy()
-        if c.all_revolute:
-            np.multiply(c.c01, np.exp(-1j * q)[:, None], out=L.view(complex)[:, :, 0])
-        else:
-            r = c.revolute
-            np.multiply(c.c01, np.exp(-1j * np.where(r, q, 0.0))[:, None], out=L.view(complex)[:, :, 0])
-            L[:, :, 3] += c.P[:, :, 2] * np.where(r, 0.0, q)[:, None]
-        # world_X_axis of each joint on the chain: prefix products in log2(n) batched steps
-        step = 1
-        while step < n:
-            L[step:] = L[:-step] @ L[step:]
-            step *= 2
-        base = self.world_X_base
-        W = L if base is None else base @ L
-        pose = (W[-1] if n else np.eye(4) if base is None else base) @ c.axis_X_frame
-        J = np.empty((6, n))
-        if n:
-            z = W[:, :3, 2]
-            lin = cross(z, pose[:3, 3] - W[:, :3, 3])  # z x (from the joint's axis to the frame's origin)
-            if c.all_revolute:
-                J[:3] = z.T
-                J[3:] = lin.T
-            else:
-                r = c.revolute[:, None]
-                J[:3] = np.where(r, z, 0.0).T
-                J[3:] = np.where(r, lin, z).T
-        if c.plain:
-            return pose, J
-        free = ~c.is_follower | ((raw >= c.lo) & (raw <= c.hi))  # a clamped follower stays put
-        return pose, J @ (c.C * free[:, None])
+        pose = np.empty((4, 4))
+        J = np.empty((6, len(c.unknowns)))
+        self._kernel(x, *c.kernel, self._base, c.axis_X_frame, pose, J)
+        return pose, J
 
 
 class Mounted:
@@ -305,7 +298,7 @@ class Mounted:
         w = Jc[:3]
         # the carrier moves the frame's origin as a rigid body through its mount: v + omega x r
         J[:3, :self._n] = w
-        J[3:, :self._n] = Jc[3:] + np.cross(w.T, r).T
+        J[3:, :self._n] = Jc[3:] + cross(w.T, r).T
         J[:3, self._n:] = R @ Jr[:3]
         J[3:, self._n:] = R @ Jr[3:]
         return pose, J
@@ -332,14 +325,11 @@ def _rotation_log(R: np.ndarray) -> list[float]:
 
 
 def _error(pose: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """``[angular; linear]`` error, world axes at the frame's origin."""
+    """``[angular; linear]`` error, world axes at the frame's origin (what the compiled
+    :func:`~mime_gui.multibody._kernels.ik_error` computes, in numpy)."""
     t, p = target[:3, 3], pose[:3, 3]
     return np.array([*_rotation_log(target[:3, :3] @ pose[:3, :3].T),
                      t[0] - p[0], t[1] - p[1], t[2] - p[2]])
-
-
-def _norm(v) -> float:
-    return math.sqrt(float(v @ v))
 
 
 def solve_frame(function: FrameFunction, x0, world_X_target, *, orientation: bool = True,
@@ -352,63 +342,53 @@ def solve_frame(function: FrameFunction, x0, world_X_target, *, orientation: boo
     way to the middle of each joint's range asked per iteration in the null space (0: none); ``callback``:
     called with every accepted iterate (a copy), the start included.
     """
-    target = _target(world_X_target, orientation)
-    lower, upper = np.asarray(function.lower, float), np.asarray(function.upper, float)
-    x = np.clip(np.array(x0, dtype=float), lower, upper)
+    k = _kernels()
+    target = _laid_out(_target(world_X_target, orientation))
+    lower, upper = _laid_out(function.lower), _laid_out(function.upper)
+    x = np.minimum(np.maximum(np.array(x0, dtype=float), lower), upper)
     if x.shape != lower.shape or not np.isfinite(x).all():
         raise IKError("ik.start", f"the start must be {len(lower)} finite values "
                                   f"({', '.join(function.names)}), got {np.shape(x0)}")
     n = len(x)
-    bounded = np.isfinite(lower) & np.isfinite(upper)
-    centre = np.where(bounded, 0.5 * (np.where(bounded, lower, 0.0) + np.where(bounded, upper, 0.0)), 0.0)
-    rows = slice(0, 6) if orientation else slice(3, 6)
+    row0 = 0 if orientation else 3
+    gain, damping, max_step = float(null_space_gain), float(damping), float(max_step)
+    evaluate, error, step = function.evaluate, k.ik_error, k.ik_step
 
-    pose, J = function.evaluate(x)
-    e6 = _error(pose, target)
-    e = e6[rows]
-    E = 0.5 * float(e @ e)
+    def at(x):
+        pose, J = evaluate(x)
+        e6 = np.empty(6)
+        return (pose, _laid_out(J), e6, *error(_laid_out(pose), target, row0, e6))
+
+    pose, J, e6, E, dist, angle = at(x)
     if callback is not None:
         callback(x.copy())
     mu = 1.0
     iterations = 0
     converged = False
-    pull = null_space_gain > 0 and bounded.any()
+    pull = gain > 0 and bool((np.isfinite(lower) & np.isfinite(upper)).any())
     while True:
-        dist, angle = _norm(e6[3:]), _norm(e6[:3])
         if dist <= position_tolerance and (not orientation or angle <= angle_tolerance):
             converged = True
             break
         if iterations >= max_iterations or n == 0:
             break
         iterations += 1
-        Jt = J[rows]
-        lam2 = mu * E + damping
-        z = None
-        if pull:
-            z = null_space_gain * (centre - x)
-            # no larger than the error: the pull's own second-order drift then shrinks with the error, and
-            # convergence stays quadratic
-            size, err = np.abs(z).max(), math.sqrt(2.0 * E)
-            if size > err:
-                z *= err / size
-        dx = _clamped_step(Jt, e, lam2, x, lower, upper, z)
-        big = float(np.abs(dx).max())
-        if big > max_step:
-            dx *= max_step / big
-        stalled = big <= 1e-15 * (1.0 + float(np.abs(x).max()))  # no move left within the limits
+        pulled = pull
+        dx, trial = np.empty(n), np.empty(n)
+        big, biggest_x = step(J, e6, row0, mu * E + damping, x, lower, upper, gain if pulled else 0.0,
+                              max_step, math.sqrt(2.0 * E), dx, trial)
+        if big < 0.0:
+            raise np.linalg.LinAlgError("Singular matrix")  # as numpy's solve: no damping and a singular J
+        stalled = big <= 1e-15 * (1.0 + biggest_x)  # no move left within the limits
         if not stalled:
-            trial = np.minimum(np.maximum(x + dx, lower), upper)
-            pose_t, J_t = function.evaluate(trial)
-            e6_t = _error(pose_t, target)
-            e_t = e6_t[rows]
-            E_t = 0.5 * float(e_t @ e_t)
+            pose_t, J_t, e6_t, E_t, dist_t, angle_t = at(trial)
             if E_t < E:
                 stalled = E - E_t <= 1e-15 * E and big < 1e-9
-                x, pose, J, e6, e, E = trial, pose_t, J_t, e6_t, e_t, E_t
+                x, pose, J, e6, E, dist, angle = trial, pose_t, J_t, e6_t, E_t, dist_t, angle_t
                 mu = max(0.5 * mu, 1e-6)
                 if callback is not None:
                     callback(x.copy())
-            elif z is not None:
+            elif pulled:
                 pull = False  # the pull cost a step (a target out of reach, or a tight corner): dropped
             else:
                 mu *= 10.0
@@ -416,24 +396,25 @@ def solve_frame(function: FrameFunction, x0, world_X_target, *, orientation: boo
         if stalled:
             # a local minimum, or a saddle whose falling curvature J^T J cannot see: a joint moved a little
             # either way tells, and the steps resume from the lowest such move
-            moved = _probe(function, x, lower, upper, target, rows, E)
+            moved = _probe(at, x, lower, upper, E)
             if moved is None:
                 break
-            x, pose, J, e6, e, E = moved
+            x, (pose, J, e6, E, dist, angle) = moved
             mu = 1.0
             if callback is not None:
                 callback(x.copy())
-    names = function.names
+    names = tuple(function.names)
+    xs = x.tolist()
     return IKResult(
-        q=function.positions(x), x=x, joints=tuple(names), converged=converged,
-        position_error=_norm(e6[3:]), angle_error=_norm(e6[:3]), iterations=iterations,
-        at_lower=tuple(names[i] for i in np.flatnonzero(x <= lower)),
-        at_upper=tuple(names[i] for i in np.flatnonzero(x >= upper)))
+        q=function.positions(x), x=x, joints=names, converged=converged,
+        position_error=dist, angle_error=angle, iterations=iterations,
+        at_lower=tuple(nm for nm, v, lo in zip(names, xs, lower.tolist(), strict=True) if v <= lo),
+        at_upper=tuple(nm for nm, v, hi in zip(names, xs, upper.tolist(), strict=True) if v >= hi))
 
 
-def _probe(function, x, lower, upper, target, rows, E):
+def _probe(at, x, lower, upper, E):
     """The best of every unknown moved by ±1e-2 and ±1e-4 (within its limits) when it lowers ``E``:
-    ``(x, pose, J, e6, e, E)`` there, else None."""
+    ``(x, at(x))`` there, else None."""
     best = None
     for i in range(len(x)):
         for h in (1e-2, -1e-2, 1e-4, -1e-4):
@@ -441,44 +422,10 @@ def _probe(function, x, lower, upper, target, rows, E):
             trial[i] = min(max(trial[i] + h, lower[i]), upper[i])
             if trial[i] == x[i]:
                 continue
-            pose, J = function.evaluate(trial)
-            e6 = _error(pose, target)
-            e = e6[rows]
-            E_t = 0.5 * float(e @ e)
-            if E_t < E and (best is None or E_t < best[-1]):
-                best = (trial, pose, J, e6, e, E_t)
+            there = at(trial)
+            if there[3] < E and (best is None or there[3] < best[1][3]):
+                best = (trial, there)
     return best
-
-
-def _clamped_step(J, e, lam2, x, lower, upper, z) -> np.ndarray:
-    """The damped step, with every joint whose step would cross a limit moved onto it and the step solved
-    again over the rest (at most once per joint)."""
-    n = len(x)
-    m = len(e)
-    dx = np.zeros(n)
-    free = np.ones(n, dtype=bool)
-    r = e
-    Jf = J
-    for _ in range(n):
-        zf = None if z is None else z[free]
-        rf = r if zf is None else r - Jf @ zf
-        A = Jf @ Jf.T
-        A.flat[::m + 1] += lam2
-        step = np.linalg.solve(A, rf) @ Jf
-        if zf is not None:
-            step += zf
-        dx[free] = step
-        new = x + dx
-        over = (new < lower) | (new > upper)
-        if not over.any():
-            break
-        dx[over] = np.minimum(np.maximum(new[over], lower[over]), upper[over]) - x[over]
-        free &= ~over
-        if not free.any():
-            break
-        Jf = J[:, free]
-        r = e - J[:, ~free] @ dx[~free]
-    return dx
 
 
 def solve(art: Articulation, q0, frame, target, *, orientation: bool = True, world_X_base=None,
