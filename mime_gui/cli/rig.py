@@ -7,6 +7,8 @@
 - ``export RIG --python OUT.py | --json OUT.rig.json | --bundle OUT.zip``: MIME-style Python, a rig file, or
   a bundle (the rig file and every file it references); each records its provenance (versions, rungs, the
   SHA-256 of every referenced file). An invalid rig writes nothing and exits 1.
+- ``export RIG --pose NAME --commands OUT.csv [--hold S] [--dt S]``: the rig's pose ``NAME`` as a held
+  command file (:func:`mime_gui.rig.poses.pose_commands`) that ``mime-gui play`` plays.
 
 ``validate`` prints a ``warning[provenance.changed|missing] FILE: ...`` line for every file an export
 recorded that changed or is gone since (the exit status is the rig's). ``RIG`` may be a bundle (``.zip``):
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -28,6 +31,10 @@ from mime_gui.multibody.errors import CodedError, printable
 
 EXIT_OK = 0
 EXIT_INVALID = 1
+#: a pose's command file: the step and how long the pose is held, unless given
+POSE_DT = 0.01
+POSE_HOLD = 1.0
+POSE_MAX_SAMPLES = 5_000_000  # as many steps as play takes
 
 
 def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
@@ -41,6 +48,15 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         out.add_argument("--json", metavar="OUT.rig.json", help="write a rig file (paths relative to it)")
         out.add_argument("--bundle", metavar="OUT.zip", help="write a zip of the rig file and every file it "
                          "references, to open on another machine")
+        out.add_argument("--commands", metavar="OUT.csv", help="write the pose --pose as a held command file "
+                         "(.csv or .npz) for mime-gui play")
+        parser.add_argument("--pose", metavar="NAME", help="with --commands: the rig's pose to write")
+        from mime_gui.cli.play import number  # the one number option of every subcommand
+
+        parser.add_argument("--hold", type=number, default=None, metavar="S",
+                            help=f"with --commands: seconds the pose is held (default {POSE_HOLD:g})")
+        parser.add_argument("--dt", type=number, default=None, metavar="S",
+                            help=f"with --commands: the samples' spacing in seconds (default {POSE_DT:g})")
 
 
 def _print_findings(findings, stream) -> int:
@@ -90,7 +106,8 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
             print(str(warning), file=out)
         if findings:
             return _print_findings(findings, out)
-        counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)"
+        counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)" + \
+            (f", {len(rig.poses)} pose(s)" if rig.poses else "")  # a rig without poses reads as before
         _say(f"{args.rig}: rig {rig.name!r} is valid ({counts})", out)
         return EXIT_OK
 
@@ -114,10 +131,16 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
     if command == "export":
         from mime_gui.rig.export import export_json, export_python
 
+        problem = _pose_options(args, rig)
+        if problem:
+            print(printable(problem), file=out)
+            return EXIT_INVALID
         findings = rig.validate()
         if findings:
             _say(f"{args.rig}: the rig is not valid; nothing written", err)
             return _print_findings(findings, out)
+        if getattr(args, "commands", None):
+            return _export_pose(rig, args, out)
         bundled = getattr(args, "bundle", None)
         target = Path(args.python or args.json or bundled)
         try:
@@ -139,4 +162,55 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
         return EXIT_OK
 
     raise ValueError(f"unknown rig command {command!r}")
+
+
+def _pose_options(args: argparse.Namespace, rig) -> str:
+    """The refusal of the pose options (``export.dt``, ``export.hold``, ``export.pose``) as a line; ""
+    when they are fine. Checked before the rig's rules, as play checks its options first."""
+    from mime_gui.nodes.commands import MAX_TIME
+
+    commands, pose = getattr(args, "commands", None), getattr(args, "pose", None)
+    if not commands:
+        extra = [o for o, v in (("--pose", pose), ("--hold", getattr(args, "hold", None)),
+                                ("--dt", getattr(args, "dt", None))) if v is not None]
+        return f"error[export.pose] {extra[0]}: goes with --commands OUT.csv" if extra else ""
+    dt = POSE_DT if args.dt is None else args.dt
+    hold = POSE_HOLD if args.hold is None else args.hold
+    if not (math.isfinite(dt) and 0 < dt <= MAX_TIME):
+        return f"error[export.dt] --dt: the step must be a positive number of seconds up to " \
+               f"{MAX_TIME:g}, got {dt}"
+    if not (math.isfinite(hold) and dt <= hold <= MAX_TIME):
+        return f"error[export.hold] --hold: the pose is held from one step ({dt:g} s) up to " \
+               f"{MAX_TIME:g} s, got {hold}"
+    if hold / dt >= POSE_MAX_SAMPLES:
+        return f"error[export.hold] --hold: {hold:g} s every {dt:g} s makes more than {POSE_MAX_SAMPLES} " \
+               "samples; choose a larger --dt or a shorter --hold"
+    if pose is None:
+        return f"error[export.pose] --commands: name the pose to write with --pose NAME; poses: " \
+               f"{', '.join(rig.poses) or '(none: the rig has no poses)'}"
+    if pose not in rig.poses:
+        return f"error[export.pose] --pose: the rig has no pose {pose!r}; poses: " \
+               f"{', '.join(rig.poses) or '(none)'}"
+    return ""
+
+
+def _export_pose(rig, args: argparse.Namespace, out) -> int:
+    from mime_gui.nodes.commands import write_commands
+    from mime_gui.rig.poses import pose_commands
+
+    dt = POSE_DT if args.dt is None else args.dt
+    hold = POSE_HOLD if args.hold is None else args.hold
+    target = Path(args.commands)
+    recorded = pose_commands(rig, rig.build(), args.pose, hold, dt)
+    try:
+        write_commands(target, recorded, f"pose {args.pose!r} of rig {rig.name!r}: the rig's initial "
+                                         f"positions at 0 s, then the pose held {hold:g} s (radians, metres)")
+    except CodedError as exc:  # an ending other than .csv or .npz, a target that is not a file
+        print(printable(exc.one_line()), file=out)
+        return EXIT_INVALID
+    except OSError as exc:
+        print(printable(f"error[export.io] {target}: cannot write ({exc.strerror or exc})"), file=out)
+        return EXIT_INVALID
+    _say(f"wrote {target} (pose {args.pose!r}: {len(recorded.time)} samples every {dt:g} s)", out)
+    return EXIT_OK
 

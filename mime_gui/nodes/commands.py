@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui import inputs
+from mime_gui.files import write_atomic
 from mime_gui.multibody import PRISMATIC
 from mime_gui.multibody.errors import CodedError
 from mime_gui.multibody.magnitudes import parse_float
@@ -210,6 +211,37 @@ def read_commands(path) -> RecordedCommands:
         why = "no such file" if isinstance(exc, FileNotFoundError) else getattr(exc, "strerror", None) or exc
         raise CommandFileError("commands.io", f"cannot read the file ({why}); check the path", file) from None
     return _read_csv(data, file) if suffix == ".csv" else _read_npz(data, file)
+
+
+def write_commands(path, recorded: RecordedCommands, comment: str = "") -> Path:
+    """Write ``recorded`` (radians and metres, no unit markers) as a ``.csv`` or ``.npz`` command file that
+    :func:`read_commands` reads back to the same values, atomically. CSV numbers carry 17 significant digits
+    (:func:`repr`), so every value reads back as it was; ``comment`` becomes a ``#`` line above the header.
+    Raises :class:`CommandFileError` (``commands.format``) for another ending, OSError when it cannot
+    write."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".npz":
+        def content(fh):
+            np.savez(fh, **{grammar.NPZ_TIME: np.asarray(recorded.time, float),
+                            grammar.NPZ_VALUES: np.asarray(recorded.joint_positions, float),
+                            grammar.NPZ_NAMES: np.array(recorded.joint_names, dtype=str)})
+    elif suffix == ".csv":
+        for name in recorded.joint_names:  # the reader splits cells at commas and lines at line breaks
+            if any(c in name for c in ',"\r\n') or name != name.strip():
+                raise CommandFileError("commands.columns", f"{name!r} cannot be a CSV column's name; write "
+                                       "the file as .npz", str(path))
+        text = io.StringIO()
+        for line in comment.splitlines():
+            text.write(f"# {line}\n")
+        text.write(",".join((grammar.TIME, *recorded.joint_names)) + "\n")
+        for t, row in zip(recorded.time, recorded.joint_positions, strict=True):
+            text.write(",".join(repr(float(v)) for v in (t, *row)) + "\n")
+        content = text.getvalue()
+    else:
+        raise CommandFileError("commands.format", "a command file is written as .csv or .npz, got "
+                               f"{suffix or 'no'} extension", str(path))
+    return write_atomic(path, content)
 
 
 def _unit_marker(cell: str) -> tuple[str, str] | None:

@@ -22,6 +22,7 @@ from mime_gui.rig.findings import Finding, RigError
 from mime_gui.rig.geometries import by_class_name
 from mime_gui.rig.materials import Material, material, material_names, materials
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
+from mime_gui.rig.poses import Pose
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.report import RigReport
 from mime_gui.rig.rigfile import RigFileError, load, save
@@ -43,6 +44,7 @@ __all__ = [
     "Motor",
     "Part",
     "PermanentMagnet",
+    "Pose",
     "Probe",
     "Quantity",
     "RigError",

@@ -1,5 +1,5 @@
-"""The apparatus: a chain of segments, the parts and the magnets mounted on it, and the probes where their
-field is wanted.
+"""The apparatus: a chain of segments, the parts and the magnets mounted on it, the probes where their
+field is wanted, and its named poses.
 
 This is the document the GUI edits, the CLI validates and the rig file stores. ``base`` is the folder that
 relative paths (URDF descriptions, meshes) are read against: the rig file's folder when loaded from a file,
@@ -17,18 +17,21 @@ from pathlib import Path
 from mime_gui.rig.findings import Finding, RigError
 from mime_gui.rig.geometries import with_paths
 from mime_gui.rig.parts import Part, PermanentMagnet
+from mime_gui.rig.poses import Pose
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import Segment
 
 
 class Apparatus:
-    """``Apparatus(name, chain={...}, parts={...}, magnets={...}, probes={...})``: chain in order, first
-    segment first."""
+    """``Apparatus(name, chain={...}, parts={...}, magnets={...}, probes={...}, poses={...})``: chain in
+    order, first segment first."""
 
     def __init__(self, name: str, chain: dict[str, Segment] | None = None,
                  parts: dict[str, Part] | None = None, magnets: dict[str, PermanentMagnet] | None = None,
-                 base: str | Path | None = None, package_dirs=(), probes: dict[str, Probe] | None = None):
-        for what, value in (("chain", chain), ("parts", parts), ("magnets", magnets), ("probes", probes)):
+                 base: str | Path | None = None, package_dirs=(), probes: dict[str, Probe] | None = None,
+                 poses: dict[str, Pose] | None = None):
+        for what, value in (("chain", chain), ("parts", parts), ("magnets", magnets), ("probes", probes),
+                            ("poses", poses)):
             if value is not None and not isinstance(value, dict):
                 raise TypeError(f"{what} maps names to {what}, got {type(value).__name__}")
         self.name = name
@@ -36,6 +39,10 @@ class Apparatus:
         self.parts: dict[str, Part] = dict(parts or {})
         self.magnets: dict[str, PermanentMagnet] = dict(magnets or {})
         self.probes: dict[str, Probe] = dict(probes or {})
+        self.poses: dict[str, Pose] = dict(poses or {})
+        for name, pose in self.poses.items():
+            if not isinstance(pose, Pose):
+                raise TypeError(f"poses maps names to Pose values, got {name!r}: {type(pose).__name__}")
         self.base: Path | None = Path(base) if base is not None else None
         if isinstance(package_dirs, str | os.PathLike):
             raise TypeError(f"package_dirs is a list of folders, got {package_dirs!r}")
@@ -84,11 +91,11 @@ class Apparatus:
         return (self.name, [where(d) for d in self.package_dirs],
                 [(n, segment(s)) for n, s in self.chain.items()],
                 {n: part(p) for n, p in self.parts.items()}, {n: part(p) for n, p in self.magnets.items()},
-                self.probes)
+                self.probes, self.poses)
 
     def __eq__(self, other) -> bool:
-        """Equal rigs: same name, same chain in the same order, same parts, magnets and probes; paths compare
-        by the file they name (``arm.urdf`` beside the rig equals ``../demo/arm.urdf`` from another
+        """Equal rigs: same name, same chain in the same order, same parts, magnets, probes and poses; paths
+        compare by the file they name (``arm.urdf`` beside the rig equals ``../demo/arm.urdf`` from another
         folder)."""
         if not isinstance(other, Apparatus):
             return NotImplemented
@@ -98,7 +105,8 @@ class Apparatus:
 
     def __repr__(self) -> str:
         return (f"Apparatus({self.name!r}, chain={self.chain!r}, parts={self.parts!r}, "
-                f"magnets={self.magnets!r}" + (f", probes={self.probes!r})" if self.probes else ")"))
+                f"magnets={self.magnets!r}" + (f", probes={self.probes!r}" if self.probes else "")
+                + (f", poses={self.poses!r})" if self.poses else ")"))
 
 
 __all__ = ["Apparatus", "Finding", "RigError"]

@@ -30,13 +30,14 @@ _CONSTRUCTOR = {KG: "kg", KG_M2: "kg_m2", KG_PER_M3: "kg_per_m3", M: "m", S: "s"
 _IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "LabSegment", "Mesh", "Motor", "Part", "PermanentMagnet",
             "Quantity", "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
 _PROBE_IMPORT = "Probe"  # imported only by a rig with probes, so other exports read as before
+_POSE_IMPORT = "Pose"  # likewise, by a rig with poses
 
 
 def _optional_imports(rig) -> list[str]:
-    """Names imported only by a rig that uses them (probes, the geometry kinds after the first four), so
-    other exports read as before."""
+    """Names imported only by a rig that uses them (probes, poses, the geometry kinds after the first four),
+    so other exports read as before."""
     used = {type(p.geometry).__name__ for _c, _n, p in rig.solids()} - set(_IMPORTS)
-    return [*([_PROBE_IMPORT] if rig.probes else ()), *sorted(used)]
+    return [*([_PROBE_IMPORT] if rig.probes else ()), *([_POSE_IMPORT] if rig.poses else ()), *sorted(used)]
 
 
 def _text(value: str) -> str:
@@ -143,6 +144,14 @@ def _probe(probe, rig, folder, indent: str) -> str:
     return f"Probe(at={_tuple(probe.at)}, mount={_optional(probe.mount)})"
 
 
+def _pose(pose, rig, folder, indent: str) -> str:
+    inner = indent + "    "
+    values = _mapping(pose.values, lambda j: _mapping(j, _num, inner), indent)
+    units = f", units={_mapping(pose.units, lambda j: _mapping(j, _text, inner), indent)}" if pose.units \
+        else ""
+    return f"Pose({values}, unit={_text(pose.unit)}{units})"
+
+
 def to_python(rig, folder, source: str = "") -> str:
     """The Python source of ``rig`` as saved in ``folder`` (it defines ``rig``)."""
     folder = Path(folder)
@@ -169,6 +178,7 @@ def to_python(rig, folder, source: str = "") -> str:
               "    parts={\n" + parts + "    },",
               "    magnets={\n" + mags + "    },",
               *(["    probes={\n" + entries(rig.probes, _probe) + "    },"] if rig.probes else []),
+              *(["    poses={\n" + entries(rig.poses, _pose) + "    },"] if rig.poses else []),
               *([f"    package_dirs=[{dirs}],"] if rig.package_dirs else []),
               "    base=HERE,",
               ")", "", *_provenance(rig, folder), ""]

@@ -131,7 +131,7 @@ def with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
     replaced."""
     tables = {c: getattr(rig, c) for c in COLLECTIONS}
     tables[collection] = items
-    return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, **tables)
+    return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, poses=rig.poses, **tables)
 
 
 def replace(rig: Apparatus, path: str, value) -> Apparatus:
@@ -140,7 +140,7 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
     parts = split(rig, path)
     if parts == ("name",):
         return Apparatus(value, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
-                         package_dirs=rig.package_dirs, probes=rig.probes)
+                         package_dirs=rig.package_dirs, probes=rig.probes, poses=rig.poses)
     collection, name, keys = parts[0], parts[1], parts[2:]
     items = dict(getattr(rig, collection))
     if not keys:

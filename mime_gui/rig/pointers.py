@@ -102,6 +102,11 @@ def pointer_of(data, where: str) -> str:
         value, pointer, rest = value[i], f"{pointer}/{i}", rest[len(name) + 1:]
     while rest and isinstance(value, dict):
         key = _longest_name(rest, value)
+        if key is None and isinstance(value.get("value"), dict) and _longest_name(rest, value["value"]):
+            # a measured mapping ({"value": {...}, "unit": …}, a pose, initial positions): the path names
+            # its entries without the "value" between
+            value, pointer = value["value"], f"{pointer}/value"
+            continue
         if key is None:
             break
         value, pointer, rest = value[key], f"{pointer}/{_escape(key)}", rest[len(key) + 1:]

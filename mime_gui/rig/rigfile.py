@@ -27,6 +27,7 @@ from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.geometries import KINDS, kind_of
 from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.pointers import line_of
+from mime_gui.rig.poses import POSE_UNITS, UNIT_FACTORS, Pose
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
 from mime_gui.rig.units import UNITS, Quantity
@@ -143,7 +144,7 @@ class _Reader:
     # -- the document ------------------------------------------------------------------------------
     def document(self, data, base: Path) -> Apparatus:
         d = self.obj(data, "", ("format", "version", "name"),
-                     ("package_dirs", "chain", "parts", "magnets", "provenance", "probes"))
+                     ("package_dirs", "chain", "parts", "magnets", "provenance", "probes", "poses"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -173,9 +174,11 @@ class _Reader:
                    for k, v in self.names(d.get("magnets", {}), "/magnets").items()}
         probes = {k: self.probe(v, f"/probes/{_escape(k)}")
                   for k, v in self.names(d.get("probes", {}), "/probes").items()}
+        poses = {k: self.pose(v, f"/poses/{_escape(k)}")
+                 for k, v in self.names(d.get("poses", {}), "/poses").items()}
         return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base,
                          package_dirs=self.package_dirs(d.get("package_dirs", []), "/package_dirs"),
-                         probes=probes)
+                         probes=probes, poses=poses)
 
     def package_dirs(self, value, pointer: str) -> list[str]:
         """Folders (relative to the rig file) where the descriptions' ``package://`` meshes are looked for."""
@@ -321,6 +324,31 @@ class _Reader:
         d = self.obj(value, p, ("at",), ("mount",))
         mount = self.string(d["mount"], f"{p}/mount", nullable=True) if "mount" in d else None
         return Probe(self.measured(d["at"], f"{p}/at", "m", 3), mount=mount)
+
+    def pose(self, value, p: str) -> Pose:
+        """``{"value": {segment: {joint: number or {"value": number, "unit": u}}}, "unit": "deg|m"}``."""
+        d = self.obj(value, p, ("value", "unit"))
+        if d["unit"] not in POSE_UNITS:
+            self.fail("rigfile.unit", f"{p}/unit", f"expected one of {', '.join(map(repr, POSE_UNITS))} "
+                                                   f"(angles|lengths), got {d['unit']!r}")
+        values: dict = {}
+        units: dict = {}
+        for segment, joints in self.names(d["value"], f"{p}/value").items():
+            at = f"{p}/value/{_escape(segment)}"
+            inner = values[segment] = {}
+            for joint, v in self.names(joints, at).items():
+                jp = f"{at}/{_escape(joint)}"
+                if isinstance(v, dict):  # a value in a unit of its own
+                    e = self.obj(v, jp, ("value", "unit"))
+                    if e["unit"] not in UNIT_FACTORS:
+                        self.fail("rigfile.unit", f"{jp}/unit", f"expected one of "
+                                                                f"{', '.join(map(repr, UNIT_FACTORS))}, got "
+                                                                f"{e['unit']!r}")
+                    units.setdefault(segment, {})[joint] = e["unit"]
+                    v = e["value"]
+                    jp = f"{jp}/value"
+                inner[joint] = self.number(v, jp)
+        return Pose(values, d["unit"], units)
 
 
 def _provider(value) -> str:
@@ -546,9 +574,20 @@ def to_data(rig: Apparatus, folder) -> dict:
         if rig.package_dirs else {}
     probes = {"probes": {k: {"at": _measured(v.at, "m"), "mount": v.mount} for k, v in rig.probes.items()}} \
         if rig.probes else {}  # a rig without probes is written as before they existed
+    poses = {"poses": {k: _pose(v) for k, v in rig.poses.items()}} if rig.poses else {}
     return {"format": FORMAT, "version": VERSION, "name": rig.name, **dirs, "chain": chain,
             "parts": {k: part(v) for k, v in rig.parts.items()},
-            "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes}
+            "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes, **poses}
+
+
+def _pose(pose: Pose) -> dict:
+    """A pose as written: its values in the order given, a value in a unit of its own as an object."""
+    def value(segment, joint, v):
+        own = pose.units.get(segment, {}).get(joint)
+        return v if own is None else {"value": v, "unit": own}
+
+    return {"value": {s: {j: value(s, j, v) for j, v in joints.items()} for s, joints in pose.values.items()},
+            "unit": pose.unit}
 
 
 _SCALAR = r"(?:-?[0-9.eE+\-]+|null|true|false)"

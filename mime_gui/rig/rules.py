@@ -54,6 +54,14 @@ RULES = {
     "probe.mount": "a probe mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
     "probe.placement": "a probe's at is finite, each coordinate within ±1e6 m",
     "probe.inside-magnet": "a probe is not inside a magnet on the same frame (on its surface at the nearest)",
+    "pose.name": "a pose's name is non-empty text without dots or surrounding spaces, and differs from every "
+                 "other pose's in more than case",
+    "pose.segment": "a pose names segments of the chain",
+    "pose.joint": "a pose names its segments' commandable joints: movable, and not a mimic follower (give "
+                  "its master)",
+    "pose.unit": "a value of a pose written in a unit of its own is an angle (rad, deg) on a turning joint "
+                 "and a length (m, mm) on a sliding one",
+    "pose.limits": "a pose's values are finite and within their joints' limits",
     "declaration.reason": "every declared value says where it comes from",
     "unit": "a declared value carries its unit (kg, kg_m2, kg_per_m3, tesla), not a bare number",
     "name.duplicate": "segments, parts, magnets and probes have distinct names",
@@ -313,6 +321,9 @@ def analyse(rig) -> Analysis:
     from mime_gui.rig.probe_rules import check_probes  # here: it reads the frames resolved above
 
     check_probes(rig, a)
+    from mime_gui.rig.pose_rules import check_poses  # here too: it reads the trees resolved above
+
+    check_poses(rig, a)
     return a
 
 

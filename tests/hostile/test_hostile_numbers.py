@@ -357,6 +357,8 @@ OPTION_REFUSED = {
     ("play", "--substeps"): (HUGE, "play.substeps"),
     ("field", "--dt"): (HUGE, "field.dt"),
     ("field", "--servo-tau"): (HUGE, "field.servo-tau"),
+    ("export", "--hold"): (HUGE, "export.hold"),
+    ("export", "--dt"): (HUGE, "export.dt"),
 }
 MORE_REFUSED = [("play", "--substeps", "-" + HUGE, "play.substeps"),
                 ("play", "--substeps", repr(MAX_SUBSTEPS + 1), "play.substeps"),
@@ -388,6 +390,13 @@ def test_every_number_option_reads_through_the_one_parser_and_has_a_hostile_case
                          [(*key, *value) for key, value in OPTION_REFUSED.items()] + MORE_REFUSED)
 def test_a_number_option_too_large_is_one_coded_line_at_the_option(tmp_path, command, option, value, code):
     target = ARM if command == "play" else DEMO / "demo.rig.json"
+    if command == "export":  # export refuses on its output with exit status 1, as it refuses a rig
+        out = tmp_path / "o.csv"
+        status, stdout, err = cli(command, target, "--commands", out, f"{option}={value}")
+        assert status == 1 and err == "" and not out.exists()
+        m = one_error(stdout)
+        assert (m["code"], m["where"]) == (code, option), stdout
+        return
     out = tmp_path / "o.npz"
     status, stdout, err = cli(command, target, "--commands", DEMO / "wave.csv", f"{option}={value}",
                               "--out", out)

@@ -19,6 +19,7 @@ from mime_gui.rig import (
     Motor,
     Part,
     PermanentMagnet,
+    Pose,
     Probe,
     Sphere,
     kg,
@@ -660,13 +661,40 @@ def test_names_are_distinct_across_collections_and_case_sensitive():
     assert message(rig, "name.duplicate") == "'motor' is already the name of chain.motor; rename one"
 
 
+@pytest.mark.parametrize("value, ok", [(1.8, True), (math.nextafter(1.8, up), False), (-1.8, True),
+                                       (math.nextafter(-1.8, -up), False), (math.inf, False)],
+                         ids=["upper", "above", "lower", "below", "infinite"])
+def test_a_pose_value_at_and_beyond_its_joint_s_limits(value, ok):
+    rig = snippet_rig(poses={"p": Pose({"arm": {"joint_2": value}, "motor": {"shaft": 1e9}})})
+    assert found(rig) == ([] if ok else [("pose.limits", "poses.p.arm.joint_2")])
+
+
+@pytest.mark.parametrize("names, bad", [(["Home", "home"], ["home"]), (["home", "home2"], []),
+                                        (["p", "p "], ["p "]), (["p", " p"], [" p"]), (["p.q"], ["p.q"]),
+                                        (["p_q"], []), (["\ud800"], ["\ud800"])],
+                         ids=["case", "distinct", "trailing-space", "leading-space", "dot", "underscore",
+                              "surrogate"])
+def test_pose_names_at_the_boundaries(names, bad):
+    rig = snippet_rig(poses={n: Pose({}) for n in names})
+    assert found(rig) == [("pose.name", f"poses.{n}") for n in bad]
+
+
+@pytest.mark.parametrize("unit, joint, ok", [("deg", "joint_1", True), ("rad", "joint_1", True),
+                                             ("m", "joint_1", False), ("mm", "joint_1", False),
+                                             ("deg", "joint_6", True), ("mm", "joint_6", False)])
+def test_a_pose_value_s_own_unit_is_of_its_joint_s_kind(unit, joint, ok):
+    rig = snippet_rig(poses={"p": Pose({"arm": {joint: 0.0}}, units={"arm": {joint: unit}})})
+    assert found(rig) == ([] if ok else [("pose.unit", f"poses.p.arm.{joint}")])
+
+
 def test_every_rule_has_a_boundary_case_here():
     """The codes exercised above: a new rule needs its boundaries added to this file."""
     covered = {"chain.mount-first", "chain.mount", "chain.description", "chain.inertia", "chain.placement",
                "chain.initial-positions", "chain.servo", "chain.motor", "chain.armature", "part.mount",
                "part.placement", "part.geometry", "part.material", "part.mass", "magnet.magnetisation",
                "magnet.remanence", "declaration.reason", "unit", "name.duplicate", "name.invalid",
-               "probe.mount", "probe.placement", "probe.inside-magnet"}
+               "probe.mount", "probe.placement", "probe.inside-magnet", "pose.name", "pose.segment",
+               "pose.joint", "pose.unit", "pose.limits"}
     assert covered == set(RULES)
 
 

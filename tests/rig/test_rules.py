@@ -21,6 +21,7 @@ from mime_gui.rig import (
     Motor,
     Part,
     PermanentMagnet,
+    Pose,
     Probe,
     RigError,
     Sphere,
@@ -206,6 +207,17 @@ CASES = [
      lambda r, t: r.probes.update(sample=Probe((math.inf, 0, 0))), ["finite"]),
     ("a probe inside a magnet", "probe.inside-magnet", "probes.sample.at",
      lambda r, t: r.probes.update(sample=Probe((0, 0, 0.025), mount="motor.rotor")), ["inside magnet 'm1'"]),
+    ("a pose with a dot in its name", "pose.name", "poses.a.b",
+     lambda r, t: r.poses.update({"a.b": Pose({})}), ["'a.b'", "without dots"]),
+    ("a pose of a missing segment", "pose.segment", "poses.p.stage",
+     lambda r, t: r.poses.update(p=Pose({"stage": {"x": 0.0}})), ["'stage'", "arm, motor"]),
+    ("a pose of a fixed joint", "pose.joint", "poses.p.arm.tool0_joint",
+     lambda r, t: r.poses.update(p=Pose({"arm": {"tool0_joint": 0.0}})), ["fixed", "joint_1"]),
+    ("a pose in millimetres on a turning joint", "pose.unit", "poses.p.motor.shaft",
+     lambda r, t: r.poses.update(p=Pose({"motor": {"shaft": 1.0}}, units={"motor": {"shaft": "mm"}})),
+     ["turns", "rad or deg"]),
+    ("a pose beyond a limit", "pose.limits", "poses.p.arm.joint_2",
+     lambda r, t: r.poses.update(p=Pose({"arm": {"joint_2": 2.0}})), ["0.2 rad above", "[-1.8, 1.8] rad"]),
 ]
 
 
