@@ -46,7 +46,8 @@ def _placeholders(out: Path) -> dict[str, str]:
         "X,Y,Z": "0.3,0,0.25",
         "S": "0.02",
         "N": "2",
-        **{f"OUT.{suffix}": out / f"out.{suffix}" for suffix in ("png", "npz", "py", "rig.json", "zip")},
+        **{f"OUT.{suffix}": out / f"out.{suffix}"
+           for suffix in ("png", "npz", "py", "rig.json", "zip", "csv")},
     }
 
 

@@ -1,6 +1,6 @@
-"""Driving in the window: the joint sliders, the player and the plots docks, the one clock, the Playback
-menu and its keys, and the video export. :func:`install_driving` adds all of it to a MainWindow; the docks
-come from the registry and the clock and the transport from the window's services (app/services.py).
+"""Driving in the window: the joint sliders, the poses, the player and the plots docks, the one clock, the
+Playback menu and its keys, and the video export. :func:`install_driving` adds all of it to a MainWindow; the
+docks come from the registry and the clock and the transport from the window's services (app/services.py).
 
 The clock (``app/clock.py``, about 60 Hz on the real elapsed time) ticks the
 :class:`~mime_gui.session.transport.Transport`: live, it advances the Session's chain node (the arm lags its
@@ -36,6 +36,12 @@ class Driving(QObject):
         self.sliders.commanded.connect(self.clock.tick_now)
         self.plots.set_degrees(self.sliders.degrees)  # the plots' angles in the sliders' unit
         self.sliders.units_changed.connect(self.plots.set_degrees)
+        self.poses = docks["PosesDock"]  # a stored pose in the sliders' unit; going to one is the sliders'
+        self.poses.set_degrees(self.sliders.degrees)
+        self.sliders.units_changed.connect(self.poses.set_degrees)
+        self.poses.go_to_requested.connect(self.sliders.go_to)
+        self.poses.centre_requested.connect(self.sliders.centre_positions)
+        self.poses.randomize_requested.connect(self.sliders.randomize_positions)
         self.player.video_requested.connect(self.export_video_dialog)
         self.clock.ticked.connect(lambda _dt: self.player.tick())
         self._build_menu()

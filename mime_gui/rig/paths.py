@@ -127,11 +127,11 @@ def _replaced(value, keys: tuple[str, ...], new, path: str):
 
 
 def with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
-    """A new rig like ``rig`` with ``collection`` (``chain``, ``parts``, ``magnets`` or ``probes``)
-    replaced."""
-    tables = {c: getattr(rig, c) for c in COLLECTIONS}
+    """A new rig like ``rig`` with ``collection`` (``chain``, ``parts``, ``magnets``, ``probes`` or
+    ``poses``) replaced."""
+    tables = {c: getattr(rig, c) for c in (*COLLECTIONS, "poses")}
     tables[collection] = items
-    return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, poses=rig.poses, **tables)
+    return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, **tables)
 
 
 def replace(rig: Apparatus, path: str, value) -> Apparatus:

@@ -13,9 +13,13 @@ from dataclasses import dataclass
 from mime_gui.rig import paths
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.paths import COLLECTIONS, DELETE
+from mime_gui.rig.poses import Pose
 from mime_gui.rig.segments import SEGMENT_KINDS
 
-_SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe"}
+_SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe", "poses": "pose"}
+#: what AddItem, RemoveItem, RenameItem and ReplaceItem work on: the items, and the named poses (no rig path
+#: reaches into a pose, so a pose is added, renamed, replaced or removed whole)
+EDITABLE = (*COLLECTIONS, "poses")
 
 
 class EditError(ValueError):
@@ -30,8 +34,8 @@ class EditError(ValueError):
 
 
 def _collection(collection: str) -> str:
-    if collection not in COLLECTIONS:
-        raise EditError("edit.collection", collection, f"items live in {', '.join(COLLECTIONS)}")
+    if collection not in EDITABLE:
+        raise EditError("edit.collection", collection, f"items live in {', '.join(EDITABLE)}")
     return collection
 
 
@@ -141,7 +145,7 @@ class AddItem(Edit):
         entries = list(items.items())
         at = len(entries) if self.index is None else max(0, min(int(self.index), len(entries)))
         entries.insert(at, (self.item, self.value))
-        return paths.with_items(rig, self.collection, dict(entries))
+        return _with_items(rig, self.collection, dict(entries))
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
         return frozenset({paths.join(self.collection, self.item)})
@@ -162,7 +166,7 @@ class RemoveItem(Edit):
             raise EditError("edit.path", paths.join(self.collection, self.item),
                             f"no {_SINGULAR[self.collection]} {self.item!r}")
         del items[self.item]
-        return paths.with_items(rig, self.collection, items)
+        return _with_items(rig, self.collection, items)
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
         return frozenset({paths.join(self.collection, self.item)})
@@ -170,8 +174,9 @@ class RemoveItem(Edit):
 
 @dataclass(frozen=True)
 class RenameItem(Edit):
-    """Rename a segment, part or magnet in place (its order kept). Renaming a segment also renames it in
-    every mount that names it (``old.frame`` → ``new.frame``), so what rides on it stays mounted."""
+    """Rename a segment, part, magnet, probe or pose in place (its order kept). Renaming a segment also
+    renames it in every mount that names it (``old.frame`` → ``new.frame``), so what rides on it stays
+    mounted, and in every pose that names it."""
 
     collection: str
     old: str
@@ -190,9 +195,10 @@ class RenameItem(Edit):
             raise EditError("edit.name-taken", where, f"{self.new!r} is already a "
                                                       f"{_SINGULAR[self.collection]}; choose another name")
         renamed = {(self.new if k == self.old else k): v for k, v in items.items()}
-        out = paths.with_items(rig, self.collection, renamed)
+        out = _with_items(rig, self.collection, renamed)
         if self.collection == "chain":
             out = _rename_mounts(out, self.old, self.new)
+            out = _rename_in_poses(out, self.old, self.new)
         return out
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
@@ -232,7 +238,7 @@ class MoveItem(Edit):
         entries = [(k, v) for k, v in items.items() if k != self.item]
         at = max(0, min(int(self.index), len(entries)))
         entries.insert(at, (self.item, items[self.item]))
-        return paths.with_items(rig, self.collection, dict(entries))
+        return _with_items(rig, self.collection, dict(entries))
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
         return frozenset({paths.join(self.collection, self.item)})
@@ -294,6 +300,10 @@ class ReplaceItem(Edit):
         if self.item not in getattr(rig, _collection(self.collection)):
             raise EditError("edit.path", paths.join(self.collection, self.item),
                             f"no {_SINGULAR[self.collection]} {self.item!r}")
+        if self.collection == "poses":  # a pose has no rig path inside it: replaced in its place
+            poses = dict(rig.poses)
+            poses[self.item] = self.value
+            return _with_items(rig, "poses", poses)
         return paths.replace(rig, paths.join(self.collection, self.item), self.value)
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
@@ -319,6 +329,27 @@ class ReplaceRig(Edit):
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
         return frozenset({"name", *paths.item_paths(rig), *paths.item_paths(self.rig)})
+
+
+def _with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
+    if collection != "poses":
+        return paths.with_items(rig, collection, items)
+    try:
+        return paths.with_items(rig, collection, items)
+    except TypeError as err:  # a value that is no Pose: the rig refuses it
+        raise EditError("edit.value", collection, str(err)) from None
+
+
+def _rename_in_poses(rig: Apparatus, old: str, new: str) -> Apparatus:
+    """The poses that name segment ``old`` name ``new`` instead (in place: a pose's order is kept)."""
+    def renamed(table):
+        return {(new if k == old else k): dict(v) for k, v in table.items()}
+
+    if not any(old in pose.values for pose in rig.poses.values()):
+        return rig
+    poses = {name: Pose(renamed(pose.values), pose.unit, renamed(pose.units)) if old in pose.values else pose
+             for name, pose in rig.poses.items()}
+    return paths.with_items(rig, "poses", poses)
 
 
 def _rename_mounts(rig: Apparatus, old: str, new: str) -> Apparatus:

@@ -17,7 +17,8 @@ from gestures import click_row, drop_on_row
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QPushButton
+from PySide6.QtWidgets import QApplication, QDoubleSpinBox, QPushButton
+from test_driving_by_hand import type_into as type_spin
 
 from mime_gui import RESOURCES
 from mime_gui.app.drag import template_mime
@@ -206,6 +207,19 @@ def test_from_the_demo_urdf_to_the_demo_rig_through_the_window_alone(window, qtb
     drop_on_row(window, "probe.point", ItemRef("motor", "link", "stator"))
     type_into(qtbot, field(window, "probes.probe").edit, "sample", enter=True)
     type_vector(qtbot, window, "probes.sample.at", 2, "50")
+
+    # two named poses: typed into the joint sliders (degrees), each stored from the Poses dock
+    dock = window.driving.poses
+    dock.show()
+    dock.raise_()
+    for name, degrees in (("home", (0, -20, 50, 0, 30, 0)), ("over the sample", (35, 25, 60, 0, -10, 0))):
+        for joint, value in zip(("joint_1", "joint_2", "joint_3", "joint_4", "joint_5", "joint_6"), degrees,
+                                strict=True):
+            type_spin(qtbot, window.findChild(QDoubleSpinBox, f"spin:arm.{joint}"), str(value))
+        type_spin(qtbot, window.findChild(QDoubleSpinBox, "spin:motor.shaft"), "0")
+        qtbot.keyClicks(dock.name, name)
+        qtbot.mouseClick(dock.store_button, Qt.LeftButton)
+    assert list(session.rig.poses) == ["home", "over the sample"]
 
     # the rig's name, with nothing selected
     session.select(None)

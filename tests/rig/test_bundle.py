@@ -67,7 +67,7 @@ def test_the_same_rig_bundles_to_the_same_bytes(tmp_path, capsys):
 def test_a_bundle_validates_in_a_fresh_folder(bundle, capsys, cache):
     assert main(["validate", str(bundle)]) == 0
     out = capsys.readouterr().out
-    assert "is valid (2 segment(s), 1 part(s), 1 magnet(s))" in out and "warning[" not in out
+    assert "is valid (2 segment(s), 1 part(s), 1 magnet(s), 2 pose(s))" in out and "warning[" not in out
     [folder] = list(cache.iterdir())
     # the demo rig as written by hand, naming the copies where the bundle keeps them
     expected = json.loads(DEMO_RIG.read_text())

@@ -43,6 +43,7 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("PlotsDock", "Plots", "beside", _DOCKS + "plots:PlotsDock"),
     DockSpec("TorquesDock", "Torques", "beside", _DOCKS + "torques:TorquesDock"),
     DockSpec("MotorDemandDock", "Demand", "beside", _DOCKS + "demand:DemandDock"),
+    DockSpec("PosesDock", "Poses", "beside", _DOCKS + "poses:PosesDock"),
     DockSpec("PlayerDock", "Player", "foot", _DOCKS + "player:PlayerDock"),
 )
 

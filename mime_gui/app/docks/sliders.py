@@ -8,9 +8,12 @@ A dynamic segment has a Drive choice: Positions (these rows) or Torques, where i
 (± the joint's effort limit, or ±:data:`DEFAULT_TORQUE` where the description gives none; every joint,
 mimic ones included; a step of :func:`torque_step`) and the segment moves by forward dynamics on the clock
 (:meth:`~mime_gui.session.Session.set_drive`); *Hold* sets the torques that keep it as it is.
-Each segment's servo time constant is an edit of the rig (undoable). The rows refresh from pose events with
-their signals blocked, and only where the command or the state changed, so the played commands show here
-while the player runs without feeding back into it.
+*Reset* brings every joint back to the rig's initial positions; :meth:`~JointSlidersDock.centre_positions`
+and :meth:`~JointSlidersDock.randomize_positions` (the Poses dock's Centre and Randomize) to the middle of its
+range or a random position within its limits; none is an edit of the rig. Each segment's servo time
+constant is an edit of the rig (undoable). The rows refresh from pose events with their signals blocked, and
+only where the command or the state changed, so the played commands show here while the player runs without
+feeding back into it.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.docks.registry import declare
 from mime_gui.multibody import PRISMATIC
+from mime_gui.rig.poses import centre, randomize
 from mime_gui.session import Session, SessionError, SetValue
 
 RESOLUTION = 2000  # slider positions across a joint's range
@@ -376,6 +380,7 @@ class JointSlidersDock(QDockWidget):
         self.reset = QPushButton("Reset", body)
         self.reset.setToolTip("Back to the rig's initial positions")
         self.reset.clicked.connect(self.reset_positions)
+        self.rng = np.random.default_rng()  # Randomize's draws (the Poses dock's button)
         for w in (self.filter, self.units, self.teleport, self.reset):
             bar.addWidget(w)
         bar.setStretch(0, 1)
@@ -611,6 +616,32 @@ class JointSlidersDock(QDockWidget):
                 self.session.set_command(name, q[commanded])
             self.refresh_segment(name)
         self.commanded.emit()
+
+    def go_to(self, positions) -> None:
+        """Joints to ``positions`` (``{segment: {joint: radians or metres}}``, the joints it names; the others
+        keep their commands): the commands, which the arm follows through the servo, or placed at once with
+        Teleport (a torque-driven segment is placed, at rest, as Reset does)."""
+        for name, joints in positions.items():
+            if name not in self.session.segments or not joints:
+                continue
+            try:
+                if self.teleport.isChecked() or self.session.drive(name) == "torques":
+                    self.session.set_joint_positions(name, dict(joints))
+                else:
+                    self.session.set_command(name, dict(joints))
+            except SessionError:  # emitted by the Session (the window shows it)
+                pass
+            self.refresh_segment(name)
+        self.commanded.emit()
+
+    def centre_positions(self) -> None:
+        """Every joint to the middle of its range (joint_state_publisher_gui's Center)."""
+        self.go_to({name: centre(seg.articulation) for name, seg in self.session.segments.items()})
+
+    def randomize_positions(self) -> None:
+        """Every joint to a uniform draw within its limits (joint_state_publisher_gui's Randomize)."""
+        segments = self.session.segments.items()
+        self.go_to({name: randomize(seg.articulation, self.rng) for name, seg in segments})
 
     def _filter(self, text: str) -> None:
         text = text.strip().lower()
