@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import shutil
+import sys
 import tomllib
+import zipfile
 from importlib import metadata
 from pathlib import Path
 
@@ -65,3 +68,25 @@ def test_without_metadata_or_pyproject_the_version_says_so(monkeypatch, tmp_path
     monkeypatch.setattr(_package.metadata, "version", missing)
     monkeypatch.setattr(_package, "__file__", str(tmp_path / "pkg" / "_package.py"))
     assert _package.package_version() == "0+unknown"
+
+
+def test_a_package_imported_from_a_zip_has_its_data_copied_out_and_removed_at_exit(tmp_path, monkeypatch):
+    archive = tmp_path / "zipped.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("zipped_data_pkg/__init__.py", "")
+        z.writestr("zipped_data_pkg/resources/__init__.py", "")  # the data as a package, as mime_gui's is
+        z.writestr("zipped_data_pkg/resources/demo/arm.urdf", "<robot name='zipped'/>")
+        z.writestr("zipped_data_pkg/resources/table.bin", bytes(range(256)))
+    monkeypatch.syspath_prepend(str(archive))
+    at_exit = []
+    monkeypatch.setattr(_package.atexit, "register", lambda fn, *args, **kw: at_exit.append((fn, args, kw)))
+    try:
+        folder = _package.resources_folder("zipped_data_pkg")
+        assert (folder / "demo" / "arm.urdf").read_text() == "<robot name='zipped'/>"
+        assert (folder / "table.bin").read_bytes() == bytes(range(256))
+        assert sorted(p.name for p in folder.iterdir()) == ["__init__.py", "demo", "table.bin"]
+        assert at_exit == [(shutil.rmtree, (folder,), {"ignore_errors": True})]
+        shutil.rmtree(folder)
+    finally:
+        sys.modules.pop("zipped_data_pkg.resources", None)
+        sys.modules.pop("zipped_data_pkg", None)

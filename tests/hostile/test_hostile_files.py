@@ -151,6 +151,7 @@ def test_a_limit_that_is_not_a_positive_number_is_refused(tmp_path, monkeypatch,
     assert status == 2
     m = one_error(err)
     assert m["code"] == "file.limit" and "MIME_GUI_MAX_URDF_MB" in m["message"]
+    assert m["message"].endswith("unset it (the default is 64 MB) or give a number such as 256")  # 4 × 64
 
 
 def test_the_limit_is_the_default_unless_set(monkeypatch):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 
 
 def test_the_kernels_load_on_one_background_thread_and_say_so():
@@ -32,3 +33,17 @@ def test_a_failed_load_is_logged_and_leaves_them_not_ready():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert "the compiled dynamics could not be loaded" in run.stdout
+
+
+def test_the_background_load_is_one_daemon_thread_started_once(monkeypatch):
+    # in this process, with the load itself replaced: the thread, not the kernels, is what is checked here
+    from mime_gui.multibody import compiled
+
+    calls = []
+    monkeypatch.setattr(compiled, "_thread", None)
+    monkeypatch.setattr(compiled, "_load_logged", lambda: calls.append(threading.current_thread()))
+    thread = compiled.load_in_background()
+    assert compiled.load_in_background() is thread
+    assert thread.daemon and thread.name == "compiled-dynamics"
+    thread.join(60)
+    assert calls == [thread]

@@ -60,3 +60,15 @@ def test_the_block_survives_a_new_armature_and_lifts_with_the_defect(art):
     sound = mb.read_urdf(ARM.replace('ixy="5e-8"', 'ixy="0"')).compile()
     assert sound.dynamics_errors == ()
     assert mb.mass_matrix(sound, np.array([0.3])).shape == (1, 1)
+
+
+def test_the_refusal_names_the_first_defect_and_counts_the_others():
+    one = mb.read_urdf(ARM).compile()
+    two = mb.read_urdf(ARM.replace('iyz="0" izz="0.01"', 'iyz="0" izz="-0.01"')).compile()  # upper too
+    assert len(one.dynamics_errors) == 1 and len(two.dynamics_errors) == 2
+    for art, more in ((one, ""), (two, " (and 1 more)")):
+        with pytest.raises(mb.DynamicsError) as info:
+            mb.mass(art)
+        assert info.value.message == (f"the mass properties of 'arm' are not physical, so its mass, momentum "
+                                      f"and dynamics are not computed: {art.dynamics_errors[0]}{more}; fix "
+                                      "the description (its kinematics are available)")

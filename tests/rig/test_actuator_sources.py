@@ -181,3 +181,10 @@ def test_an_installed_package_names_itself_and_its_version(rig, tmp_path, monkey
         assert "[entry point lab of lab-motors 0.3.0]" in capsys.readouterr().out
     finally:
         sys.modules.pop("lab_motors", None)
+
+
+def test_a_record_that_is_no_object_says_what_a_record_holds(rig, capsys):
+    (rig.parent / "actuators.json").write_text(json.dumps({"actuators": [["lab-ec45", 2e-5]]}))
+    assert main(["validate", str(rig)]) == 1
+    assert capsys.readouterr().out.strip().endswith(
+        "#/actuators/0: an actuator record is an object with name, rotor_inertia, unit, source, got list")

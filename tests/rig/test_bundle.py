@@ -267,6 +267,9 @@ def test_a_mesh_that_is_not_there_writes_no_bundle(tmp_path, capsys, mesh, uri, 
     assert main(["export", str(rig), "--bundle", str(out_folder / "b.zip")]) == 1
     out = capsys.readouterr().out
     assert out.startswith(f"error[bundle.missing] {rig.parent / 'arm.urdf'}: {link} needs the mesh {uri!r} ")
+    assert out.rstrip().endswith(" and it is not found on this machine; fix the description's filename= or "
+                                 "the rig's package_dirs (mime-gui validate says where it was looked for) "
+                                 "before bundling it")
     assert "Traceback" not in out
     assert list(out_folder.iterdir()) == []  # no zip, no temporary file
     with pytest.raises(BundleError) as info:

@@ -240,3 +240,13 @@ def test_its_frames_publish_angular_velocities_that_riders_add_to(rig):
     w = dict(zip(traj.frame_names, traj.frame_angular_velocities[-1], strict=True))
     assert np.allclose(w["stage.carriage"], [0, 0, 0.5])  # the arm's turn, carried; the slide adds none
     assert np.allclose(w["motor.rotor"], [0, 0, 0.5 - 2.0])
+
+
+def test_a_factorys_frames_are_exactly_the_links_its_joints_name_in_any_order():
+    joints = [("wrist", "revolute", "upper", "hand", (0, 0, 0.1), (0, 1, 0), (-1.0, 1.0)),
+              ("shoulder", "continuous", "base", "upper", (0, 0, 0.05), (0, 0, 1), None)]
+    for order in (joints, joints[::-1]):
+        tree = dynamics.frames("two", "base", order)
+        assert sorted(tree.links) == ["base", "hand", "upper"]
+        assert {n: (j.parent, j.child) for n, j in tree.joints.items()} == {
+            "wrist": ("upper", "hand"), "shoulder": ("base", "upper")}

@@ -48,6 +48,8 @@ def test_a_kind_with_a_parameter_without_a_default_makes_no_segment(kind):
     assert required_params(tilt) == ["angle"]
     with pytest.raises(ValueError, match="its factory needs angle, with no default"):
         t.make("tool0")
+    assert t.unavailable == ("its factory needs angle, with no default: give the segment in the rig file "
+                             "(its params) or in Python")
     register_dynamics("flat", lambda radius=0.1: tilt(0.0, radius))
     try:
         assert template("segment.lab.flat").unavailable == ""

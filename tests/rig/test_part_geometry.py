@@ -10,7 +10,9 @@ import trimesh
 from rig_helpers import snippet_rig
 
 from mime_gui.multibody import frame_poses
-from mime_gui.rig import Box, Mesh, Part
+from mime_gui.multibody import tree as description
+from mime_gui.rig import Box, Cylinder, Mesh, Part, Ring, Sphere
+from mime_gui.rig.visuals import part_shape
 
 
 def offset_box(tmp_path, centre, size=(0.02, 0.01, 0.04)):
@@ -71,3 +73,29 @@ def test_a_scaled_mesh_keeps_its_file_and_scale_and_is_shifted_by_the_scaled_cen
     assert shape.geometry.scale == (2.0, 1.0, 1.0)
     assert shape.geometry.filename == str(path.resolve())
     np.testing.assert_allclose(shape.link_X_shape[:3, 3], [-0.02, -0.02, -0.03], atol=1e-9)
+
+
+@pytest.mark.parametrize("geometry, drawn", [
+    (Box((0.02, 0.01, 0.04)), description.Box((0.02, 0.01, 0.04))),
+    (Cylinder(0.01, 0.03), description.Cylinder(0.01, 0.03)),
+    (Sphere(0.005), description.Sphere(0.005)),
+], ids=["box", "cylinder", "sphere"])
+def test_a_primitive_parts_visual_has_its_sizes(geometry, drawn):
+    assert part_shape(Part(geometry, material="aluminium"), (0.0, 0.0, 0.0)).geometry == drawn
+
+
+def test_a_ring_parts_visual_has_its_walls_at_its_two_radii_and_its_caps_half_its_length_each_side():
+    drawn = part_shape(Part(Ring(0.003, 0.006, 0.004), material="aluminium"), (0.0, 0.0, 0.0)).geometry
+    v = drawn.vertices
+    assert drawn.kind == "ring"
+    np.testing.assert_allclose(sorted(set(np.round(np.hypot(v[:, 0], v[:, 1]), 12))), [0.003, 0.006])
+    assert sorted(set(v[:, 2].tolist())) == [-0.002, 0.002]
+
+
+def test_a_mesh_parts_visual_names_its_file_as_written_its_scale_and_the_file_found(tmp_path):
+    path, _ = offset_box(tmp_path, (0.0, 0.0, 0.0))
+    shape = part_shape(Part(Mesh(path.name, scale=(2.0, 2.0, 0.5)), material="aluminium"), (0.0, 0.0, 0.0),
+                       tmp_path)
+    assert shape.geometry == description.Mesh(path.name, (2.0, 2.0, 0.5), str(path.resolve()), (str(path),))
+    gone = part_shape(Part(Mesh("gone.stl"), material="aluminium"), (0.0, 0.0, 0.0), tmp_path)
+    assert gone.geometry == description.Mesh("gone.stl", (1.0, 1.0, 1.0), None, (str(tmp_path / "gone.stl"),))

@@ -5,14 +5,16 @@ from __future__ import annotations
 import json
 import runpy
 
+import numpy as np
 import pytest
 from rig_helpers import snippet_rig
 
 from mime_gui import RESOURCES
 from mime_gui.cli import main
-from mime_gui.rig import Probe, RigFileError, load, rigfile, save
+from mime_gui.rig import Box, Cylinder, Probe, RigFileError, Ring, Sphere, load, rigfile, save
 from mime_gui.rig.export import to_python
 from mime_gui.rig.paths import get
+from mime_gui.rig.probes import SURFACE_TOLERANCE, inside
 from mime_gui.session import AddItem, FakeRenderer, RemoveItem, RenameItem, Session, SetValue
 
 DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
@@ -116,3 +118,28 @@ def test_renaming_a_segment_renames_a_probes_mount(session):
     change = session.apply(RenameItem("chain", "motor", "spindle"))
     assert session.rig.probes["sample"].mount == "spindle.rotor" and session.findings == ()
     assert "probes.sample" in change.paths
+
+
+@pytest.mark.parametrize("geometry, axis, edge", [
+    (Box((0.02, 0.04, 0.06)), 1, 0.02 * (1.0 - SURFACE_TOLERANCE)),
+    (Cylinder(0.005, 0.01), 0, 0.005 * (1.0 - SURFACE_TOLERANCE)),
+    (Cylinder(0.005, 0.01), 2, 0.005 * (1.0 - SURFACE_TOLERANCE)),
+    (Ring(0.003, 0.006, 0.004), 0, 0.006 * (1.0 - SURFACE_TOLERANCE)),
+    (Ring(0.003, 0.006, 0.016), 2, 0.008 * (1.0 - SURFACE_TOLERANCE)),
+    (Sphere(0.005), 1, 0.005 * (1.0 - SURFACE_TOLERANCE)),
+], ids=["box", "cylinder-side", "cylinder-top", "ring-outside", "ring-top", "sphere"])
+def test_a_point_the_tolerance_inside_a_surface_is_not_inside_and_the_next_one_in_is(geometry, axis, edge):
+    point = np.zeros(3)
+    if isinstance(geometry, Ring) and axis == 2:
+        point[0] = 0.0045  # in the ring's material, between its bore and its outside
+    point[axis] = edge
+    nearer = point.copy()
+    nearer[axis] = np.nextafter(edge, 0.0)
+    assert inside(geometry, np.array([point, nearer])).tolist() == [False, True]
+
+
+def test_a_point_just_the_tolerance_out_of_a_rings_bore_is_not_inside_and_the_next_one_out_is():
+    ring = Ring(0.003, 0.006, 0.004)
+    edge = 0.003 * (1.0 + SURFACE_TOLERANCE)
+    points = np.array([[edge, 0.0, 0.0], [np.nextafter(edge, 1.0), 0.0, 0.0]])
+    assert inside(ring, points).tolist() == [False, True]

@@ -14,6 +14,7 @@ from rig_helpers import DEMO_RIG
 from mime_gui import RESOURCES, __version__
 from mime_gui.cli import main
 from mime_gui.rig import RigFileError, load
+from mime_gui.rig.provenance import changes
 from mime_gui.rig.rigfile import parse
 
 
@@ -119,3 +120,15 @@ def test_a_bad_provenance_block_is_a_coded_error_at_its_pointer(edit, pointer):
     with pytest.raises(RigFileError) as info:
         parse(json.dumps({"format": "mime-rig", "version": 1, "name": "r", "provenance": block}))
     assert info.value.code.startswith("rigfile.") and info.value.pointer == pointer
+
+
+def test_a_recorded_description_is_read_within_the_urdf_limit_a_mesh_within_its_own(tmp_path, monkeypatch):
+    body = b"<robot name='r'/>" + b" " * 40
+    block = {"files": {}}
+    for name in ("arm.urdf", "ARM.XML", "part.stl"):
+        (tmp_path / name).write_bytes(body)
+        block["files"][name] = {"sha256": hashlib.sha256(body).hexdigest(), "used_by": "chain.arm"}
+    assert changes(block, tmp_path) == []  # as exported
+    monkeypatch.setenv("MIME_GUI_MAX_URDF_MB", "0.00001")  # 10 bytes: the descriptions cannot be read
+    assert [(w.code, w.file) for w in changes(block, tmp_path)] == [
+        ("provenance.unreadable", "arm.urdf"), ("provenance.unreadable", "ARM.XML")]

@@ -118,6 +118,8 @@ REFUSALS = [
      "/parts/holder/at/unit"),
     ("unknown unit", _edit(lambda d: d["chain"][1]["inertia"].update(unit="g cm2")), "rigfile.unit",
      "/chain/1/inertia/unit"),
+    ("unit that is no text", _edit(lambda d: d["chain"][1]["inertia"].update(unit=5)), "rigfile.type",
+     "/chain/1/inertia/unit"),
     ("unknown segment kind", _edit(lambda d: d["chain"][0].update(kind="Arm.Floating")), "rigfile.value",
      "/chain/0/kind"),
     ("unknown geometry", _edit(lambda d: d["parts"]["holder"]["geometry"].update(type="torus")),

@@ -235,3 +235,12 @@ def test_torques_along_a_command_file_that_starts_late_are_those_of_the_same_fil
             assert np.abs(zero).max() > 0.1  # torques worth comparing
             np.testing.assert_allclose(late, zero, rtol=0, atol=1e-9)
     np.testing.assert_allclose(outs["late"]["time"], outs["zero"]["time"] + t0, rtol=0, atol=1e-9 * t0)
+
+
+def test_an_excess_without_units_given_is_in_newton_metres_and_radians_per_second():
+    t = np.array([0.1, 0.2, 0.3])
+    values = np.array([[0.5], [2.0], [0.5]])
+    found = excesses(("a.j",), t, values, values, [1.0], [1.0])
+    assert [(e.code, e.unit) for e in found] == [(EFFORT, "N·m"), (VELOCITY, "rad/s")]
+    given = excesses(("a.j",), t, values, values, [1.0], [1.0], [("N", "m/s")])
+    assert [(e.code, e.unit) for e in given] == [(EFFORT, "N"), (VELOCITY, "m/s")]

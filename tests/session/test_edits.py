@@ -4,6 +4,7 @@ findings, commands apart from state, and the view updated in place (counted with
 from __future__ import annotations
 
 import gc
+import logging
 import shutil
 from pathlib import Path
 
@@ -375,3 +376,24 @@ def test_a_part_never_drawn_valid_is_left_out_while_its_shape_breaks_a_rule(tmp_
     s.open(path)
     assert "part.geometry" in [f.code for f in s.findings]
     assert "part:holder" not in s.segment("motor").tree.links and not s.documents.stand_ins.refs
+
+
+def test_renaming_a_segment_touches_what_is_mounted_on_it_and_renaming_a_part_only_the_part():
+    rig = load(RESOURCES / "demo" / "demo.rig.json")  # holder, m1 on motor.rotor; the probe on motor.stator
+    assert RenameItem("chain", "motor", "spindle").touched(rig) == {
+        "chain.motor", "chain.spindle", "parts.holder", "magnets.m1", "probes.sample"}
+    assert RenameItem("chain", "arm", "reach").touched(rig) == {"chain.arm", "chain.reach"}  # motor: on tool0
+    assert RenameItem("parts", "holder", "clamp").touched(rig) == {"parts.holder", "parts.clamp"}
+
+
+def test_a_failing_listener_is_logged_under_its_events_name(caplog):
+    def boom():
+        raise RuntimeError("listener fault")
+
+    for name, shown in (("rig_changed", "rig_changed"), ("", "an event")):
+        event = Event(name)
+        event.connect(boom)
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="mime_gui.session"), pytest.raises(RuntimeError):
+            event.emit()
+        assert [r.getMessage() for r in caplog.records] == [f"a listener of {shown} failed"]

@@ -185,3 +185,14 @@ def test_an_autosave_interval_in_range_is_taken(monkeypatch, caplog, value, seco
     with caplog.at_level(logging.WARNING):
         assert autosave_interval() == seconds
     assert [r for r in caplog.records if r.name == recovery_module.__name__] == []
+
+
+@pytest.mark.parametrize("value", [None, "", "   "])
+def test_an_autosave_interval_unset_or_blank_is_the_default_and_logs_nothing(monkeypatch, caplog, value):
+    if value is None:
+        monkeypatch.delenv("MIME_GUI_AUTOSAVE_SECONDS", raising=False)
+    else:
+        monkeypatch.setenv("MIME_GUI_AUTOSAVE_SECONDS", value)
+    with caplog.at_level(logging.WARNING):
+        assert autosave_interval() == INTERVAL
+    assert caplog.records == []

@@ -139,3 +139,26 @@ def test_a_state_of_the_wrong_shape_is_refused_and_changes_nothing(rig):
         session.show_state(states)
     assert err.value.code == "session.state"
     assert np.array_equal(session.joint_positions("arm"), before)
+
+
+def test_a_pause_shows_the_row_the_wall_clock_reached(rig):
+    session, renderer, transport, player, clock = rig
+    transport.load(player)
+    transport.seek(40)
+    transport.play()
+    rows = []
+    transport.playhead_changed.connect(rows.append)
+    clock.t += 0.3  # no tick in between: the pause itself moves the playhead 15 rows of 0.02 s
+    transport.pause()
+    assert not player.playing and player.row == 55 and rows == [55]
+    assert_shows_row(session, renderer, player, 55)
+
+
+def test_an_edit_plays_the_commands_again_at_the_step_they_were_played_at(rig):
+    session, _, transport, _, clock = rig
+    player = Player.for_document(session.document, DEMO / "chain.csv", 0.01, now=clock)  # the file: 0.02 s
+    transport.load(player)
+    session.apply(SetValue("chain.arm.servo_time_constant", 0.3))
+    again = transport.player
+    assert again is not player and again.dt == 0.01
+    np.testing.assert_array_equal(again.times, player.times)
