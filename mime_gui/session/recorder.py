@@ -10,13 +10,9 @@ started: played back, the arm starts there.
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 
-from mime_gui.files import write_atomic
-from mime_gui.nodes import columns as grammar
-from mime_gui.nodes.commands import RecordedCommands
+from mime_gui.nodes.commands import RecordedCommands, write_commands
 from mime_gui.session.player import PlayerError, bare_names
 
 RECORD_STEP = 0.01  # s: 100 samples a second
@@ -64,29 +60,18 @@ class Recorder:
 
     def save(self, path) -> str:
         """Write the recording as CSV (17 significant digits, so every value reads back as it was) or NPZ,
-        atomically."""
+        atomically, through the command files' one writer."""
         path = str(path)
         rec = self.recorded()
-        lower = path.lower()
-        if lower.endswith(".npz"):
-            def write(fh):
-                np.savez(fh, **{grammar.NPZ_TIME: rec.time, grammar.NPZ_VALUES: rec.joint_positions,
-                                grammar.NPZ_NAMES: np.array(rec.joint_names, dtype=str)})
-        elif lower.endswith(".csv"):
-            text = io.StringIO()
-            text.write(f"# recorded in MIME Rig Builder: {self.samples} samples every {self.step:g} s "
-                       "(radians, metres)\n")
-            text.write(",".join((grammar.TIME, *rec.joint_names)) + "\n")
-            for t, row in zip(rec.time, rec.joint_positions, strict=True):
-                text.write(",".join(repr(float(v)) for v in (t, *row)) + "\n")
-            write = text.getvalue()
-        else:
+        if not path.lower().endswith((".npz", ".csv")):
             raise PlayerError("player.out", "a recording is written as .csv or .npz; choose one of those "
                               "endings", path)
+        comment = (f"recorded in MIME Rig Builder: {self.samples} samples every {self.step:g} s "
+                   "(radians, metres)")
         try:
-            write_atomic(path, write)
+            write_commands(path, rec, comment)
         except (OSError, ValueError) as exc:
             raise PlayerError("player.io", f"cannot write the recording "
-                              f"({getattr(exc, 'strerror', None) or exc})", path) from None
+                              f"({getattr(exc, 'strerror', None) or getattr(exc, 'message', None) or exc})",
+                              path) from None
         return path
-
