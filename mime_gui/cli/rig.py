@@ -143,21 +143,21 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
             return _export_pose(rig, args, out)
         bundled = getattr(args, "bundle", None)
         target = Path(args.python or args.json or bundled)
-        try:
+
+        def write() -> None:
             if args.python:
                 export_python(rig, target, source=Path(args.rig).name)
             elif bundled:
                 bundle.write_bundle(rig, target)
             else:
                 export_json(rig, target)
+
+        try:
+            failed = _write(target, write, out)
         except RigError as exc:
             return _print_findings(exc.findings, out)
-        except CodedError as exc:  # a value the file format cannot hold, a target that is not a file
-            print(printable(exc.one_line()), file=out)
-            return EXIT_INVALID
-        except OSError as exc:
-            print(printable(f"error[export.io] {target}: cannot write ({exc.strerror or exc})"), file=out)
-            return EXIT_INVALID
+        if failed:
+            return failed
         _say(f"wrote {target}", out)
         return EXIT_OK
 
@@ -194,6 +194,21 @@ def _pose_options(args: argparse.Namespace, rig) -> str:
     return ""
 
 
+def _write(target: Path, write, out) -> int:
+    """Run ``write()``: 0 when it wrote, else the refusal printed as one line and EXIT_INVALID (a value the
+    format cannot hold, an ending it does not know, a target that is not a file, a write the system
+    refuses). A RigError (no CodedError) passes through: the caller prints its findings."""
+    try:
+        write()
+    except CodedError as exc:
+        print(printable(exc.one_line()), file=out)
+        return EXIT_INVALID
+    except OSError as exc:
+        print(printable(f"error[export.io] {target}: cannot write ({exc.strerror or exc})"), file=out)
+        return EXIT_INVALID
+    return 0
+
+
 def _export_pose(rig, args: argparse.Namespace, out) -> int:
     from mime_gui.nodes.commands import write_commands
     from mime_gui.rig.poses import pose_commands
@@ -202,15 +217,11 @@ def _export_pose(rig, args: argparse.Namespace, out) -> int:
     hold = POSE_HOLD if args.hold is None else args.hold
     target = Path(args.commands)
     recorded = pose_commands(rig, rig.build(), args.pose, hold, dt)
-    try:
-        write_commands(target, recorded, f"pose {args.pose!r} of rig {rig.name!r}: the rig's initial "
-                                         f"positions at 0 s, then the pose held {hold:g} s (radians, metres)")
-    except CodedError as exc:  # an ending other than .csv or .npz, a target that is not a file
-        print(printable(exc.one_line()), file=out)
-        return EXIT_INVALID
-    except OSError as exc:
-        print(printable(f"error[export.io] {target}: cannot write ({exc.strerror or exc})"), file=out)
-        return EXIT_INVALID
+    comment = (f"pose {args.pose!r} of rig {rig.name!r}: the rig's initial positions at 0 s, then the pose "
+               f"held {hold:g} s (radians, metres)")
+    failed = _write(target, lambda: write_commands(target, recorded, comment), out)
+    if failed:
+        return failed
     _say(f"wrote {target} (pose {args.pose!r}: {len(recorded.time)} samples every {dt:g} s)", out)
     return EXIT_OK
 
