@@ -35,6 +35,7 @@ from mime_gui.app.field_views import install_field_views
 from mime_gui.app.file_watch import install_file_watch
 from mime_gui.app.layout import STATE_VERSION, arrange_docks, build_panels_menu
 from mime_gui.app.logs import current_log_file
+from mime_gui.app.posing import install_posing
 from mime_gui.app.services import make_services
 from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
@@ -179,6 +180,7 @@ class MainWindow(QMainWindow):
         self.driving = install_driving(self, docks, services)  # the clock's start, the Playback menu
         self.file_watch = install_file_watch(self, self._central_layout)  # files changed on disk
         self.field_views = install_field_views(self, docks, services)  # B at the selected probe, |B| plane
+        self.posing = install_posing(self)  # handle drags in the view: items moved, frames reached
         finish_docks = arrange_docks(self)  # the default arrangement, once every dock exists (app/layout.py)
         build_panels_menu(self, self.menus["Panels"])  # View → Panels, from the same registry
         self.session.attach_renderer(self.scene)

@@ -77,6 +77,13 @@ class Editing:
         field of a form, another selection)."""
         self.history.seal()
 
+    def begin_gesture(self) -> None:
+        """Edits of one field from now until :meth:`end_gesture` are one undo step (a drag in the view)."""
+        self.history.begin_gesture()
+
+    def end_gesture(self) -> None:
+        self.history.end_gesture()
+
     def _fail(self, code: str, message: str, file: str = "") -> SessionError:
         return refuse(self._error, code, message, file)
 

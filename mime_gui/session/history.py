@@ -37,6 +37,7 @@ class History:
         self._undone: list[Step] = []
         self._saved: int | None = 0  # len(_done) at the last save; None: unreachable
         self._sealed = True
+        self._gesture = False  # within one gesture (a handle dragged) edits merge however slow it goes
 
     def clear(self) -> None:
         self._done.clear()
@@ -51,7 +52,7 @@ class History:
         step.time = now
         top = self._done[-1] if self._done else None
         if (not self._sealed and top is not None and step.merge_key is not None
-                and step.merge_key == top.merge_key and now - top.time <= self.window):
+                and step.merge_key == top.merge_key and (self._gesture or now - top.time <= self.window)):
             top.after = step.after
             top.time = now
             if self._saved == len(self._done):
@@ -69,6 +70,17 @@ class History:
 
     def seal(self) -> None:
         """The next edit starts a step of its own, whatever its merge key."""
+        self._sealed = True
+
+    def begin_gesture(self) -> None:
+        """Edits until :meth:`end_gesture` that share a merge key are one step, however long the user
+        pauses in between (a handle held still mid-drag); the first starts a step of its own."""
+        self._sealed = True
+        self._gesture = True
+
+    def end_gesture(self) -> None:
+        """The gesture is over: the next edit starts a step of its own."""
+        self._gesture = False
         self._sealed = True
 
     def undo(self) -> Step | None:

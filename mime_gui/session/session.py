@@ -232,6 +232,13 @@ class Session:
     @property
     def can_undo(self) -> bool:
         return self.history.can_undo
+    def begin_gesture(self) -> None:
+        """Edits of one field until :meth:`end_gesture` are one undo step (a handle dragged in the view)."""
+        self.editing.begin_gesture()
+
+    def end_gesture(self) -> None:
+        self.editing.end_gesture()
+
 
     @property
     def can_redo(self) -> bool:

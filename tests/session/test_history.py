@@ -151,3 +151,37 @@ def test_map_rigs_and_clear(clock):
     assert (h._done[0].before, h._done[0].after, h._undone[0].after) == (10, 20, 30)
     h.clear()
     assert len(h) == 0 and not h.can_redo and not h.modified
+
+
+def test_a_gesture_is_one_step_however_long_it_pauses_and_ends_sealed(clock):
+    h = make(clock)
+    h.push(Step("typed", 0, 1, ("set", "x")))
+    h.begin_gesture()  # a drag of the same field starts a step of its own, even within the window
+    clock.now += MERGE_WINDOW * 0.1
+    assert not h.push(Step("drag", 1, 2, ("set", "x")))
+    for value in (3, 4):  # the handle held still far longer than the window, then moved on
+        clock.now += MERGE_WINDOW * 20
+        assert h.push(Step("drag", value - 1, value, ("set", "x")))
+    assert len(h) == 2 and (h._done[-1].before, h._done[-1].after) == (1, 4)
+    h.end_gesture()
+    clock.now += MERGE_WINDOW * 0.1  # within the window, but the gesture is over
+    assert not h.push(Step("after", 4, 5, ("set", "x")))
+    assert len(h) == 3
+
+
+def test_a_gesture_still_splits_steps_of_other_fields(clock):
+    h = make(clock)
+    h.begin_gesture()
+    h.push(Step("a", 0, 1, ("set", "x")))
+    assert not h.push(Step("b", 1, 2, ("set", "y")))
+    assert len(h) == 2
+
+
+def test_a_gesture_put_back_where_it_began_is_no_step(clock):
+    h = make(clock)
+    h.begin_gesture()
+    h.push(Step("drag", 0, 1, ("set", "x")))
+    clock.now += MERGE_WINDOW * 5
+    h.push(Step("drag", 1, 0, ("set", "x")))  # Escape: the value put back
+    h.end_gesture()
+    assert len(h) == 0 and not h.can_undo

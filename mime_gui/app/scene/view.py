@@ -48,6 +48,7 @@ from mime_gui.app.scene.detail import (  # noqa: F401 - re-exported: the view's 
     DisplayDetail,
 )
 from mime_gui.app.scene.geometry import GeometryActors
+from mime_gui.app.scene.handles import HandleDrag, Handles, Snap
 from mime_gui.app.scene.highlight import Highlight
 from mime_gui.app.scene.interactor import Interactor
 from mime_gui.app.scene.items import SceneItems
@@ -75,11 +76,13 @@ class SceneView(QWidget):
     rendered = Signal()
     antialiasing_changed = Signal(bool)  # also after the first render detects the renderer
     detail_changed = Signal(int, int)  # faces of the shown geometry: (full detail, shown)
+    handle_dragged = Signal(object)  # a HandleDrag: the selected item's handles pressed, moved, let go
 
     def __init__(self, parent=None, *, async_meshes: bool = True, antialiasing: bool | None = None,
                  display_detail: int | str | None = "auto"):
         super().__init__(parent)
         self._hold_camera = False
+        self._selected: ItemRef | None = None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.plotter = Interactor(self, auto_update=False, multi_samples=0)
@@ -115,6 +118,9 @@ class SceneView(QWidget):
         # the parts, magnets and probes as pushed; the marks draw from it, their moves just before a render
         self.items = SceneItems(self.frame_pose)
         self.add_before_render(self.items.flush)
+        self._handles = Handles(self.plotter, overlay, dragged=self.handle_dragged.emit,
+                                request_render=self.request_render)
+        self.add_before_render(self._follow_handles)
         self.set_display_detail(display_detail)
 
     def _setup_look(self):
@@ -299,9 +305,57 @@ class SceneView(QWidget):
         self.request_render()
 
     def highlight(self, item: ItemRef | None) -> None:
-        """Light the selected item (its outline and lit probe follow, through :attr:`items`)."""
+        """Light the selected item (its outline and lit probe follow, through :attr:`items`); its handles
+        come with it."""
         self.light(item)
         self.items.select(item)
+        self._selected = item
+        self._handles.show(*self._handle_target(item))
+
+    # -- handles ---------------------------------------------------------------------------------------
+    @property
+    def handles(self) -> Handles:
+        return self._handles
+
+    def set_handles_enabled(self, on: bool) -> None:
+        """Show the selected item's move and turn handles (on by default)."""
+        self._handles.set_enabled(on)
+
+    def handles_enabled(self) -> bool:
+        return self._handles.enabled
+
+    def set_snap(self, snap: Snap) -> None:
+        """How handle drags snap (Ctrl inverts it for one drag)."""
+        self._handles.snap = snap
+
+    def snap(self) -> Snap:
+        return self._handles.snap
+
+    def _handle_target(self, ref: ItemRef | None):
+        """``(ref, world pose, turns)`` of the handles for the selected ``ref``: a part, magnet or probe (its
+        own pose; it moves), or a frame or link (its frame; it moves and turns); ``(None, None, False)``
+        for anything else."""
+        if ref is None:
+            return None, None, False
+        drawn = self.items.item_of(ref)
+        if drawn is not None:
+            return drawn.ref, self.items.poses.get(drawn.ref), False
+        if ref.kind in ("frame", "link") and ref.segment in self._registry.segments:
+            try:
+                return ItemRef(ref.segment, "frame", ref.name), self.frame_pose(ref.segment, ref.name), True
+            except KeyError:
+                pass
+        return None, None, False
+
+    def _follow_handles(self) -> None:
+        """Just before a render: the handles stand where their item is now (not while it is being dragged
+        through an edit that has not drawn it yet: they follow the item, which follows the drag)."""
+        handles = self._handles
+        if handles.ref is None:
+            return
+        ref, pose, _turns = self._handle_target(self._selected)
+        if ref == handles.ref and pose is not None:
+            handles.move_to(pose)
 
     def light(self, item: ItemRef | None) -> None:
         """Light an item without selecting it (a drop's target while it is dragged over)."""
@@ -509,6 +563,7 @@ class SceneView(QWidget):
         self._closed = True
         self._loop.stop()
         self._picking.stop()
+        self._handles.stop()
         self._loader.shutdown()
         self._registry.segments.clear()
         self._registry.by_actor.clear()
@@ -532,6 +587,8 @@ class SceneView(QWidget):
         self._registry.clear()
         self._geometry.clear()
         self._picking.forget_hover()
+        self._selected = None
+        self._handles.show(None)
 
     def _on_meshes(self, batch: int, results: dict, problems) -> None:
         if self._closed:
@@ -592,4 +649,4 @@ class SceneView(QWidget):
         self._detail.restart(skip)
 
 
-__all__ = ["DEFAULT_LAYERS", "STANDARD_VIEWS", "SceneView", "equivalent_box"]
+__all__ = ["DEFAULT_LAYERS", "STANDARD_VIEWS", "HandleDrag", "SceneView", "Snap", "equivalent_box"]
