@@ -19,6 +19,7 @@ from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.build import BuiltRig, RigTrajectory
 from mime_gui.rig.dynamics import LabSegment, register_dynamics, unregister_dynamics
 from mime_gui.rig.findings import Finding, RigError
+from mime_gui.rig.frames import DeclaredFrame
 from mime_gui.rig.geometries import by_class_name
 from mime_gui.rig.materials import Material, material, material_names, materials
 from mime_gui.rig.parts import Box, Cylinder, Mesh, Part, PermanentMagnet, Ring, Sphere
@@ -37,6 +38,7 @@ __all__ = [
     "Box",
     "BuiltRig",
     "Cylinder",
+    "DeclaredFrame",
     "Finding",
     "LabSegment",
     "Material",

@@ -1,5 +1,5 @@
 """The apparatus: a chain of segments, the parts and the magnets mounted on it, the probes where their
-field is wanted, and its named poses.
+field is wanted, its named poses and the frames it declares on its segments.
 
 This is the document the GUI edits, the CLI validates and the rig file stores. ``base`` is the folder that
 relative paths (URDF descriptions, meshes) are read against: the rig file's folder when loaded from a file,
@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from mime_gui.rig.findings import Finding, RigError
+from mime_gui.rig.frames import DeclaredFrame
 from mime_gui.rig.geometries import with_paths
 from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.poses import Pose
@@ -23,15 +24,15 @@ from mime_gui.rig.segments import Segment
 
 
 class Apparatus:
-    """``Apparatus(name, chain={...}, parts={...}, magnets={...}, probes={...}, poses={...})``: chain in
-    order, first segment first."""
+    """``Apparatus(name, chain={...}, parts={...}, magnets={...}, probes={...}, poses={...},
+    frames={...})``: chain in order, first segment first."""
 
     def __init__(self, name: str, chain: dict[str, Segment] | None = None,
                  parts: dict[str, Part] | None = None, magnets: dict[str, PermanentMagnet] | None = None,
                  base: str | Path | None = None, package_dirs=(), probes: dict[str, Probe] | None = None,
-                 poses: dict[str, Pose] | None = None):
+                 poses: dict[str, Pose] | None = None, frames: dict[str, DeclaredFrame] | None = None):
         for what, value in (("chain", chain), ("parts", parts), ("magnets", magnets), ("probes", probes),
-                            ("poses", poses)):
+                            ("poses", poses), ("frames", frames)):
             if value is not None and not isinstance(value, dict):
                 raise TypeError(f"{what} maps names to {what}, got {type(value).__name__}")
         self.name = name
@@ -43,6 +44,11 @@ class Apparatus:
         for name, pose in self.poses.items():
             if not isinstance(pose, Pose):
                 raise TypeError(f"poses maps names to Pose values, got {name!r}: {type(pose).__name__}")
+        self.frames: dict[str, DeclaredFrame] = dict(frames or {})
+        for name, frame in self.frames.items():
+            if not isinstance(frame, DeclaredFrame):
+                raise TypeError(f"frames maps names to DeclaredFrame values, got {name!r}: "
+                                f"{type(frame).__name__}")
         self.base: Path | None = Path(base) if base is not None else None
         if isinstance(package_dirs, str | os.PathLike):
             raise TypeError(f"package_dirs is a list of folders, got {package_dirs!r}")
@@ -91,10 +97,11 @@ class Apparatus:
         return (self.name, [where(d) for d in self.package_dirs],
                 [(n, segment(s)) for n, s in self.chain.items()],
                 {n: part(p) for n, p in self.parts.items()}, {n: part(p) for n, p in self.magnets.items()},
-                self.probes, self.poses)
+                self.probes, self.poses, self.frames)
 
     def __eq__(self, other) -> bool:
-        """Equal rigs: same name, same chain in the same order, same parts, magnets, probes and poses; paths
+        """Equal rigs: same name, same chain in the same order, same parts, magnets, probes, poses and
+        declared frames (in any order: one mounted on another is placed after it whatever the order); paths
         compare by the file they name (``arm.urdf`` beside the rig equals ``../demo/arm.urdf`` from another
         folder)."""
         if not isinstance(other, Apparatus):
@@ -106,7 +113,8 @@ class Apparatus:
     def __repr__(self) -> str:
         return (f"Apparatus({self.name!r}, chain={self.chain!r}, parts={self.parts!r}, "
                 f"magnets={self.magnets!r}" + (f", probes={self.probes!r}" if self.probes else "")
-                + (f", poses={self.poses!r})" if self.poses else ")"))
+                + (f", poses={self.poses!r}" if self.poses else "")
+                + (f", frames={self.frames!r})" if self.frames else ")"))
 
 
 __all__ = ["Apparatus", "Finding", "RigError"]

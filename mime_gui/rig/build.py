@@ -249,8 +249,8 @@ def _build_segment(name: str, seg, apparatus, a: Analysis, lenient: bool = False
     """One segment with its parts grafted (and its armature, unless ``lenient``). ``lenient`` builds what
     can be drawn of a rig that breaks rules: parts whose mount, place or shape is not known are left out,
     and a placement that breaks a rule stands at the identity. ``reuse``: the ``(tree, articulation)`` of an
-    earlier build of the same description, armature and mounted parts (only the placement may differ): they
-    are taken as they are instead of grafted and compiled again."""
+    earlier build of the same description, armature, declared frames and mounted parts (only the placement
+    may differ): they are taken as they are instead of grafted and compiled again."""
     tree = a.trees[name].copy() if reuse is None else None
     grafts, items = [], {}
     for collection, pname, part in apparatus.solids():

@@ -31,13 +31,15 @@ _IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "LabSegment", "Mesh", "Motor"
             "Quantity", "Sphere", "kg", "kg_m2", "kg_per_m3", "m", "s", "tesla")
 _PROBE_IMPORT = "Probe"  # imported only by a rig with probes, so other exports read as before
 _POSE_IMPORT = "Pose"  # likewise, by a rig with poses
+_FRAME_IMPORT = "DeclaredFrame"  # and by a rig that declares frames
 
 
 def _optional_imports(rig) -> list[str]:
-    """Names imported only by a rig that uses them (probes, poses, the geometry kinds after the first four),
-    so other exports read as before."""
+    """Names imported only by a rig that uses them (probes, poses, declared frames, the geometry kinds after
+    the first four), so other exports read as before."""
     used = {type(p.geometry).__name__ for _c, _n, p in rig.solids()} - set(_IMPORTS)
-    return [*([_PROBE_IMPORT] if rig.probes else ()), *([_POSE_IMPORT] if rig.poses else ()), *sorted(used)]
+    return [*([_PROBE_IMPORT] if rig.probes else ()), *([_POSE_IMPORT] if rig.poses else ()),
+            *([_FRAME_IMPORT] if rig.frames else ()), *sorted(used)]
 
 
 def _text(value: str) -> str:
@@ -144,6 +146,11 @@ def _probe(probe, rig, folder, indent: str) -> str:
     return f"Probe(at={_tuple(probe.at)}, mount={_optional(probe.mount)})"
 
 
+def _frame(frame, rig, folder, indent: str) -> str:
+    return (f"DeclaredFrame({_text(frame.mount)}, at={_tuple(frame.at)}, "
+            f"orientation={_tuple(frame.orientation)})")
+
+
 def _pose(pose, rig, folder, indent: str) -> str:
     inner = indent + "    "
     values = _mapping(pose.values, lambda j: _mapping(j, _num, inner), indent)
@@ -175,6 +182,7 @@ def to_python(rig, folder, source: str = "") -> str:
     lines += ["rig = Apparatus(",
               f"    {_text(rig.name)},",
               "    chain={\n" + chain + "    },",
+              *(["    frames={\n" + entries(rig.frames, _frame) + "    },"] if rig.frames else []),
               "    parts={\n" + parts + "    },",
               "    magnets={\n" + mags + "    },",
               *(["    probes={\n" + entries(rig.probes, _probe) + "    },"] if rig.probes else []),

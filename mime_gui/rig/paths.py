@@ -2,7 +2,8 @@
 
 ``name``, ``chain.arm`` (a segment), ``chain.arm.at``, ``chain.arm.armature.joint_3``,
 ``chain.arm.initial_positions.joint_1``, ``parts.holder`` (a part), ``parts.holder.at``,
-``parts.holder.geometry.radius``, ``magnets.m1.magnetisation``, ``probes.sample.at``. A path is written
+``parts.holder.geometry.radius``, ``magnets.m1.magnetisation``, ``probes.sample.at``, ``frames.tilted.at``
+(a declared frame). A path is written
 with dots; an item's name (which a valid rig never spells with a dot, but a rig being fixed may) is matched
 against the names that exist, longest first, so every item of any rig has a path.
 
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 
 from mime_gui.rig.apparatus import Apparatus
 
-COLLECTIONS = ("chain", "parts", "magnets", "probes")
+COLLECTIONS = ("chain", "parts", "magnets", "probes", "frames")
 
 
 class _Delete:
@@ -58,7 +59,7 @@ def split(rig: Apparatus, path: str) -> tuple[str, ...]:
     head, _, rest = path.partition(".")
     if head not in COLLECTIONS or not rest:
         raise RigPathError(path, "a rig path starts with name, chain.<segment>, parts.<part>, "
-                                 "magnets.<magnet> or probes.<probe>")
+                                 "magnets.<magnet>, probes.<probe> or frames.<frame>")
     items = getattr(rig, head)
     for name in sorted(items, key=len, reverse=True):
         if rest == name:
@@ -70,8 +71,8 @@ def split(rig: Apparatus, path: str) -> tuple[str, ...]:
 
 
 def _singular(collection: str) -> str:
-    return {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe"}.get(collection,
-                                                                                             collection)
+    return {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe",
+            "frames": "frame"}.get(collection, collection)
 
 
 def _child(value, key: str, path: str):
@@ -127,8 +128,8 @@ def _replaced(value, keys: tuple[str, ...], new, path: str):
 
 
 def with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
-    """A new rig like ``rig`` with ``collection`` (``chain``, ``parts``, ``magnets``, ``probes`` or
-    ``poses``) replaced."""
+    """A new rig like ``rig`` with ``collection`` (``chain``, ``parts``, ``magnets``, ``probes``, ``frames``
+    or ``poses``) replaced."""
     tables = {c: getattr(rig, c) for c in (*COLLECTIONS, "poses")}
     tables[collection] = items
     return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, **tables)
@@ -140,7 +141,7 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
     parts = split(rig, path)
     if parts == ("name",):
         return Apparatus(value, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
-                         package_dirs=rig.package_dirs, probes=rig.probes, poses=rig.poses)
+                         package_dirs=rig.package_dirs, probes=rig.probes, poses=rig.poses, frames=rig.frames)
     collection, name, keys = parts[0], parts[1], parts[2:]
     items = dict(getattr(rig, collection))
     if not keys:
@@ -154,8 +155,8 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
 
 
 def item_paths(rig: Apparatus) -> list[str]:
-    """``chain.<segment>``, ``parts.<part>``, ``magnets.<magnet>`` and ``probes.<probe>`` for every item, in
-    rig order."""
+    """``chain.<segment>``, ``parts.<part>``, ``magnets.<magnet>``, ``probes.<probe>`` and ``frames.<frame>``
+    for every item, in rig order."""
     return [join(c, n) for c in COLLECTIONS for n in getattr(rig, c)]
 
 

@@ -24,6 +24,7 @@ from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig import dynamics, provenance
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.dynamics import LabSegment
+from mime_gui.rig.frames import DeclaredFrame
 from mime_gui.rig.geometries import KINDS, kind_of
 from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.pointers import line_of
@@ -144,7 +145,7 @@ class _Reader:
     # -- the document ------------------------------------------------------------------------------
     def document(self, data, base: Path) -> Apparatus:
         d = self.obj(data, "", ("format", "version", "name"),
-                     ("package_dirs", "chain", "parts", "magnets", "provenance", "probes", "poses"))
+                     ("package_dirs", "chain", "parts", "magnets", "provenance", "probes", "poses", "frames"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -176,9 +177,11 @@ class _Reader:
                   for k, v in self.names(d.get("probes", {}), "/probes").items()}
         poses = {k: self.pose(v, f"/poses/{_escape(k)}")
                  for k, v in self.names(d.get("poses", {}), "/poses").items()}
+        frames = {k: self.frame(v, f"/frames/{_escape(k)}")
+                  for k, v in self.names(d.get("frames", {}), "/frames").items()}
         return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base,
                          package_dirs=self.package_dirs(d.get("package_dirs", []), "/package_dirs"),
-                         probes=probes, poses=poses)
+                         probes=probes, poses=poses, frames=frames)
 
     def package_dirs(self, value, pointer: str) -> list[str]:
         """Folders (relative to the rig file) where the descriptions' ``package://`` meshes are looked for."""
@@ -246,8 +249,7 @@ class _Reader:
         if "at" in d:
             kw["at"] = self.measured(d["at"], f"{p}/at", "m", 3)
         if "orientation" in d:
-            o = self.obj(d["orientation"], f"{p}/orientation", ("wxyz",))
-            kw["orientation"] = self.numbers(o["wxyz"], f"{p}/orientation/wxyz", 4)
+            kw["orientation"] = self.orientation(d["orientation"], f"{p}/orientation")
         if "mount" in d:
             kw["mount"] = self.string(d["mount"], f"{p}/mount", nullable=True)
         if "servo_time_constant" in d:
@@ -324,6 +326,22 @@ class _Reader:
         d = self.obj(value, p, ("at",), ("mount",))
         mount = self.string(d["mount"], f"{p}/mount", nullable=True) if "mount" in d else None
         return Probe(self.measured(d["at"], f"{p}/at", "m", 3), mount=mount)
+
+    def orientation(self, value, p: str) -> tuple[float, ...]:
+        """``{"wxyz": [w, x, y, z]}``: a quaternion (the rules check it is a unit one)."""
+        o = self.obj(value, p, ("wxyz",))
+        return self.numbers(o["wxyz"], f"{p}/wxyz", 4)
+
+    def frame(self, value, p: str) -> DeclaredFrame:
+        """``{"mount": "<segment>.<frame>", "at": {"value": [x, y, z], "unit": "m"},
+        "orientation": {"wxyz": [w, x, y, z]}}``; ``at`` and ``orientation`` default to none."""
+        d = self.obj(value, p, ("mount",), ("at", "orientation"))
+        kw = {}
+        if "at" in d:
+            kw["at"] = self.measured(d["at"], f"{p}/at", "m", 3)
+        if "orientation" in d:
+            kw["orientation"] = self.orientation(d["orientation"], f"{p}/orientation")
+        return DeclaredFrame(self.string(d["mount"], f"{p}/mount"), **kw)
 
     def pose(self, value, p: str) -> Pose:
         """``{"value": {segment: {joint: number or {"value": number, "unit": u}}}, "unit": "deg|m"}``."""
@@ -575,7 +593,10 @@ def to_data(rig: Apparatus, folder) -> dict:
     probes = {"probes": {k: {"at": _measured(v.at, "m"), "mount": v.mount} for k, v in rig.probes.items()}} \
         if rig.probes else {}  # a rig without probes is written as before they existed
     poses = {"poses": {k: _pose(v) for k, v in rig.poses.items()}} if rig.poses else {}
-    return {"format": FORMAT, "version": VERSION, "name": rig.name, **dirs, "chain": chain,
+    frames = {"frames": {k: {"mount": v.mount, "at": _measured(v.at, "m"),
+                             "orientation": {"wxyz": list(v.orientation)}} for k, v in rig.frames.items()}} \
+        if rig.frames else {}  # a rig without declared frames is written as before they existed
+    return {"format": FORMAT, "version": VERSION, "name": rig.name, **dirs, "chain": chain, **frames,
             "parts": {k: part(v) for k, v in rig.parts.items()},
             "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes, **poses}
 

@@ -62,6 +62,13 @@ RULES = {
     "pose.unit": "a value of a pose written in a unit of its own is an angle (rad, deg) on a turning joint "
                  "and a length (m, mm) on a sliding one",
     "pose.limits": "a pose's values are finite and within their joints' limits",
+    "frame.name": "a declared frame's name is non-empty text without dots, colons or surrounding spaces, and "
+                  "not already a link or a joint of its segment",
+    "frame.mount": "a declared frame mounts on <segment>.<frame> of the chain: a frame of the segment's "
+                   "description or another declared frame of it, not itself nor a ring of frames",
+    "frame.at": "a declared frame's at is finite, each coordinate within ±1e6 m",
+    "frame.orientation": "a declared frame's orientation is a finite unit quaternion (w, x, y, z) within "
+                         "1e-6",
     "declaration.reason": "every declared value says where it comes from",
     "unit": "a declared value carries its unit (kg, kg_m2, kg_per_m3, tesla), not a bare number",
     "name.duplicate": "segments, parts, magnets and probes have distinct names",
@@ -77,6 +84,7 @@ class Analysis:
     trees: dict[str, MultibodyTree | None] = field(default_factory=dict)
     frames: dict[str, list[str]] = field(default_factory=dict)
     frame_sets: dict[str, frozenset[str]] = field(default_factory=dict)  # the same, for membership tests
+    declared: dict[str, tuple[str, str]] = field(default_factory=dict)  # frame → (segment, frame it is on)
     segment_mounts: dict[str, tuple[str, str] | None] = field(default_factory=dict)
     part_mounts: dict[tuple[str, str], tuple[str, str] | None] = field(default_factory=dict)
     masses: dict[tuple[str, str], PartMass] = field(default_factory=dict)
@@ -290,8 +298,12 @@ def analyse(rig) -> Analysis:
     a = Analysis()
     _check_names(rig, a)
     for name, seg in rig.chain.items():
-        tree = _segment_tree(name, seg, rig, a)
-        a.trees[name] = tree
+        a.trees[name] = _segment_tree(name, seg, rig, a)
+    from mime_gui.rig.frame_rules import declare_frames
+
+    # before any mount is resolved: a declared frame is then a frame like the description's
+    a.declared = declare_frames(rig, a)
+    for name, tree in a.trees.items():
         if tree is not None:
             a.frames[name] = tree.link_order()
             a.frame_sets[name] = frozenset(a.frames[name])

@@ -64,8 +64,9 @@ def initial_positions(segment) -> dict[str, float]:
 
 
 def drawing_key(name: str, rig: Apparatus):
-    """What a segment's drawn tree depends on: its description (not where it is placed) and the parts
-    mounted on it. Equal keys: the tree and articulation of the last drawing still hold."""
+    """What a segment's drawn tree depends on: its description (not where it is placed), the frames it
+    declares and the parts mounted on it. Equal keys: the tree and articulation of the last drawing still
+    hold."""
     seg = rig.chain[name]
     fields = {"at": (0.0, 0.0, 0.0), "orientation": (1.0, 0.0, 0.0, 0.0), "mount": None,
               "servo_time_constant": 0.0}
@@ -80,7 +81,8 @@ def drawing_key(name: str, rig: Apparatus):
     prefix = name + "."
     mounted = tuple((c, n, p) for c, n, p in rig.solids()
                     if isinstance(p.mount, str) and p.mount.startswith(prefix))
-    return (type(seg), bare, mounted, str(rig.base))
+    declared = tuple((n, f) for n, f in rig.frames.items() if f.mount.startswith(prefix))
+    return (type(seg), bare, mounted, declared, str(rig.base))
 
 
 

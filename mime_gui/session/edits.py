@@ -16,7 +16,8 @@ from mime_gui.rig.paths import COLLECTIONS, DELETE
 from mime_gui.rig.poses import Pose
 from mime_gui.rig.segments import SEGMENT_KINDS
 
-_SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe", "poses": "pose"}
+_SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe", "frames": "frame",
+             "poses": "pose"}
 #: what AddItem, RemoveItem, RenameItem and ReplaceItem work on: the items, and the named poses (no rig path
 #: reaches into a pose, so a pose is added, renamed, replaced or removed whole)
 EDITABLE = (*COLLECTIONS, "poses")

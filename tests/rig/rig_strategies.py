@@ -7,6 +7,7 @@ from mime_gui.rig import (
     Arm,
     Box,
     Cylinder,
+    DeclaredFrame,
     Mesh,
     Motor,
     Part,
@@ -42,10 +43,12 @@ parts = st.builds(Part, geometry, **part_fields)
 magnets = st.builds(PermanentMagnet, geometry, magnetisation=vec3, remanence=declaration, **part_fields)
 package_dirs = st.lists(st.sampled_from(["packages", "../ros_ws/src", "a b/ü"]), max_size=2)
 probes = st.builds(Probe, vec3, mount=st.none() | text)
-rigs = st.builds(lambda name, chain, parts, magnets, dirs, probes: Apparatus(
-                     name, chain, parts, magnets, package_dirs=dirs, probes=probes),
+frames = st.builds(DeclaredFrame, text, at=vec3, orientation=st.tuples(finite, finite, finite, finite))
+rigs = st.builds(lambda name, chain, parts, magnets, dirs, probes, frames: Apparatus(
+                     name, chain, parts, magnets, package_dirs=dirs, probes=probes, frames=frames),
                  text, st.dictionaries(text, arms | motors, max_size=3),
                  st.dictionaries(text, parts, max_size=3), st.dictionaries(text, magnets, max_size=2),
-                 package_dirs, st.dictionaries(text, probes, max_size=2))
+                 package_dirs, st.dictionaries(text, probes, max_size=2),
+                 st.dictionaries(text, frames, max_size=2))
 
 

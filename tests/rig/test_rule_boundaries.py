@@ -16,6 +16,7 @@ from mime_gui.rig import (
     Arm,
     Box,
     Cylinder,
+    DeclaredFrame,
     Motor,
     Part,
     PermanentMagnet,
@@ -687,6 +688,40 @@ def test_a_pose_value_s_own_unit_is_of_its_joint_s_kind(unit, joint, ok):
     assert found(rig) == ([] if ok else [("pose.unit", f"poses.p.arm.{joint}")])
 
 
+# -- declared frames: valid names, mounts on the chain's frames, finite offsets, unit quaternions ------------
+@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("value, ok", [(MAX_LENGTH, True), (-MAX_LENGTH, True), (PAST_LENGTH, False),
+                                       (-PAST_LENGTH, False), (math.nan, False)])
+def test_a_declared_frame_is_within_a_million_metres_on_each_axis(index, value, ok):
+    at = [0.0, 0.0, 0.0]
+    at[index] = value
+    rig = snippet_rig(frames={"f": DeclaredFrame("arm.tool0", at=tuple(at))})
+    assert found(rig) == ([] if ok else [("frame.at", "frames.f.at")])
+
+
+@pytest.mark.parametrize("w, ok", [(1.0, True), (1 + 5e-7, True), (1 - 5e-7, True), (1 + 2e-6, False),
+                                   (1 - 2e-6, False), (-1.0, True), (0.0, False)])
+def test_a_declared_frame_s_orientation_is_a_unit_quaternion_within_one_millionth(w, ok):
+    rig = snippet_rig(frames={"f": DeclaredFrame("arm.tool0", orientation=(w, 0.0, 0.0, 0.0))})
+    assert found(rig) == ([] if ok else [("frame.orientation", "frames.f.orientation")])
+
+
+@pytest.mark.parametrize("mount, ok", [("arm.tool0", True), ("motor.rotor", True), ("arm.g", True),
+                                       ("tool0", False), ("arm.rotor", False), ("nowhere.tool0", False),
+                                       ("motor.g", False), ("arm.f", False)])
+def test_a_declared_frame_mounts_on_a_frame_of_its_segment(mount, ok):
+    rig = snippet_rig(frames={"f": DeclaredFrame(mount), "g": DeclaredFrame("arm.link_2")})
+    assert found(rig) == ([] if ok else [("frame.mount", "frames.f.mount")])
+
+
+@pytest.mark.parametrize("name, ok", [("f", True), ("Tool0", True), ("f_1", True), ("tool0", False),
+                                      ("tool0_joint", False), ("f.g", False), ("f ", False), ("f:g", False),
+                                      ("", False)])
+def test_declared_frame_names_at_the_boundaries(name, ok):
+    rig = snippet_rig(frames={name: DeclaredFrame("arm.link_6")})
+    assert found(rig) == ([] if ok else [("frame.name", f"frames.{name}")])
+
+
 def test_every_rule_has_a_boundary_case_here():
     """The codes exercised above: a new rule needs its boundaries added to this file."""
     covered = {"chain.mount-first", "chain.mount", "chain.description", "chain.inertia", "chain.placement",
@@ -694,7 +729,8 @@ def test_every_rule_has_a_boundary_case_here():
                "part.placement", "part.geometry", "part.material", "part.mass", "magnet.magnetisation",
                "magnet.remanence", "declaration.reason", "unit", "name.duplicate", "name.invalid",
                "probe.mount", "probe.placement", "probe.inside-magnet", "pose.name", "pose.segment",
-               "pose.joint", "pose.unit", "pose.limits"}
+               "pose.joint", "pose.unit", "pose.limits", "frame.name", "frame.mount", "frame.at",
+               "frame.orientation"}
     assert covered == set(RULES)
 
 

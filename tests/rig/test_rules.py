@@ -16,6 +16,7 @@ from mime_gui.rig import (
     Arm,
     Box,
     Cylinder,
+    DeclaredFrame,
     Finding,
     Mesh,
     Motor,
@@ -218,6 +219,19 @@ CASES = [
      ["turns", "rad or deg"]),
     ("a pose beyond a limit", "pose.limits", "poses.p.arm.joint_2",
      lambda r, t: r.poses.update(p=Pose({"arm": {"joint_2": 2.0}})), ["0.2 rad above", "[-1.8, 1.8] rad"]),
+    ("a frame with a dot in its name", "frame.name", "frames.a.b",
+     lambda r, t: r.frames.update({"a.b": DeclaredFrame("arm.tool0")}), ["'a.b'", "without dots"]),
+    ("a frame named like a link", "frame.name", "frames.link_3",
+     lambda r, t: r.frames.update(link_3=DeclaredFrame("arm.tool0")), ["already a link of 'arm'", "rename"]),
+    ("a frame on a missing frame", "frame.mount", "frames.f.mount",
+     lambda r, t: r.frames.update(f=DeclaredFrame("arm.link_9")), ["'link_9'", "tool0"]),
+    ("frames mounted on each other", "frame.mount", "frames.f.mount",
+     lambda r, t: r.frames.update(f=DeclaredFrame("arm.g"), g=DeclaredFrame("arm.f")), ["f → g → f", "ring"]),
+    ("a frame at infinity", "frame.at", "frames.f.at",
+     lambda r, t: r.frames.update(f=DeclaredFrame("arm.tool0", at=(0, math.inf, 0))), ["finite"]),
+    ("a frame turned by a quaternion that is not unit", "frame.orientation", "frames.f.orientation",
+     lambda r, t: r.frames.update(f=DeclaredFrame("arm.tool0", orientation=(1, 1, 0, 0))),
+     ["unit quaternion", "normalise"]),
 ]
 
 

@@ -1,6 +1,7 @@
 """The chain tree: segments → links → joints → child links (nested as the chain), and each segment's frames.
 
-Probes have rows under the row of the frame they ride on, or in a "World" group.
+Probes have rows under the row of the frame they ride on, or in a "World" group. A frame the rig declares (its
+``frames``) is a row under the frame it is fixed to, drawn with a triad's icon and saying it is declared.
 
 Selecting an item calls :meth:`Session.select` (a segment's own row selects the segment); the tree follows
 ``selection_changed`` with its signals blocked. An edit rebuilds the rows of the segments it changed, in
@@ -241,12 +242,28 @@ class TreeDock(QDockWidget):
         weight = f"{mass * 1000:.3g} g" if mass < 1.0 else f"{mass:.3g} kg"  # a magnet weighs grams
         return f"{part.geometry.kind} {kind}, {weight}"
 
+    def _declared(self, seg_name: str, seg) -> dict:
+        """The rig's declared frames that are links of the segment's tree: name → its
+        :class:`~mime_gui.rig.frames.DeclaredFrame` (welded by its own fixed joint to its mount)."""
+        rig = self.session.rig
+        out = {}
+        for name, frame in (getattr(rig, "frames", None) or {}).items():
+            joint = seg.tree.parent_joint(name) if frame.segment == seg_name else None
+            if joint is not None and (joint.name, joint.type, joint.parent) == (name, "fixed", frame.parent):
+                out[name] = frame
+        return out
+
+    @staticmethod
+    def _declared_text(frame) -> str:
+        return f"declared on {frame.parent}"
+
     def _details(self, name: str, seg) -> dict:
         """``ref → details text`` of a segment's rows (as :meth:`_add_segment` writes them)."""
         tree = seg.tree
+        declared = self._declared(name, seg)
         out = {ItemRef(name, "segment", name): segment_details(seg)}
-        out.update({ItemRef(name, "link", n): self._link_text(seg.item_of(n), link)
-                    for n, link in tree.links.items()})
+        out.update({ItemRef(name, "link", n): self._declared_text(declared[n]) if n in declared
+                    else self._link_text(seg.item_of(n), link) for n, link in tree.links.items()})
         out.update({ItemRef(name, "joint", n): joint_summary(j) for n, j in tree.joints.items()})
         return out
 
@@ -307,11 +324,14 @@ class TreeDock(QDockWidget):
         children: dict[str, list] = {}
         for j in tree.joints.values():
             children.setdefault(j.parent, []).append(j)
+        declared = self._declared(seg_name, seg)
+        welded = set(seg.grafts) | set(declared)  # rows under their frame, without their weld joint's row
 
         def add_chain(parent_item, link_name: str) -> None:
             """A serial run of links stays at one level; only a branching link nests its joints. A part or
             magnet grafted on a frame is one row under it, by its own name (its weld joint and its graft
-            link are how the build carries it, not something the user made)."""
+            link are how the build carries it, not something the user made); so is a declared frame, with a
+            triad's icon."""
             stack = [(parent_item, link_name)]
             while stack:
                 parent, name = stack.pop()
@@ -323,12 +343,17 @@ class TreeDock(QDockWidget):
                     item = self._item(parent, own, self._link_text(grafted, link), "link",
                                       ItemRef(seg_name, "link", name), kind)
                     item.setToolTip(0, f"{kind}: {own}")
+                elif name in declared:
+                    frame = declared[name]
+                    item = self._item(parent, name, self._declared_text(frame), "link",
+                                      ItemRef(seg_name, "link", name), "frame")
+                    item.setToolTip(0, f"declared frame: {name}, fixed to {frame.mount} (the rig's frames)")
                 else:
                     item = self._item(parent, name, link_summary(link), "link",
                                       ItemRef(seg_name, "link", name), "link")
                 joints = children.get(name, [])
-                grafts = [j for j in joints if j.child in seg.grafts]
-                joints = [j for j in joints if j.child not in seg.grafts]
+                grafts = [j for j in joints if j.child in welded]
+                joints = [j for j in joints if j.child not in welded]
                 under = parent if len(joints) == 1 else item
                 pending = [(item, j.child) for j in grafts]  # under the frame it is fixed to
                 for j in joints:
@@ -344,8 +369,12 @@ class TreeDock(QDockWidget):
             if name in seg.grafts:  # a part's own frame: listed by the part's row
                 continue
             body = art.body_names[int(art.frame_body[i])]
-            self._item(frames, name, "" if body == name else f"on body {body}", "frame",
-                       ItemRef(seg_name, "frame", name), "frame")
+            details = "" if body == name else f"on body {body}"
+            if name in declared:
+                details = "declared" + (f", {details}" if details else "")
+            row = self._item(frames, name, details, "frame", ItemRef(seg_name, "frame", name), "frame")
+            if name in declared:
+                row.setToolTip(0, f"declared frame: {name}, fixed to {declared[name].mount}")
         top.setExpanded(True)
         expand_depth = 12 if len(tree.links) <= 40 else 4
         self._expand(top, expand_depth)
