@@ -2,7 +2,10 @@
 
 - a **part, magnet or probe** moves along an axis of the frame it is mounted in (its offset ``at`` edited);
   the whole drag is one undo step and the forms follow it live;
-- a **frame of a segment** (a link's frame, the flange, a part's or a rider's frame) is *reached*: the
+- a **declared frame** (the rig's own, :mod:`mime_gui.rig.frames`) moves along and turns about its own axes:
+  its offset ``at`` or its ``orientation`` in the frame it is fixed to is edited (one undo step per drag),
+  and what is mounted on it follows; with Alt held at the press it is reached instead, as below;
+- any **other frame of a segment** (a link's frame, the flange, a part's or a rider's frame) is *reached*: the
   inverse kinematics over every joint between the world and that frame (:meth:`Session.reach
   <mime_gui.session.session.Session.reach>`) gives the segments their commands, so the arm follows through
   its servo lag, or at once with View → Handles → Teleport. With "Keep the frame's orientation" off, the
@@ -20,6 +23,7 @@ from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 from mime_gui.app.scene.handles import HandleDrag, Snap, turned
+from mime_gui.multibody.spatial import quaternion_of, quaternion_to_matrix
 from mime_gui.session import SessionError
 from mime_gui.session.edits import SetValue
 
@@ -40,6 +44,7 @@ class Posing(QObject):
         self._start = None  # what the drag started from: an item's offset, or the segments' commands
         self._path = None
         self.last_reach = None  # the last drag's Reach (how far the target was left)
+        self._declared = None  # the declared frame a drag edits
         self.scene.handle_dragged.connect(self.on_drag)
 
     # -- the drag -----------------------------------------------------------------------------------
@@ -47,7 +52,14 @@ class Posing(QObject):
         if drag.ref.kind in COLLECTIONS:
             self._move_item(drag)
         elif drag.ref.kind == "frame":
-            self._reach(drag)
+            declared = self.session.rig.frames.get(drag.ref.name) if self.session.rig is not None else None
+            if drag.phase == "start":
+                self._declared = (declared if declared is not None and declared.segment == drag.ref.segment
+                                  and "alt" not in drag.modifiers else None)
+            if self._declared is not None:
+                self._move_frame(drag)
+            else:
+                self._reach(drag)
 
     def _move_item(self, drag: HandleDrag) -> None:
         session = self.session
@@ -77,11 +89,51 @@ class Posing(QObject):
         self.window.statusBar().showMessage(
             f"{drag.ref.name}: at ({', '.join(f'{v * 1e3:.4g}' for v in at)}) mm", 3000)
 
+    def _move_frame(self, drag: HandleDrag) -> None:
+        """A declared frame's offset edited: moved along, or turned about, one of its own axes."""
+        session = self.session
+        frame = self._declared
+        if drag.phase == "start":
+            # the handles stand in the frame's own axes: its axis k is column k of its turn in its parent
+            self._start = {"at": np.array(frame.at, dtype=float),
+                           "R": quaternion_to_matrix(frame.orientation)}
+            key = "at" if drag.mode == "move" else "orientation"
+            self._path = f"frames.{drag.ref.name}.{key}"
+            session.begin_gesture()
+            return
+        start = self._start
+        if start is None:
+            return
+        if drag.phase in ("end", "cancel"):
+            try:
+                if drag.phase == "cancel":
+                    self._set_value(tuple(start["at"]) if drag.mode == "move"
+                                    else tuple(quaternion_of(start["R"])))
+            finally:
+                self._start = self._declared = None
+                session.end_gesture()
+            return
+        if drag.mode == "move":
+            at = start["at"] + start["R"][:, drag.axis] * drag.amount  # its own axis, in its parent's axes
+            self._set_value(tuple(at))
+            self.window.statusBar().showMessage(
+                f"{drag.ref.name}: at ({', '.join(f'{v * 1e3:.4g}' for v in at)}) mm", 3000)
+        else:
+            axis = np.eye(3)[drag.axis]
+            R = start["R"] @ turned(np.eye(4), axis, drag.amount)[:3, :3]  # about its own axis
+            self._set_value(tuple(quaternion_of(R)))
+            self.window.statusBar().showMessage(
+                f"{drag.ref.name}: turned {np.degrees(drag.amount):+.4g}° about its {'xyz'[drag.axis]} axis",
+                3000)
+
     def _set_at(self, at) -> None:
+        self._set_value(tuple(float(v) for v in at))
+
+    def _set_value(self, value) -> None:
         try:
-            self.session.apply(SetValue(self._path, tuple(float(v) for v in at)))
+            self.session.apply(SetValue(self._path, tuple(float(v) for v in value)))
         except SessionError:  # shown by the window; the drag stops where the rig refused it
-            self._start = None
+            self._start = self._declared = None
             self.session.end_gesture()
             if self.scene.handles.dragging:
                 self.scene.handles.finish()

@@ -175,9 +175,10 @@ class RemoveItem(Edit):
 
 @dataclass(frozen=True)
 class RenameItem(Edit):
-    """Rename a segment, part, magnet, probe or pose in place (its order kept). Renaming a segment also
-    renames it in every mount that names it (``old.frame`` → ``new.frame``), so what rides on it stays
-    mounted, and in every pose that names it."""
+    """Rename a segment, part, magnet, probe, declared frame or pose in place (its order kept). Renaming a
+    segment also renames it in every mount that names it (``old.frame`` → ``new.frame``), so what rides on it
+    stays mounted, and in every pose that names it; renaming a declared frame renames it in every mount that
+    names it (``segment.old`` → ``segment.new``)."""
 
     collection: str
     old: str
@@ -200,21 +201,18 @@ class RenameItem(Edit):
         if self.collection == "chain":
             out = _rename_mounts(out, self.old, self.new)
             out = _rename_in_poses(out, self.old, self.new)
+        elif self.collection == "frames":
+            segment = items[self.old].segment
+            out = _rename_mounts(out, f"{segment}.{self.old}", f"{segment}.{self.new}", whole=True)
         return out
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
         out = {paths.join(self.collection, self.old), paths.join(self.collection, self.new)}
         if self.collection == "chain":
-            prefix = self.old + "."
-            for c, n, part in rig.solids():
-                if part.mount and part.mount.startswith(prefix):
-                    out.add(paths.join(c, n))
-            for n, seg in rig.chain.items():
-                if seg.mount and seg.mount.startswith(prefix):
-                    out.add(paths.join("chain", n))
-            for n, probe in rig.probes.items():
-                if probe.mount and probe.mount.startswith(prefix):
-                    out.add(paths.join("probes", n))
+            out |= _mounted_on(rig, lambda mount: mount.startswith(self.old + "."))
+        elif self.collection == "frames" and self.old in rig.frames:
+            named = f"{rig.frames[self.old].segment}.{self.old}"
+            out |= _mounted_on(rig, lambda mount: mount == named)
         return frozenset(out)
 
 
@@ -353,15 +351,32 @@ def _rename_in_poses(rig: Apparatus, old: str, new: str) -> Apparatus:
     return paths.with_items(rig, "poses", poses)
 
 
-def _rename_mounts(rig: Apparatus, old: str, new: str) -> Apparatus:
+def _rename_mounts(rig: Apparatus, old: str, new: str, whole: bool = False) -> Apparatus:
+    """Every mount on segment ``old`` (``old.frame``) now on ``new``; with ``whole``, every mount that is
+    exactly ``old`` (a declared frame ``segment.name``) now ``new``."""
     prefix = old + "."
     for collection in COLLECTIONS:
         for name, item in getattr(rig, collection).items():
             mount = getattr(item, "mount", None)
-            if isinstance(mount, str) and mount.startswith(prefix):
+            if not isinstance(mount, str):
+                continue
+            if whole and mount == old:
+                rig = paths.replace(rig, paths.join(collection, name, "mount"), new)
+            elif not whole and mount.startswith(prefix):
                 where = paths.join(collection, name, "mount")
                 rig = paths.replace(rig, where, new + "." + mount[len(prefix):])
     return rig
+
+
+def _mounted_on(rig: Apparatus, named) -> set[str]:
+    """The item paths of everything whose mount ``named(mount)`` accepts."""
+    out = set()
+    for collection in COLLECTIONS:
+        for name, item in getattr(rig, collection).items():
+            mount = getattr(item, "mount", None)
+            if isinstance(mount, str) and named(mount):
+                out.add(paths.join(collection, name))
+    return out
 
 
 __all__ = ["AddItem", "Edit", "EditError", "MoveItem", "RemoveItem", "Remount", "RenameItem", "ReplaceItem",

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyvista as pv
 import vtk
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 
 from mime_gui.session.renderer import ItemRef
 
@@ -375,9 +377,10 @@ class Handles:
 
     def _on_press(self, iren, _event) -> None:
         x, y = iren.GetEventPosition()
-        modifiers = frozenset(name for name, held in (("ctrl", iren.GetControlKey()),
-                                                      ("shift", iren.GetShiftKey()),
-                                                      ("alt", iren.GetAltKey())) if held)
+        # from Qt: the VTK widget passes Ctrl and Shift on to VTK but not Alt
+        held = QGuiApplication.keyboardModifiers()
+        keys = (("ctrl", Qt.ControlModifier), ("shift", Qt.ShiftModifier), ("alt", Qt.AltModifier))
+        modifiers = frozenset(name for name, key in keys if held & key)
         if self.start(x, y, modifiers):
             self._abort("LeftButtonPressEvent")
 
