@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -28,10 +30,12 @@ from mime_gui.app.docks.palette import PaletteDock
 from mime_gui.app.docks.properties import PropertiesDock
 from mime_gui.app.docks.tree import TreeDock
 from mime_gui.app.docks.validation import ValidationDock
+from mime_gui.multibody.spatial import quaternion_of
 from mime_gui.rig import paths as rig_paths
-from mime_gui.rig.templates import copy_name, segment_mount, unique_name
+from mime_gui.rig.frames import DeclaredFrame
+from mime_gui.rig.templates import copy_name, segment_mount, taken_names, unique_name
 from mime_gui.rig.templates import template as find_template
-from mime_gui.session import AddItem, ItemRef, RemoveItem, ReplaceRig, SessionError
+from mime_gui.session import AddItem, ItemRef, RemoveItem, ReplaceRig, SessionError, Together
 from mime_gui.session.recovery import RecoveryStore, autosave_interval
 
 
@@ -57,7 +61,7 @@ class Assembly(QObject):
         from mime_gui.app.scene.drop_target import install_drop_target  # the 3D view's side (needs VTK)
         from mime_gui.app.scene.part_marks import install_part_marks
 
-        self.drop_target = install_drop_target(window.scene, session, self.drop_template)
+        self.drop_target = install_drop_target(window.scene, session, self.drop_template, self.place_on_face)
         self.marks = install_part_marks(window.scene)
         from mime_gui.app.scene.probe_marks import install_probe_marks
 
@@ -206,6 +210,45 @@ class Assembly(QObject):
             self.window.statusBar().showMessage(f"Cannot add {template.label}: {err}", 6000)
             return False
         self.window.statusBar().showMessage(f"Added {name} on {segment}.{frame}", 4000)
+        self._after_frame(lambda: self._show_new(template.collection, name))
+        return True
+
+    def place_on_face(self, key: str, segment: str, frame: str, world_point, world_normal) -> bool:
+        """A template dropped (with Shift) on a face of ``segment.frame``'s geometry: one undo step adding a
+        declared frame at the point with its z along the face's normal, and the item mounted on it, resting
+        on the face (its centre half its height out along z). A segment template mounts as a plain drop."""
+        template = find_template(key)
+        rig = self.session.rig
+        if template is None or rig is None:
+            return False
+        if template.collection not in ("parts", "magnets", "probes"):
+            return self.drop_template(key, segment, frame)
+        path = None
+        if template.needs_path:
+            path = self._ask_path(template)
+            if not path:
+                return False
+        name = unique_name(rig, template.base_name)
+        world_X_parent = self.session.frame_world_pose(segment, frame)
+        at, orientation = face_frame(world_X_parent, world_point, world_normal)
+        frames = set(self.session.segment(segment).articulation.frame_names) | set(rig.frames)
+        face = unique_in(f"{name}_face", frames | taken_names(rig))
+        try:
+            value = template.make(f"{segment}.{face}", path)
+            if template.collection != "probes":
+                half = getattr(value.geometry, "half_extents", None)
+                height = float(half()[2]) if half is not None else 0.0
+                value = replace(value, at=(0.0, 0.0, height))
+            self.session.apply(Together(f"Place {name} on a face of {segment}.{frame}", (
+                AddItem("frames", face, DeclaredFrame(f"{segment}.{frame}", at=at, orientation=orientation)),
+                AddItem(template.collection, name, value))))
+        except SessionError:
+            return False
+        except (ValueError, TypeError) as err:
+            self.window.statusBar().showMessage(f"Cannot add {template.label}: {err}", 6000)
+            return False
+        self.window.statusBar().showMessage(f"Placed {name} on a face of {segment}.{frame} (frame {face})",
+                                            4000)
         self._after_frame(lambda: self._show_new(template.collection, name))
         return True
 
@@ -512,6 +555,28 @@ class Assembly(QObject):
                 return False
             return True
         return answer == QMessageBox.Discard
+
+
+def face_frame(world_X_parent, world_point, world_normal) -> tuple[tuple, tuple]:
+    """``(at, orientation)`` in the parent frame of a frame at ``world_point`` whose z is ``world_normal``;
+    its x is the parent's x laid on the face (the parent's y where x stands along the normal)."""
+    R = np.asarray(world_X_parent, float)[:3, :3]
+    p = R.T @ (np.asarray(world_point, float) - np.asarray(world_X_parent, float)[:3, 3])
+    z = R.T @ np.asarray(world_normal, float)
+    z /= np.linalg.norm(z)
+    x = np.array([1.0, 0.0, 0.0]) if abs(z[0]) < 0.9 else np.array([0.0, 1.0, 0.0])
+    x -= z * (x @ z)
+    x /= np.linalg.norm(x)
+    turn = np.column_stack([x, np.cross(z, x), z])
+    return tuple(float(v) for v in p), tuple(float(v) for v in quaternion_of(turn))
+
+
+def unique_in(base: str, taken) -> str:
+    """``base``, or ``base_2``, ``base_3`` … the first not in ``taken``."""
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    return name
 
 
 def install_assembly(window, docks) -> Assembly:

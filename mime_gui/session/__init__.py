@@ -18,6 +18,7 @@ from mime_gui.session.edits import (
     SetArmature,
     SetKind,
     SetValue,
+    Together,
 )
 from mime_gui.session.events import Event
 from mime_gui.session.history import History
@@ -49,5 +50,6 @@ __all__ = [
     "SetArmature",
     "SetKind",
     "SetValue",
+    "Together",
     "file_kind",
 ]

@@ -330,6 +330,34 @@ class ReplaceRig(Edit):
         return frozenset({"name", *paths.item_paths(rig), *paths.item_paths(self.rig)})
 
 
+@dataclass(frozen=True)
+class Together(Edit):
+    """Several edits as one undo step, applied in order (a part placed on a face: the frame turned to the
+    face, and the part on it)."""
+
+    label: str
+    edits: tuple
+
+    @property
+    def name(self) -> str:
+        return self.label
+
+    def apply(self, rig: Apparatus) -> Apparatus:
+        for edit in self.edits:
+            rig = edit.apply(rig)
+        return rig
+
+    def touched(self, rig: Apparatus) -> frozenset[str]:
+        out: set[str] = set()
+        for edit in self.edits:
+            out |= edit.touched(rig)
+            try:
+                rig = edit.apply(rig)
+            except EditError:  # the rig after them all: what each touches there is counted already
+                pass
+        return frozenset(out)
+
+
 def _with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
     if collection != "poses":
         return paths.with_items(rig, collection, items)
@@ -380,4 +408,4 @@ def _mounted_on(rig: Apparatus, named) -> set[str]:
 
 
 __all__ = ["AddItem", "Edit", "EditError", "MoveItem", "RemoveItem", "Remount", "RenameItem", "ReplaceItem",
-           "ReplaceRig", "SetArmature", "SetKind", "SetValue"]
+           "ReplaceRig", "SetArmature", "SetKind", "SetValue", "Together"]

@@ -1,6 +1,7 @@
 """The 3D view as a drop target for palette templates: dragged over a link, the link's frame lights up and
 its name shows beside the mouse; dropped, the template is mounted on that frame
-(``on_drop(key, segment, frame)``).
+(``on_drop(key, segment, frame)``). With Shift held it is placed on the face under the mouse instead
+(``on_face(key, segment, frame, world_point, world_normal)``: a frame of its own turned to the face).
 
 It uses the view's public side only: its ``plotter`` (the VTK widget that receives the drag), ``item_of``
 (which item an actor draws), ``highlight`` and ``request_render``; picking is VTK's prop picker on the scene's
@@ -25,11 +26,12 @@ LABEL_STYLE = ("QLabel { background: rgba(20, 22, 26, 210); color: white; paddin
 
 
 class DropTarget(QObject):
-    def __init__(self, scene, session, on_drop: Callable[[str, str, str], object]):
+    def __init__(self, scene, session, on_drop: Callable[[str, str, str], object], on_face=None):
         super().__init__(scene)
         self.scene = scene
         self.session = session
         self.on_drop = on_drop
+        self.on_face = on_face
         self.widget = scene.plotter
         self.widget.setAcceptDrops(True)
         self.widget.installEventFilter(self)
@@ -81,6 +83,9 @@ class DropTarget(QObject):
             return False  # a file from outside: the window opens it
         pos = event.position().toPoint()
         target = self.frame_at(pos)
+        face = None
+        if target is not None and self.on_face is not None and event.modifiers() & Qt.ShiftModifier:
+            face = self.face_at(pos)
         if target is None:
             self._light(None)
             event.ignore()
@@ -89,19 +94,38 @@ class DropTarget(QObject):
         event.accept()
         if kind == QEvent.Drop:
             self._light(None)
-            self.on_drop(key, *target)
+            if face is not None:
+                self.on_face(key, *face)
+            else:
+                self.on_drop(key, *target)
         else:
-            self._light(target, pos)
+            self._light(target, pos, on_face=face is not None)
         return True
 
-    def _light(self, target: tuple[str, str] | None, pos: QPoint | None = None) -> None:
+    def face_at(self, pos: QPoint):
+        """``(segment, frame, world point, world normal)`` of the face under widget point ``pos``: the frame
+        its link hangs from (a grafted part's mount frame), or None off the robot."""
+        hit = getattr(self.scene, "surface_at", None)
+        if hit is None:
+            return None
+        ratio = self.widget.devicePixelRatioF()
+        found = hit(pos.x() * ratio, (self.widget.height() - pos.y() - 1) * ratio)
+        if found is None:
+            return None
+        ref, point, normal = found
+        target = self._frame_of(ref)
+        return None if target is None else (*target, point, normal)
+
+    def _light(self, target: tuple[str, str] | None, pos: QPoint | None = None,
+               on_face: bool = False) -> None:
         """Light ``target``'s frame (its link) and name it beside the mouse; None gives the highlight back
         to the selection."""
         if target is None:
             self.label.hide()
             self._last = None
         else:
-            self.label.setText(f"Mount on {target[0]}.{target[1]}")
+            verb = "Place on a face of" if on_face else "Mount on"
+            self.label.setText(f"{verb} {target[0]}.{target[1]}")
             self.label.adjustSize()
             x = min(pos.x() + 16, max(0, self.widget.width() - self.label.width() - 4))
             y = max(0, pos.y() - self.label.height() - 8)
@@ -115,8 +139,8 @@ class DropTarget(QObject):
         self.scene.request_render()
 
 
-def install_drop_target(scene, session, on_drop) -> DropTarget | None:
+def install_drop_target(scene, session, on_drop, on_face=None) -> DropTarget | None:
     """A drop target on a 3D view that has a VTK widget (None for the stand-in without OpenGL)."""
     if getattr(scene, "plotter", None) is None or not hasattr(scene, "item_of"):
         return None
-    return DropTarget(scene, session, on_drop)
+    return DropTarget(scene, session, on_drop, on_face)

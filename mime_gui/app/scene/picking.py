@@ -40,6 +40,8 @@ class Picking:
         text.SetVisibility(False)
         text.SetPickable(False)
         plotter.renderer.AddViewProp(text)
+        self._cell_picker = vtk.vtkCellPicker()
+        self._cell_picker.SetTolerance(0.0005)
         self._timer = QTimer(parent)
         self._timer.setSingleShot(True)
         self._timer.setInterval(HOVER_MS)
@@ -70,6 +72,27 @@ class Picking:
         ref = self.registry.by_actor.get(id(prop)) if prop is not None else None
         self.picked(ref)
         return ref
+
+    def surface_at(self, x: float, y: float):
+        """The surface under display point ``(x, y)`` (VTK's, origin bottom-left) in the scene's own renderer:
+        ``(ref, world point, world unit normal)`` of the nearest geometry hit (its item: a link, a part fixed
+        in the world), or None over the background. The normal faces the camera."""
+        picker = self._cell_picker
+        if not picker.Pick(x, y, 0.0, self.plotter.renderer):
+            return None
+        ref = self.registry.by_actor.get(id(picker.GetActor()))
+        if ref is None:
+            return None
+        point = np.array(picker.GetPickPosition(), dtype=float)
+        normal = np.array(picker.GetPickNormal(), dtype=float)
+        length = np.linalg.norm(normal)
+        if not np.all(np.isfinite(point)) or not np.isfinite(length) or length < 1e-12:
+            return None
+        normal /= length
+        camera = np.array(self.plotter.renderer.GetActiveCamera().GetPosition())
+        if np.dot(camera - point, normal) < 0:  # a face seen from its back (an open mesh, flipped winding)
+            normal = -normal
+        return ref, point, normal
 
     # -- mouse -------------------------------------------------------------------------------------
     def _on_press(self, iren, _event) -> None:

@@ -537,6 +537,11 @@ class SceneView(QWidget):
         """Pick at display coordinates (VTK's, origin bottom-left) and emit :attr:`picked`."""
         return self._picking.pick(x, y)
 
+    def surface_at(self, x: float, y: float):
+        """``(ref, world point, world unit normal)`` of the geometry under display point ``(x, y)`` (VTK's,
+        origin bottom-left), or None over the background; the normal faces the camera."""
+        return self._picking.surface_at(x, y)
+
     def frame_near(self, x: float, y: float, radius: float = 14.0):
         """Name (``segment/frame`` with several segments) and display position of the shown frame origin
         nearest to display point ``(x, y)`` within ``radius`` pixels, or ``(None, None)``."""
