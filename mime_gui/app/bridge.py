@@ -1,7 +1,7 @@
 """Session events as Qt signals.
 
-Document, rig (edit, undo, redo), findings, history, selection, layer, drive and error events are forwarded at
-once. Pose events can arrive faster than the
+Document, rig (edit, undo, redo), findings, history, selection, layer, drive, measures and error events are
+forwarded at once. Pose events can arrive faster than the
 screen refreshes (sliders, playback): they are coalesced into one ``poses_changed`` per event-loop turn,
 carrying the set of segments that moved, so widgets that show poses refresh at most once per turn.
 """
@@ -23,6 +23,7 @@ class SessionBridge(QObject):
     layers_changed = Signal(str, bool)
     visibility_changed = Signal(object, bool)  # ItemRef, visible
     drive_changed = Signal(str, str)  # segment, "torques" or "positions"
+    measures_changed = Signal(object)  # tuple of mime_gui.rig.measures.Measure
     error = Signal(object)  # SessionError
 
     def __init__(self, session: Session, parent: QObject | None = None):
@@ -42,6 +43,7 @@ class SessionBridge(QObject):
             (session.layers_changed, self.layers_changed.emit),
             (session.visibility_changed, self.visibility_changed.emit),
             (session.drive_changed, self.drive_changed.emit),
+            (session.measures_changed, self.measures_changed.emit),
             (session.error, self.error.emit),
             (session.poses_changed, self._pose_event),
         ]

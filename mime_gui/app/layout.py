@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
@@ -84,9 +84,31 @@ def _tab_beside(window, group: list[QDockWidget], more: list[QDockWidget]) -> No
     group[0].raise_()
 
 
+class _LastStep(QObject):
+    """The arrangement's last step, run once: in the next turn of the event loop, before a saved state is
+    restored, or, when the window closes first, before its state is saved (else the state saved holds the
+    plots' tabs side by side, and a window restored from it is as wide as all of them)."""
+
+    def __init__(self, window: QMainWindow, step: Callable[[], None]):
+        super().__init__(window)
+        self._step: Callable[[], None] | None = step
+        window.installEventFilter(self)
+
+    def eventFilter(self, watched, event) -> bool:
+        if event.type() == QEvent.Close:
+            self.run()
+        return False
+
+    def run(self) -> None:
+        step, self._step = self._step, None
+        if step is not None:
+            self.parent().removeEventFilter(self)
+            step()
+
+
 def arrange_docks(window: QMainWindow) -> Callable[[], None]:
     """Lay the docks out; returns the last step (the plots' tabs), for the next turn of the event
-    loop or just before a saved state is restored."""
+    loop or just before a saved state is restored (it runs once: on a close that comes first too)."""
     docks = {d.objectName(): d for d in window.findChildren(QDockWidget)}
     options = window.dockOptions()
     window.setDockOptions(options & ~QMainWindow.AnimatedDocks)
@@ -137,7 +159,7 @@ def arrange_docks(window: QMainWindow) -> Callable[[], None]:
         side = max(230, min(360, window.width() // 4))
         window.resizeDocks(left[:1] + right[:1], [side, side], Qt.Horizontal)
 
-    return finish
+    return _LastStep(window, finish).run
 
 
 __all__ = ["STATE_VERSION", "arrange_docks", "build_panels_menu", "panel_action"]

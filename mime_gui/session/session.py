@@ -26,6 +26,7 @@ Events (each an :class:`~mime_gui.session.events.Event`, owned by its component 
 - ``selection_changed(item)`` — an :class:`ItemRef` or None;
 - ``layers_changed(layer, visible)``;
 - ``visibility_changed(item, visible)`` — one item hidden or shown (tree context menu);
+- ``measures_changed(measures)`` — the list of measures changed (:meth:`~Session.add_measure`);
 - ``stepped(dt, previous)`` — :meth:`~Session.tick` took a step (``previous``: name → NodeState before it);
 - ``drive_changed(segment, drive)`` — a dynamic segment is now driven by ``"torques"`` or ``"positions"``;
 - ``error(SessionError)`` — a refused file, edit, command or write; the previous state stays.
@@ -78,6 +79,8 @@ class Session:
         self.selection_changed = self.view.selection_changed
         self.layers_changed = self.view.layers_changed
         self.visibility_changed = self.view.visibility_changed
+        self.measures_changed = self.view.measures_changed
+        self.document_changed.connect(self.view.measures.document_shown)  # drops what another file lacks
 
     # -- the document ----------------------------------------------------------------------------------
     @property
@@ -229,9 +232,6 @@ class Session:
         """The next edit starts an undo step of its own, whatever it merges with."""
         self.editing.seal()
 
-    @property
-    def can_undo(self) -> bool:
-        return self.history.can_undo
     def begin_gesture(self) -> None:
         """Edits of one field until :meth:`end_gesture` are one undo step (a handle dragged in the view)."""
         self.editing.begin_gesture()
@@ -239,6 +239,9 @@ class Session:
     def end_gesture(self) -> None:
         self.editing.end_gesture()
 
+    @property
+    def can_undo(self) -> bool:
+        return self.history.can_undo
 
     @property
     def can_redo(self) -> bool:
@@ -387,3 +390,25 @@ class Session:
 
     def set_layer_visible(self, layer: str, visible: bool) -> None:
         self.view.set_layer_visible(layer, visible)
+
+    # -- measures: view state, neither saved with the rig nor undone (session/measures.py) ----------------
+    @property
+    def measures(self) -> tuple:
+        return self.view.measures.all
+
+    def measure_end(self, item: ItemRef, world_point=None):
+        """The measure's end ``item`` stands for; with ``world_point``, the point fixed on its frame there."""
+        return self.view.measures.end(item, world_point)
+
+    def add_measure(self, a, b, axes=None):
+        return self.view.measures.add(a, b, axes)
+
+    def remove_measure(self, measure) -> None:
+        self.view.measures.remove(measure)
+
+    def clear_measures(self) -> None:
+        self.view.measures.clear()
+
+    def measure_readings(self) -> tuple:
+        """Each measure now, from the published poses: a Reading, or the MeasureError of a stale one."""
+        return self.view.measures.readings()

@@ -1,10 +1,11 @@
 """The view-state component of the session: what is selected, which items are hidden, which layers are
-shown, and the attached view (:class:`~mime_gui.session.renderer.Renderer`) these are pushed to, with the
+shown, the measures kept (:mod:`~mime_gui.session.measures`), and the attached view
+(:class:`~mime_gui.session.renderer.Renderer`) these are pushed to, with the
 parts, magnets and probes it draws (:mod:`~mime_gui.session.items`: all of them when a document is shown,
 what an edit changed, the poses of those that moved). Nothing is computed for a view while none is attached.
 
 Events: ``selection_changed(item)``, ``layers_changed(layer, visible)``,
-``visibility_changed(item, visible)``.
+``visibility_changed(item, visible)``, ``measures_changed(measures)``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from mime_gui.session.errors import SessionError, refuse
 from mime_gui.session.events import Event
 from mime_gui.session.items import DrawnItem, ItemChange, diff, drawn_items, field_source, item_poses
 from mime_gui.session.mass_properties import document_mass_table
+from mime_gui.session.measures import MeasureList
 from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
 
 
@@ -29,6 +31,8 @@ class ViewState:
         self.selection_changed = Event("selection_changed")
         self.layers_changed = Event("layers_changed")
         self.visibility_changed = Event("visibility_changed")
+        self.measures = MeasureList(document, error)  # view state: neither saved with the rig nor undone
+        self.measures_changed = self.measures.measures_changed
         self._document = document  # the open document or None
         self._error = error
 

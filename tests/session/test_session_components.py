@@ -20,7 +20,7 @@ EVENTS = {
     "documents": ("document_changed",),
     "editing": ("rig_changed", "findings_changed", "history_changed"),
     "motion": ("poses_changed", "stepped", "drive_changed"),
-    "view": ("selection_changed", "layers_changed", "visibility_changed"),
+    "view": ("selection_changed", "layers_changed", "visibility_changed", "measures_changed"),
 }
 
 

@@ -44,6 +44,7 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("TorquesDock", "Torques", "beside", _DOCKS + "torques:TorquesDock"),
     DockSpec("MotorDemandDock", "Demand", "beside", _DOCKS + "demand:DemandDock"),
     DockSpec("PosesDock", "Poses", "beside", _DOCKS + "poses:PosesDock"),
+    DockSpec("MeasuresDock", "Measures", "beside", _DOCKS + "measures:MeasuresDock"),
     DockSpec("PlayerDock", "Player", "foot", _DOCKS + "player:PlayerDock"),
 )
 
