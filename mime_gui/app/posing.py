@@ -239,6 +239,16 @@ def install_posing(window) -> Posing | None:
     posing.act_orientation = check("&Keep the frame's orientation", True,
                                    lambda on: setattr(posing, "keep_orientation", bool(on)),
                                    "A frame's arrows keep its orientation (off: its position only)")
+    measures = window.docks.get("MeasuresDock")
+    if measures is not None:  # a measure's end at a point clicked on a surface
+        def want_point(picker):
+            if picker is None:
+                window.scene.pick_point(None)
+                return
+            window.statusBar().showMessage("Click a point on the robot or a part in the 3D view", 6000)
+            window.scene.pick_point(lambda ref=None, point=None, _normal=None:
+                                    measures.take_point(picker, ref, point))
+        measures.point_wanted.connect(want_point)
     posing.act_teleport = check("&Teleport", False, lambda on: setattr(posing, "teleport", bool(on)),
                                 "A dragged frame's arm jumps to the answer instead of following through "
                                 "its servo lag")

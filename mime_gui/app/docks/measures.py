@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSignalBlocker, Qt
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSizePolicy,
     QSplitter,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -95,6 +96,11 @@ class EndPicker(QWidget):
                               "or a frame (type to jump to one)")
         self.pick = QPushButton("Selection", self)
         self.pick.setToolTip("Take the item selected in the chain tree or the 3D view")
+        self.point = QToolButton(self)
+        self.point.setText("⌖")
+        self.point.setCheckable(True)
+        self.point.setToolTip("Click a point on the robot or a part in the 3D view: the end is that point, "
+                              "fixed on the link it lies on")
         self._ends: list = []
 
     def set_choices(self, choices) -> None:
@@ -126,6 +132,10 @@ class EndPicker(QWidget):
 
 
 class MeasuresDock(QDockWidget):
+    #: a picker waits for a point clicked in the 3D view (None: no longer); the window answers with
+    #: :meth:`take_point`
+    point_wanted = Signal(object)
+
     def __init__(self, session: Session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "MeasuresDock")  # its title and object name: the dock registry
@@ -158,7 +168,9 @@ class MeasuresDock(QDockWidget):
             grid.addWidget(QLabel(title, left), row, 0)
             grid.addWidget(picker.combo, row, 1)
             grid.addWidget(picker.pick, row, 2)
+            grid.addWidget(picker.point, row, 3)
             picker.pick.clicked.connect(lambda _c=False, p=picker: self.take_selection(p))
+            picker.point.toggled.connect(lambda on, p=picker: self._want_point(p, on))
             picker.combo.currentIndexChanged.connect(lambda _i: self._ends_changed())
         # the axes on a row of their own: beside the ends they made the dock (and the window) wider
         angle = QHBoxLayout()
@@ -179,7 +191,7 @@ class MeasuresDock(QDockWidget):
         self.add_button.clicked.connect(self.add)
         angle.addWidget(self.add_button)
         grid.addWidget(QLabel("Angle", left), 2, 0)
-        grid.addLayout(angle, 2, 1, 1, 2)
+        grid.addLayout(angle, 2, 1, 1, 3)
         grid.setColumnStretch(1, 1)
         col.addLayout(grid)
         self.table = QTreeWidget(left)
@@ -269,6 +281,28 @@ class MeasuresDock(QDockWidget):
             return
         try:
             picker.set_end(self.session.measure_end(item))
+        except SessionError:  # the window shows it
+            pass
+
+    def _want_point(self, picker: EndPicker, on: bool) -> None:
+        """Ask the window for the next click's point in the 3D view (:attr:`point_wanted`), one picker at a
+        time; unchecked, stop waiting."""
+        if on:
+            for other in self.pickers:
+                if other is not picker and other.point.isChecked():
+                    with QSignalBlocker(other.point):
+                        other.point.setChecked(False)
+        self.point_wanted.emit(picker if on else None)
+
+    def take_point(self, picker: EndPicker, ref, world_point) -> None:
+        """The point clicked for ``picker``: on the link (or part) ``ref`` at ``world_point``; None, no
+        point (a click off every surface)."""
+        with QSignalBlocker(picker.point):
+            picker.point.setChecked(False)
+        if ref is None:
+            return
+        try:
+            picker.set_end(self.session.measure_end(ref, world_point))
         except SessionError:  # the window shows it
             pass
 

@@ -1,5 +1,8 @@
 """Picking and hovering: a click (a press and release within a few pixels) picks the item under the mouse;
-with the frames layer shown, the name of the frame origin nearest the mouse floats beside it."""
+with the frames layer shown, the name of the frame origin nearest the mouse floats beside it.
+
+Clicks are read from the widget's Qt events, not from VTK's: the camera's interactor style takes VTK's
+focus at a press, and from then until the release VTK gives the mouse's events to the style alone."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 import vtk
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 
 from mime_gui.app.scene.actors import ActorRegistry
 from mime_gui.session.renderer import ItemRef
@@ -40,16 +43,18 @@ class Picking:
         text.SetVisibility(False)
         text.SetPickable(False)
         plotter.renderer.AddViewProp(text)
+        self._wants_point = None  # a callback waiting for the next click's surface point
         self._cell_picker = vtk.vtkCellPicker()
         self._cell_picker.SetTolerance(0.0005)
         self._timer = QTimer(parent)
         self._timer.setSingleShot(True)
         self._timer.setInterval(HOVER_MS)
         self._timer.timeout.connect(self._update_hover)
+        self.busy: Callable[[], bool] = lambda: False  # a handle is being dragged: a release is no click
+        self._clicks = _Clicks(self, parent)
+        plotter.installEventFilter(self._clicks)
         iren = plotter.iren.interactor if plotter.iren is not None else None
         if iren is not None:
-            iren.AddObserver("LeftButtonPressEvent", self._on_press, 10.0)
-            iren.AddObserver("LeftButtonReleaseEvent", self._on_release, 10.0)
             iren.AddObserver("MouseMoveEvent", self._on_move, 10.0)
 
     def stop(self) -> None:
@@ -73,6 +78,11 @@ class Picking:
         self.picked(ref)
         return ref
 
+    def want_point(self, callback) -> None:
+        """The next click in the view calls ``callback`` with :meth:`surface_at` there (None off every
+        surface) instead of selecting; None forgets a callback still waiting."""
+        self._wants_point = callback
+
     def surface_at(self, x: float, y: float):
         """The surface under display point ``(x, y)`` (VTK's, origin bottom-left) in the scene's own renderer:
         ``(ref, world point, world unit normal)`` of the nearest geometry hit (its item: a link, a part fixed
@@ -95,16 +105,26 @@ class Picking:
         return ref, point, normal
 
     # -- mouse -------------------------------------------------------------------------------------
-    def _on_press(self, iren, _event) -> None:
-        self._press_pos = iren.GetEventPosition()
+    def display_position(self, pos) -> tuple[float, float]:
+        """VTK's display coordinates (origin bottom-left, device pixels) of a widget point."""
+        ratio = self.plotter.devicePixelRatioF()
+        return pos.x() * ratio, (self.plotter.height() - pos.y() - 1) * ratio
 
-    def _on_release(self, iren, _event) -> None:
+    def press(self, x: float, y: float) -> None:
+        self._press_pos = (x, y)
+
+    def release(self, x: float, y: float) -> None:
         if self._press_pos is None:
             return
-        x, y = iren.GetEventPosition()
         px, py = self._press_pos
         self._press_pos = None
+        if self.busy():
+            return
         if abs(x - px) + abs(y - py) <= CLICK_PIXELS:
+            wants, self._wants_point = self._wants_point, None
+            if wants is not None:  # this click gives a point, not a selection
+                wants(self.surface_at(x, y))
+                return
             self.pick(x, y)
             self.request_render()
 
@@ -166,3 +186,22 @@ class Picking:
                 best = f"{seg.name}/{seg.art.frame_names[i]}" if many else seg.art.frame_names[i]
                 best_xy = (sx[i], sy[i])
         return best, best_xy
+
+
+class _Clicks(QObject):
+    """The widget's left presses and releases, passed on untouched (the camera still sees them)."""
+
+    def __init__(self, picking: Picking, parent):
+        super().__init__(parent)
+        self.picking = picking
+
+    def eventFilter(self, _watched, event) -> bool:
+        kind = event.type()
+        if kind in (QEvent.MouseButtonPress, QEvent.MouseButtonRelease) and event.button() == Qt.LeftButton \
+                and not self.picking.closed:
+            x, y = self.picking.display_position(event.position())
+            if kind == QEvent.MouseButtonPress:
+                self.picking.press(x, y)
+            else:
+                self.picking.release(x, y)
+        return False

@@ -121,6 +121,7 @@ class SceneView(QWidget):
         self._handles = Handles(self.plotter, overlay, dragged=self.handle_dragged.emit,
                                 request_render=self.request_render)
         self.add_before_render(self._follow_handles)
+        self._picking.busy = lambda: self._handles.dragging  # a handle let go is no click
         self.set_display_detail(display_detail)
 
     def _setup_look(self):
@@ -541,6 +542,14 @@ class SceneView(QWidget):
         """``(ref, world point, world unit normal)`` of the geometry under display point ``(x, y)`` (VTK's,
         origin bottom-left), or None over the background; the normal faces the camera."""
         return self._picking.surface_at(x, y)
+
+    def pick_point(self, callback) -> None:
+        """The next click in the view gives ``callback(ref, world point, world normal)`` of the surface there,
+        or ``callback(None)`` off every surface, instead of selecting (None: no longer wait)."""
+        if callback is None:
+            self._picking.want_point(None)
+            return
+        self._picking.want_point(lambda hit: callback(*hit) if hit is not None else callback(None))
 
     def frame_near(self, x: float, y: float, radius: float = 14.0):
         """Name (``segment/frame`` with several segments) and display position of the shown frame origin
