@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -59,11 +60,23 @@ class BuiltSegment:
     mount: tuple[str, str] | None  # (segment, frame) it rides on; None: the world
     placement: np.ndarray  # mount_X_base (or world_X_base for the first segment)
     riders: tuple = ()  # the segments it carries (mime_gui.rig.payload.Rider)
-    carrying: Articulation | None = None  # ``articulation`` with the riders welded on (None: no payload)
-    coupled: object = None  # mime_gui.rig.coupled.Coupled: the riders hung on it, moving (its torques)
     # grafted link → (collection, name) of the part or magnet it stands for: what a drawn link is, so no
     # caller reads it from the link's name
     grafts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # how its riders are welded on and hung on it (mime_gui.rig.payload.carry), made on first use: an edit
+    # is drawn without waiting for the dynamics' articulations
+    weld: Callable[[], Articulation] | None = field(default=None, repr=False)
+    hang: Callable[[], object] | None = field(default=None, repr=False)
+
+    @cached_property
+    def carrying(self) -> Articulation | None:
+        """``articulation`` with the riders welded on (None: no payload)."""
+        return None if self.weld is None else self.weld()
+
+    @cached_property
+    def coupled(self):
+        """The riders hung on it, moving (:class:`mime_gui.rig.coupled.Coupled`, its torques); None: none."""
+        return None if self.hang is None else self.hang()
 
     def link_of(self, item: tuple[str, str]) -> str | None:
         """The link the part or magnet ``(collection, name)`` is grafted as here; None when it is not."""

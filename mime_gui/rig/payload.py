@@ -16,6 +16,7 @@ none either, and the build report says so.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -143,6 +144,7 @@ def carry(segments: dict, apparatus, analysis) -> tuple[dict, dict[str, dict]]:
         found = riders(name, segments, apparatus, analysis)
         reports[name] = report_entry(name, s.segment, found)
         if reports[name]["carried"] and found:
-            out[name] = dataclasses.replace(s, riders=tuple(found), carrying=carrying(s.articulation, found),
-                                            coupled=coupled(name, segments, apparatus, analysis))
+            out[name] = dataclasses.replace(
+                s, riders=tuple(found), weld=partial(carrying, s.articulation, found),
+                hang=partial(coupled, name, segments, apparatus, analysis))
     return out, reports
