@@ -442,3 +442,28 @@ def test_alt_on_a_declared_frames_arrow_poses_the_arm_by_it(window, qtbot, tilte
         np.testing.assert_allclose(X[:3, 3], X0[:3, 3] + amount * a, atol=1e-6)
     else:  # a six-joint arm may not keep the frame's orientation there: nearer, never farther
         assert np.linalg.norm(X[:3, 3] - (X0[:3, 3] + amount * a)) < abs(amount)
+
+
+def test_a_selected_probes_handles_are_drawn_over_the_robot(window, qtbot, demo_copy):
+    """The handles are drawn in the overlay pass, which runs only when something needs it: a probe's
+    selection lights nothing there, its handles must still switch it on."""
+    from mime_gui.app.scene.handles import COLOURS
+
+    open_with_clock_stopped(window, demo_copy / "demo.rig.json", qtbot)
+    scene = window.scene
+    window.session.select(ItemRef("", "probe", "sample"))
+    settle(qtbot, 20)
+    assert scene.handles.visible() and scene._registry.overlay.GetDraw()
+    scene.render_now()
+    image = scene.plotter.screenshot(None, return_img=True)
+    h = image.shape[0]
+    X = scene.handles.world_X_handles
+    for k in range(3):
+        x, y = on_screen(scene, X[:3, 3] + 0.75 * scene.handles.scale * X[:3, k])[:2]
+        patch = image[int(h - 1 - y) - 2:int(h - 1 - y) + 3, int(x) - 2:int(x) + 3, :3].reshape(-1, 3) / 255.0
+        # the arrow's own colour dominates somewhere on it (shading scales it, the hue stays)
+        hue = int(np.argmax(COLOURS[k]))
+        assert any(int(np.argmax(p)) == hue and p.max() - p.min() > 0.15 for p in patch)
+    window.posing.act_show.setChecked(False)
+    settle(qtbot, 10)
+    assert not scene._registry.overlay.GetDraw()  # nothing else over the geometry: the pass is off again

@@ -1,4 +1,4 @@
-"""A measure's end at a point clicked on the robot in the 3D view (the ⌖ button beside an end): the point
+"""A measure's end at a point clicked on the robot in the 3D view (the ⊕ button beside an end): the point
 lies on the link's drawn surface (trimesh), rides with the link as the arm moves, and the distance read is
 the one computed from the published poses; a click off every surface picks nothing and selects nothing."""
 

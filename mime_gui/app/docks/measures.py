@@ -97,7 +97,7 @@ class EndPicker(QWidget):
         self.pick = QPushButton("Selection", self)
         self.pick.setToolTip("Take the item selected in the chain tree or the 3D view")
         self.point = QToolButton(self)
-        self.point.setText("⌖")
+        self.point.setText("⊕")
         self.point.setCheckable(True)
         self.point.setToolTip("Click a point on the robot or a part in the 3D view: the end is that point, "
                               "fixed on the link it lies on")

@@ -122,6 +122,7 @@ class SceneView(QWidget):
                                 request_render=self.request_render)
         self.add_before_render(self._follow_handles)
         self._picking.busy = lambda: self._handles.dragging  # a handle let go is no click
+        self._visibility.overlay_wanted = self._handles.visible  # they are drawn over the geometry
         self.set_display_detail(display_detail)
 
     def _setup_look(self):
@@ -312,6 +313,7 @@ class SceneView(QWidget):
         self.items.select(item)
         self._selected = item
         self._handles.show(*self._handle_target(item))
+        self._visibility.update_overlay_draw(bool(self._highlight.actors()))
 
     # -- handles ---------------------------------------------------------------------------------------
     @property
@@ -321,6 +323,7 @@ class SceneView(QWidget):
     def set_handles_enabled(self, on: bool) -> None:
         """Show the selected item's move and turn handles (on by default)."""
         self._handles.set_enabled(on)
+        self._visibility.update_overlay_draw(bool(self._highlight.actors()))
 
     def handles_enabled(self) -> bool:
         return self._handles.enabled

@@ -41,6 +41,7 @@ class Visibility:
         self.hidden: set[ItemRef] = set()
         self.frame_filter = ""
         self.dimmed: frozenset[ItemRef] = frozenset()  # parts drawn as they were (session/stand_ins.py)
+        self.overlay_wanted = lambda: False  # something else drawn over the geometry is shown (the handles)
 
     def check_layer(self, layer: str) -> None:
         if layer not in LAYERS:
@@ -120,8 +121,10 @@ class Visibility:
                 actor.SetVisibility(True)
 
     def update_overlay_draw(self, highlighting: bool) -> None:
-        """The overlay pass only runs when it has something to draw (each pass costs on a software GL)."""
-        self.registry.overlay.SetDraw(any(self.layers[layer] for layer in OVERLAY_LAYERS) or highlighting)
+        """The overlay pass only runs when it has something to draw (each pass costs on a software GL): a
+        layer drawn over the geometry, a highlight, or the selected item's handles."""
+        self.registry.overlay.SetDraw(any(self.layers[layer] for layer in OVERLAY_LAYERS) or highlighting
+                                      or self.overlay_wanted())
 
     # -- opacity -----------------------------------------------------------------------------------
     @property
