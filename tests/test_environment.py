@@ -9,7 +9,7 @@ import importlib
 import pytest
 from robot_data import ROBOTS
 
-PEERS = ["pinocchio", "yourdfpy", "hypothesis", "PySide6", "pyvistaqt", "ruff", "scipy"]
+PEERS = ["pinocchio", "mujoco", "yourdfpy", "hypothesis", "PySide6", "pyvistaqt", "ruff", "scipy"]
 
 
 @pytest.mark.parametrize("module", PEERS)

@@ -7,6 +7,8 @@
 - ``export RIG --python OUT.py | --json OUT.rig.json | --bundle OUT.zip``: MIME-style Python, a rig file, or
   a bundle (the rig file and every file it references); each records its provenance (versions, rungs, the
   SHA-256 of every referenced file). An invalid rig writes nothing and exits 1.
+- ``export RIG --urdf OUT.urdf | --mjcf OUT.xml``: the whole rig as one URDF or as MuJoCo's MJCF, its meshes
+  copied beside it (docs/simulators.md); what a format cannot hold is refused with an ``export.*`` code.
 - ``export RIG --pose NAME --commands OUT.csv [--hold S] [--dt S]``: the rig's pose ``NAME`` as a held
   command file (:func:`mime_gui.rig.poses.pose_commands`) that ``mime-gui play`` plays.
 
@@ -48,6 +50,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str) -> None:
         out.add_argument("--json", metavar="OUT.rig.json", help="write a rig file (paths relative to it)")
         out.add_argument("--bundle", metavar="OUT.zip", help="write a zip of the rig file and every file it "
                          "references, to open on another machine")
+        out.add_argument("--urdf", metavar="OUT.urdf", help="write the whole rig as one URDF, its meshes "
+                         "beside it (docs/simulators.md)")
+        out.add_argument("--mjcf", metavar="OUT.xml", help="write the whole rig as MuJoCo's MJCF, its meshes "
+                         "beside it (docs/simulators.md)")
         out.add_argument("--commands", metavar="OUT.csv", help="write the pose --pose as a held command file "
                          "(.csv or .npz) for mime-gui play")
         parser.add_argument("--pose", metavar="NAME", help="with --commands: the rig's pose to write")
@@ -142,11 +148,17 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
         if getattr(args, "commands", None):
             return _export_pose(rig, args, out)
         bundled = getattr(args, "bundle", None)
-        target = Path(args.python or args.json or bundled)
+        urdf, mjcf = getattr(args, "urdf", None), getattr(args, "mjcf", None)
+        target = Path(args.python or args.json or bundled or urdf or mjcf)
 
         def write() -> None:
             if args.python:
                 export_python(rig, target, source=Path(args.rig).name)
+            elif urdf or mjcf:  # the simulators' formats (mime_gui.rig.simulators: export.* refusals)
+                from mime_gui.rig.mjcf_export import export_mjcf
+                from mime_gui.rig.urdf_export import export_urdf
+
+                (export_urdf if urdf else export_mjcf)(rig, target, source=Path(args.rig).name)
             elif bundled:
                 bundle.write_bundle(rig, target)
             else:

@@ -1,0 +1,257 @@
+"""The whole rig as MJCF and URDF, checked by the simulators themselves.
+
+MuJoCo loads the MJCF and its mass matrix (armature included), its bias at rest and its total mass are held
+to the rig engine's; Pinocchio and our own reader load the URDF, and its frames and mass matrix are held to
+the rig's. The engine's side is the coupled articulation of each carrier (``BuiltSegment.coupled``: the
+carrier's tree with every segment riding on it hung from its mount, each with its armature), the very tree
+the exports write, so the two are compared whole, cross terms between an arm and the motor on it included.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from rig_helpers import DEMO_RIG
+from robot_data import robot_urdf
+
+from mime_gui.multibody import dynamics_bias, frame_poses, mass_matrix
+from mime_gui.rig import Box, Part, PermanentMagnet, load
+from mime_gui.rig.findings import RigError
+from mime_gui.rig.mjcf_export import export_mjcf
+
+mujoco = pytest.importorskip("mujoco")
+
+N = 20
+GRAVITY = np.array([0.0, 0.0, -9.81])
+
+
+def _demo():
+    return load(DEMO_RIG)
+
+
+def _ur5():
+    from test_coupled_torques import _riders_rig  # UR5 carrying a motor, parts, a spindle on the rotor
+
+    rig = _riders_rig(robot_urdf("ur_description/urdf/ur5_robot.urdf"), "tool0")
+    rig.chain["arm"].at = (0.1, -0.2, 0.3)
+    rig.chain["arm"].orientation = (math.cos(0.2), math.sin(0.2), 0.0, 0.0)  # tilted: gravity across the base
+    rig.parts["bracket"] = Part(
+        Box(size=(0.04, 0.02, 0.01)), material="aluminium", at=(0.03, 0.01, 0.02), mount="arm.wrist_2_link"
+    )
+    rig.magnets["tip"] = PermanentMagnet(
+        Box(size=(0.01, 0.01, 0.01)),
+        material="NdFeB-N42",
+        at=(0.0, 0.02, 0.0),
+        mount="spindle.rotor",
+        magnetisation=(1, 0, 0),
+    )
+    rig.parts["plate"] = Part(Box(size=(0.2, 0.2, 0.01)), material="aluminium", at=(0.5, 0.0, 0.0))
+    return rig
+
+
+RIGS = {"demo": _demo, "ur5": _ur5}
+
+
+def _random_q(art, rng):
+    lo = np.where(np.isfinite(art.lower), art.lower, -math.pi)
+    hi = np.where(np.isfinite(art.upper), art.upper, math.pi)
+    return lo + (hi - lo) * rng.random(art.nq)
+
+
+def _carriers(built):
+    """Each segment standing in the world with the articulation of everything riding on it, and each
+    articulation joint's name in the exported tree."""
+    for name, s in built.segments.items():
+        if s.mount is not None:
+            continue
+        c = s.coupled
+        art = s.dynamics_articulation if c is None else c.articulation
+        names = [j if "/" in j else f"{name}/{j}" for j in art.joint_names]
+        yield name, s, art, names
+
+
+@pytest.fixture(params=sorted(RIGS))
+def exported(request, tmp_path):
+    rig = RIGS[request.param]()
+    path = export_mjcf(rig, tmp_path / "rig.xml")
+    return rig, mujoco.MjModel.from_xml_path(str(path))
+
+
+def test_mjcf_loads_and_its_mass_matrix_bias_and_mass_are_the_rigs(exported):
+    rig, model = exported
+    built = rig.build()
+    data = mujoco.MjData(model)
+    rng = np.random.default_rng(7)
+    seen = 0
+    for _name, s, art, names in _carriers(built):
+        dofs = np.array([model.jnt_dofadr[model.joint(n).id] for n in names])
+        qadr = np.array([model.jnt_qposadr[model.joint(n).id] for n in names])
+        R = s.placement[:3, :3]
+        for _ in range(N):
+            q = _random_q(art, rng)
+            data.qpos[:] = 0.0
+            data.qvel[:] = 0.0
+            data.qpos[qadr] = q
+            mujoco.mj_forward(model, data)
+            full = np.zeros((model.nv, model.nv))
+            mujoco.mj_fullM(model, full, data.qM) if hasattr(data, "qM") else mujoco.mj_fullM(
+                model, data, full
+            )
+            ours = mass_matrix(art, q)
+            theirs = full[np.ix_(dofs, dofs)]
+            assert np.abs(theirs - ours).max() <= 1e-9 * np.abs(ours).max()
+            gravity = dynamics_bias(art, q, np.zeros(art.nv), gravity=R.T @ GRAVITY)
+            assert np.abs(data.qfrc_bias[dofs] - gravity).max() <= 1e-9 * max(np.abs(gravity).max(), 1.0)
+        seen += len(names)
+    assert seen == model.nv  # every degree of freedom compared
+    totals = built.report.data["totals"]
+    ours = totals["segments_mass"] + totals["parts_mass"]
+    assert model.body_mass.sum() == pytest.approx(ours, rel=1e-12)
+
+
+def test_armature_and_its_reason_are_written(tmp_path):
+    text = export_mjcf(_demo(), tmp_path / "rig.xml").read_text()
+    assert 'name="arm/joint_6" type="hinge" axis="0.0 0.0 1.0" armature="0.0002"' in text
+    assert "wrist rotor 1.25e-5 kg m2 through the 4:1 belt" in text
+    model = mujoco.MjModel.from_xml_path(str(tmp_path / "rig.xml"))
+    assert model.dof_armature[model.joint("arm/joint_6").dofadr[0]] == 0.0002
+    m1 = model.numeric("magnet:motor/part:m1").data
+    assert m1[1:4].tolist() == [0.0, 0.0, 1.0]
+
+
+def test_a_rig_that_breaks_a_rule_is_refused_and_nothing_is_written(tmp_path):
+    rig = _demo()
+    rig.parts["holder"].mount = "motor.nowhere"
+    with pytest.raises(RigError) as caught:
+        export_mjcf(rig, tmp_path / "rig.xml")
+    assert any(f.code == "part.mount" for f in caught.value.findings)
+    assert not (tmp_path / "rig.xml").exists()
+
+
+# -- URDF ------------------------------------------------------------------------------------------------
+
+pin = pytest.importorskip("pinocchio")
+
+
+def _rig_poses(built, qs):
+    """world_X_frame of every rig frame ``<segment>/<frame>`` at the segments' positions ``qs``, composed
+    from each segment's own frame poses on its mount (the rig's built poses)."""
+    out = {}
+    for name, s in built.segments.items():
+        art = s.articulation
+        base = s.placement if s.mount is None else out[f"{s.mount[0]}/{s.mount[1]}"] @ s.placement
+        for f, X in zip(art.frame_names, frame_poses(art, qs[name]), strict=True):
+            out[f"{name}/{f}"] = base @ X
+    return out
+
+
+def _pin_q(model, per_joint):
+    q = pin.neutral(model)
+    for name, value in per_joint.items():
+        j = model.joints[model.getJointId(name)]
+        if j.nq == 2:
+            q[j.idx_q : j.idx_q + 2] = math.cos(value), math.sin(value)
+        else:
+            q[j.idx_q] = value
+    return q
+
+
+@pytest.mark.parametrize("which", sorted(RIGS))
+def test_urdf_frames_and_mass_matrix_are_the_rigs_in_pinocchio_and_our_reader(which, tmp_path):
+    from mime_gui.multibody import read_urdf
+    from mime_gui.rig.urdf_export import export_urdf
+
+    rig = RIGS[which]()
+    built = rig.build()
+    path = export_urdf(rig, tmp_path / "rig.urdf")
+    model = pin.buildModelFromUrdf(str(path))
+    data = model.createData()
+    ours_read = read_urdf(str(path)).compile()
+    rng = np.random.default_rng(11)
+    for _ in range(N):
+        qs = {n: _random_q(s.articulation, rng) for n, s in built.segments.items()}
+        per_joint = {
+            f"{n}/{j}": v
+            for n, s in built.segments.items()
+            for j, v in zip(s.articulation.joint_names, qs[n], strict=True)
+        }
+        poses = _rig_poses(built, qs)
+        q = _pin_q(model, per_joint)
+        pin.framesForwardKinematics(model, data, q)
+        read_q = np.array([per_joint[j] for j in ours_read.joint_names])
+        read_poses = frame_poses(ours_read, read_q)
+        for frame, X in poses.items():
+            assert (
+                np.abs(data.oMf[model.getFrameId(frame, pin.FrameType.BODY)].homogeneous - X).max() <= 1e-12
+            ), frame
+            assert np.abs(read_poses[ours_read.frame_index(frame)] - X).max() <= 1e-12, frame
+        M = pin.crba(model, data, q)
+        M = np.triu(M) + np.triu(M, 1).T
+        for _name, _s, art, names in _carriers(built):
+            sub = [model.joints[model.getJointId(n)].idx_v for n in names]
+            ours = mass_matrix(art.with_armature(np.zeros(art.nv)), np.array([per_joint[n] for n in names]))
+            assert np.abs(M[np.ix_(sub, sub)] - ours).max() <= 1e-9 * np.abs(ours).max()
+
+
+def test_urdf_holds_the_armature_its_reason_and_the_magnets_moment(tmp_path):
+    from mime_gui.rig.urdf_export import export_urdf
+
+    text = export_urdf(_demo(), tmp_path / "rig.urdf").read_text()
+    assert "armature of arm/joint_6: 0.0002 kg m2 (declared: wrist rotor 1.25e-5 kg m2" in text
+    assert '<mime_magnet moment="' in text and 'direction="0.0 0.0 1.0"' in text
+    assert "sha256" in text
+    copied = sorted(p.name for p in (tmp_path / "rig_meshes").iterdir())
+    assert "base.stl" in copied and "wrist.obj" in copied
+
+
+# -- refusals and the command line ----------------------------------------------------------------------
+
+
+def test_a_lab_kind_is_written_as_urdf_and_refused_as_mjcf_with_a_code(tmp_path):
+    from mime_gui.rig import Apparatus, LabSegment, register_dynamics, unregister_dynamics
+    from mime_gui.rig.dynamics import frames
+    from mime_gui.rig.simulators import ExportError
+    from mime_gui.rig.urdf_export import export_urdf
+
+    register_dynamics(
+        "export-stage",
+        lambda travel=0.1: frames(
+            "stage",
+            "base",
+            [("slide", "prismatic", "base", "carriage", (0, 0, 0.02), (1, 0, 0), (-travel, travel))],
+        ),
+    )
+    try:
+        rig = Apparatus("lab", chain={"stage": LabSegment(kind="export-stage", params={"travel": 0.2})})
+        with pytest.raises(ExportError) as caught:
+            export_mjcf(rig, tmp_path / "lab.xml")
+        assert caught.value.code == "export.mjcf-massless"
+        assert "lab's own kind" in caught.value.message and "--urdf" in caught.value.message
+        assert not (tmp_path / "lab.xml").exists()
+        model = pin.buildModelFromUrdf(str(export_urdf(rig, tmp_path / "lab.urdf")))
+        assert model.names[1] == "stage/slide" and model.upperPositionLimit[0] == 0.2
+    finally:
+        unregister_dynamics("export-stage")
+
+
+def test_the_command_line_writes_both_and_refuses_an_invalid_rig(tmp_path, capsys):
+    import json
+
+    from mime_gui.cli import main
+
+    assert main(["export", str(DEMO_RIG), "--mjcf", str(tmp_path / "demo.xml")]) == 0
+    assert main(["export", str(DEMO_RIG), "--urdf", str(tmp_path / "demo.urdf")]) == 0
+    assert mujoco.MjModel.from_xml_path(str(tmp_path / "demo.xml")).nv == 7
+    assert pin.buildModelFromUrdf(str(tmp_path / "demo.urdf")).nv == 7
+    data = json.loads(DEMO_RIG.read_text())
+    data["parts"]["holder"]["mount"] = "motor.nowhere"
+    data["chain"][0]["description"] = str(DEMO_RIG.parent / "arm.urdf")
+    bad = tmp_path / "bad.rig.json"
+    bad.write_text(json.dumps(data))
+    capsys.readouterr()
+    assert main(["export", str(bad), "--mjcf", str(tmp_path / "bad.xml")]) == 1
+    assert main(["export", str(bad), "--urdf", str(tmp_path / "bad.urdf")]) == 1
+    assert "error[part.mount] parts.holder.mount" in capsys.readouterr().out
+    assert not (tmp_path / "bad.xml").exists() and not (tmp_path / "bad.urdf").exists()
