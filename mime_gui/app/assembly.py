@@ -119,6 +119,11 @@ class Assembly(QObject):
         self.act_export_python = self._action(export, "As MIME-style &Python…", self.export_python)
         self.act_export_bundle = self._action(export, "As a &bundle (zip with its files)…",
                                               self.export_bundle)
+        export.addSeparator()
+        self.act_export_urdf = self._action(export, "As one &URDF (ROS, meshes beside it)…",
+                                            lambda: self._export("urdf"))
+        self.act_export_mjcf = self._action(export, "As MuJoCo &MJCF (armature included)…",
+                                            lambda: self._export("mjcf"))
         self.export_menu = export
 
     def _action(self, menu, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -145,7 +150,8 @@ class Assembly(QObject):
             tip = f"Fix the rig first: [{first.code}] {first.where}: {first.message}{more}"
         else:
             tip = "Write the rig, valid, for MIME"
-        for action in (self.act_export_json, self.act_export_python, self.act_export_bundle):
+        for action in (self.act_export_json, self.act_export_python, self.act_export_bundle,
+                       self.act_export_urdf, self.act_export_mjcf):
             action.setEnabled(ok)
             action.setToolTip(tip)
             action.setStatusTip(tip)
@@ -415,7 +421,9 @@ class Assembly(QObject):
             folder = Path(self.session.suggested_path() or ".").parent
             suffix, flt = {"json": (".export.rig.json", "Rig files (*.rig.json)"),
                            "python": (".py", "MIME-style Python (*.py)"),
-                           "bundle": (".zip", "Rig bundles (*.zip)")}[kind]
+                           "bundle": (".zip", "Rig bundles (*.zip)"),
+                           "urdf": (".urdf", "URDF (*.urdf)"),
+                           "mjcf": (".mjcf.xml", "MuJoCo MJCF (*.xml)")}[kind]
             start = str(folder / (stem + suffix))
             path, _ = QFileDialog.getSaveFileName(self.window, "Export the rig", start, flt)
             if not path:
@@ -430,6 +438,8 @@ class Assembly(QObject):
                 self.session.export_python(path)
             elif kind == "bundle":
                 self.session.export_bundle(path)
+            elif kind in ("urdf", "mjcf"):
+                self.session.export_simulator(path, kind)
             else:
                 self.session.export_json(path)
         except SessionError:

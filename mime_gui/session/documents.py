@@ -258,6 +258,24 @@ class Documents:
         self._write(target, write)
         return target
 
+    def export_simulator(self, path: str | os.PathLike, kind: str) -> str:
+        """Write the rig as one URDF (``kind`` ``urdf``) or as MuJoCo's MJCF (``mjcf``), its meshes copied
+        beside it, as ``mime-gui export --urdf/--mjcf`` writes it (the same functions); a rig that breaks
+        rules, or what the format cannot hold (``export.*``), writes nothing."""
+        doc = self.require()
+        target = str(path)
+        if kind not in ("urdf", "mjcf"):
+            raise ValueError(f"kind is 'urdf' or 'mjcf', got {kind!r}")
+
+        def write() -> None:
+            from mime_gui.rig.mjcf_export import export_mjcf
+            from mime_gui.rig.urdf_export import export_urdf
+
+            (export_urdf if kind == "urdf" else export_mjcf)(doc.rig, target, source=doc.name)
+
+        self._write(target, write)
+        return target
+
     def _write(self, target: str, write) -> None:
         """Run ``write()``; a failure emits ``error`` and raises a coded SessionError naming ``target``."""
         try:

@@ -212,6 +212,10 @@ class Session:
     def export_bundle(self, path: str | os.PathLike) -> str:
         return self.documents.export_bundle(path)
 
+    def export_simulator(self, path: str | os.PathLike, kind: str) -> str:
+        """The rig as one URDF (``urdf``) or MuJoCo's MJCF (``mjcf``), its meshes beside it."""
+        return self.documents.export_simulator(path, kind)
+
     # -- edits and history ---------------------------------------------------------------------------
     @property
     def history(self) -> History:
