@@ -41,3 +41,23 @@ def test_export_entries_wait_for_a_valid_rig(window, qtbot, demo_copy, tmp_path)
         session.export_simulator(tmp_path / "rig.xml", "mjcf")
     assert refused.value.code == session.findings[0].code
     assert not (tmp_path / "rig.xml").exists()
+
+
+def test_the_exported_urdf_opens_in_the_app_with_its_meshes(window, qtbot, demo_copy, tmp_path):
+    """The demo's arm draws meshes: the exported URDF names its copies beside it, and opening it shows every
+    link of every segment, named <segment>/<link>, with no mesh problem."""
+    open_ready(window, demo_copy / "demo.rig.json")
+    built = window.session.document.built
+    links = {f"{n}/{link}" for n, s in built.segments.items() for link in s.tree.links}
+    out = tmp_path / "export" / "rig.urdf"
+    out.parent.mkdir()
+    window.session.export_simulator(out, "urdf")
+    assert any((tmp_path / "export").glob("*_meshes/*"))
+    assert window.open_file(str(out))
+    from test_driving import wait_until_ready
+
+    wait_until_ready(window)
+    assert window.scene.warnings == []
+    (segment,) = window.session.segments.values()
+    assert links <= set(segment.tree.links)
+    assert sum(1 for a in window.scene.actors(next(iter(window.session.segments)), "visual")) > 0
