@@ -5,8 +5,12 @@ schedule), then :func:`mime_gui.field.field_along` gives B at every probe at eve
 probe of the rig or a point ``X,Y,Z`` in metres fixed in the world; with none, every probe of the rig. The
 output holds ``time``, ``probe_names``, ``B`` (steps x probes x 3, tesla, world axes), ``magnet_names``,
 ``probe_positions``, the summary per probe (``frequency``, ``axis``, ``B_min``, ``B_max``, ``ellipticity``),
-``inside`` and, with ``--contributions``, ``contributions`` (steps x magnets x probes x 3). The summary is
-printed. Every refusal is one line ``error[CODE] PLACE: message`` on stderr, exit status 2.
+``inside`` and, with ``--contributions``, ``contributions`` (steps x magnets x probes x 3); with
+``--gradient``, ``gradient`` (steps x probes x 3 x 3, T/m, ``[i, j] = dB_i/dx_j``). A rig with samples adds
+the force and torque on each (:func:`mime_gui.field.forces_along`: ``sample_*``), one with keep-out zones
+the zones' check (:func:`mime_gui.field.zone_findings`: ``zone_*``, and a ``field.zone`` warning per zone
+breached). The summary is printed. Every refusal is one line ``error[CODE] PLACE: message`` on stderr,
+exit status 2.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ import numpy as np
 
 from mime_gui.cli import package_dirs
 from mime_gui.cli.play import OUTPUT_LIMIT, PlayError, _ProgressBar, _write, check_times, number, output_bytes
-from mime_gui.field import FieldError, field_along, field_bytes, rotating_summary
+from mime_gui.field import FieldError, field_along, field_bytes, forces_along, rotating_summary, zone_findings
+from mime_gui.field.forces import gradient_at, gradient_bytes
+from mime_gui.field.samples import forces_bytes
+from mime_gui.field.sources import magnet_sources
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.nodes import read_commands
@@ -39,6 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "field") -> None:
                              "(default: every probe of the rig)")
     parser.add_argument("--contributions", action="store_true",
                         help="also write each magnet's share of B (contributions)")
+    parser.add_argument("--gradient", action="store_true",
+                        help="also write the field's gradient at each probe (gradient, T/m)")
     parser.add_argument("--dt", type=number, default=None, metavar="S",
                         help="step in seconds (default: the median spacing of the samples)")
     parser.add_argument("--servo-tau", type=number, default=None, metavar="S",
@@ -103,6 +112,11 @@ def _check_memory(playable, recorded, args, magnets: int, probes: int) -> None:
     poses = output_bytes(playable, steps)
     field_only = field_bytes(steps, magnets, probes, contributions=False)
     shares = field_bytes(steps, magnets, probes, contributions=True) - field_only if args.contributions else 0
+    # the gradient at the probes, the samples' forces and the zones' check, each as large as asked
+    rig = playable.built.apparatus
+    extra = (gradient_bytes(steps, magnets, probes) if args.gradient else 0) + \
+        (forces_bytes(steps, magnets, len(rig.samples)) if rig.samples else 0) + 10 * steps * len(rig.zones)
+    field_only += extra
     size, cap = poses + field_only + shares, OUTPUT_LIMIT.bytes()
     if size > cap:
         kept = f", each magnet's share {shares / mb:,.0f} MB (--contributions)" if shares else ""
@@ -156,8 +170,24 @@ def field(args: argparse.Namespace, out=None, err=None) -> int:
     }
     if args.contributions:
         arrays["contributions"] = result.contributions
+    if args.gradient:
+        magnets = magnet_sources(built)
+        X = np.stack([m.poses(np.asarray(trajectory.frame_poses)) for m in magnets], axis=1)
+        arrays["gradient"] = gradient_at(magnets, X, result.probe_positions)[1]
+    warnings = list(result.findings)
+    if built.apparatus.samples:
+        forces = forces_along(built, trajectory, start=schedule.start)
+        arrays.update({"sample_names": np.array(forces.sample_names, dtype=str),
+                       "sample_positions": forces.position, "sample_moment": forces.moment,
+                       "sample_B": forces.B, "sample_gradient": forces.gradient, "sample_force": forces.force,
+                       "sample_torque": forces.torque, "sample_route": np.array(forces.routes, dtype=str)})
+    if built.apparatus.zones:
+        zones = zone_findings(built, trajectory, start=schedule.start)
+        arrays.update({"zone_names": np.array(zones.zone_names, dtype=str), "zone_worst": zones.worst,
+                       "zone_breach": zones.breach})
+        warnings += zones.findings
     _write(Path(args.out), arrays)
-    for finding in result.findings:
+    for finding in warnings:
         print(printable(f"warning[{finding.code}] {finding.where}: {finding.message}"), file=err)
     if not args.quiet:
         lines = [f"field of {args.rig} ({built.apparatus.name}): {len(result.magnet_names)} magnet(s) at "

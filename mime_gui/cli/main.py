@@ -2,7 +2,7 @@
 
 ``mime-gui [FILE]`` and ``mime-gui --screenshot OUT.png [FILE]`` open the desktop app (the only path that
 imports Qt). The headless subcommands (``inspect``, ``play``, ``validate``, ``report``, ``export``,
-``field``) live in ``mime_gui.cli`` and never import Qt, pyvista or vtk.
+``field``, ``trajectory``) live in ``mime_gui.cli`` and never import Qt, pyvista or vtk.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ SUBCOMMANDS = {
     "report": ("rig", "the build report of a rig: armature and mass sources, grafts, totals"),
     "export": ("rig", "export a valid rig as MIME-style Python, a rig file or a bundle"),
     "field": ("field", "the magnets' field at probes along played commands, headless"),
+    "trajectory": ("trajectory", "render a rig's authored trajectory to a command file, headless"),
 }
 
 

@@ -13,17 +13,24 @@ axis in both. Arrays over a trajectory carry the step first: ``B (T, probes, 3)`
     field = field_along(built, trajectory)            # every probe of the rig
     field.B, field.time, field.probe_names, rotating_summary(field.time, field.B)
 
+The gradient, the force and torque on the rig's samples and the keep-out zones' check ride on the same
+batching (:mod:`~mime_gui.field.forces`, :mod:`~mime_gui.field.samples`, :mod:`~mime_gui.field.zones`).
+
 This package never imports Qt, pyvista or vtk.
 """
 
 from mime_gui.field.along import FieldTrajectory, field_along, field_bytes, probe_points
 from mime_gui.field.errors import FieldError
+from mime_gui.field.forces import dipole_wrench, gradient_at
 from mime_gui.field.lines import field_lines
 from mime_gui.field.live import field_now
 from mime_gui.field.plane import FieldPlane, field_plane, rest_poses
+from mime_gui.field.samples import SampleForces, forces_along, forces_now
 from mime_gui.field.sources import MagnetSource, magnet_sources
 from mime_gui.field.summary import RotatingField, rotating_summary
+from mime_gui.field.zones import ZoneCheck, zone_findings
 
-__all__ = ["FieldError", "FieldPlane", "FieldTrajectory", "MagnetSource", "RotatingField", "field_along",
-           "field_bytes", "field_lines", "field_now", "field_plane", "magnet_sources", "probe_points",
-           "rest_poses", "rotating_summary"]
+__all__ = ["FieldError", "FieldPlane", "FieldTrajectory", "MagnetSource", "RotatingField", "SampleForces",
+           "ZoneCheck", "dipole_wrench", "field_along", "field_bytes", "field_lines", "field_now",
+           "field_plane", "forces_along", "forces_now", "gradient_at", "magnet_sources", "probe_points",
+           "rest_poses", "rotating_summary", "zone_findings"]

@@ -28,11 +28,15 @@ from mime_gui.rig.probes import Probe
 from mime_gui.rig.report import RigReport
 from mime_gui.rig.rigfile import RigFileError, load, save
 from mime_gui.rig.rules import RULES
+from mime_gui.rig.samples import Sample
 from mime_gui.rig.segments import Arm, Motor
-from mime_gui.rig.units import Quantity, kg, kg_m2, kg_per_m3, m, s, tesla
+from mime_gui.rig.trajectories import AccelerationLimit, Keyframe, Spin, Trajectory
+from mime_gui.rig.units import Quantity, a_m2, kg, kg_m2, kg_per_m3, m, s, tesla
+from mime_gui.rig.zones import Zone
 
 __all__ = [
     "RULES",
+    "AccelerationLimit",
     "Apparatus",
     "Arm",
     "Box",
@@ -40,6 +44,7 @@ __all__ = [
     "Cylinder",
     "DeclaredFrame",
     "Finding",
+    "Keyframe",
     "LabSegment",
     "Material",
     "Mesh",
@@ -54,7 +59,12 @@ __all__ = [
     "RigReport",
     "RigTrajectory",
     "Ring",
+    "Sample",
     "Sphere",
+    "Spin",
+    "Trajectory",
+    "Zone",
+    "a_m2",
     "actuator",
     "actuator_names",
     "kg",

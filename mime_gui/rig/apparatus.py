@@ -1,5 +1,5 @@
 """The apparatus: a chain of segments, the parts and the magnets mounted on it, the probes where their
-field is wanted, its named poses and the frames it declares on its segments.
+field is wanted, its named poses, the frames it declares on its segments and its authored trajectories.
 
 This is the document the GUI edits, the CLI validates and the rig file stores. ``base`` is the folder that
 relative paths (URDF descriptions, meshes) are read against: the rig file's folder when loaded from a file,
@@ -20,19 +20,25 @@ from mime_gui.rig.geometries import with_paths
 from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.poses import Pose
 from mime_gui.rig.probes import Probe
+from mime_gui.rig.samples import Sample
 from mime_gui.rig.segments import Segment
+from mime_gui.rig.trajectories import Trajectory
+from mime_gui.rig.zones import Zone
 
 
 class Apparatus:
     """``Apparatus(name, chain={...}, parts={...}, magnets={...}, probes={...}, poses={...},
-    frames={...})``: chain in order, first segment first."""
+    frames={...}, trajectories={...})``: chain in order, first segment first."""
 
     def __init__(self, name: str, chain: dict[str, Segment] | None = None,
                  parts: dict[str, Part] | None = None, magnets: dict[str, PermanentMagnet] | None = None,
                  base: str | Path | None = None, package_dirs=(), probes: dict[str, Probe] | None = None,
-                 poses: dict[str, Pose] | None = None, frames: dict[str, DeclaredFrame] | None = None):
+                 poses: dict[str, Pose] | None = None, frames: dict[str, DeclaredFrame] | None = None,
+                 trajectories: dict[str, Trajectory] | None = None, samples: dict[str, Sample] | None = None,
+                 zones: dict[str, Zone] | None = None):
         for what, value in (("chain", chain), ("parts", parts), ("magnets", magnets), ("probes", probes),
-                            ("poses", poses), ("frames", frames)):
+                            ("poses", poses), ("frames", frames), ("trajectories", trajectories),
+                            ("samples", samples), ("zones", zones)):
             if value is not None and not isinstance(value, dict):
                 raise TypeError(f"{what} maps names to {what}, got {type(value).__name__}")
         self.name = name
@@ -49,6 +55,19 @@ class Apparatus:
             if not isinstance(frame, DeclaredFrame):
                 raise TypeError(f"frames maps names to DeclaredFrame values, got {name!r}: "
                                 f"{type(frame).__name__}")
+        self.trajectories: dict[str, Trajectory] = dict(trajectories or {})
+        for name, trajectory in self.trajectories.items():
+            if not isinstance(trajectory, Trajectory):
+                raise TypeError(f"trajectories maps names to Trajectory values, got {name!r}: "
+                                f"{type(trajectory).__name__}")
+        # the small magnets the field acts on, and where it must stay weak
+        self.samples: dict[str, Sample] = dict(samples or {})
+        self.zones: dict[str, Zone] = dict(zones or {})
+        for what, items, cls in (("samples", self.samples, Sample), ("zones", self.zones, Zone)):
+            for name, item in items.items():
+                if not isinstance(item, cls):
+                    raise TypeError(f"{what} maps names to {cls.__name__} values, got {name!r}: "
+                                    f"{type(item).__name__}")
         self.base: Path | None = Path(base) if base is not None else None
         if isinstance(package_dirs, str | os.PathLike):
             raise TypeError(f"package_dirs is a list of folders, got {package_dirs!r}")
@@ -97,13 +116,14 @@ class Apparatus:
         return (self.name, [where(d) for d in self.package_dirs],
                 [(n, segment(s)) for n, s in self.chain.items()],
                 {n: part(p) for n, p in self.parts.items()}, {n: part(p) for n, p in self.magnets.items()},
-                self.probes, self.poses, self.frames)
+                self.probes, self.poses, self.frames, self.trajectories,
+                {n: s if s.geometry is None else part(s) for n, s in self.samples.items()}, self.zones)
 
     def __eq__(self, other) -> bool:
-        """Equal rigs: same name, same chain in the same order, same parts, magnets, probes, poses and
-        declared frames (in any order: one mounted on another is placed after it whatever the order); paths
-        compare by the file they name (``arm.urdf`` beside the rig equals ``../demo/arm.urdf`` from another
-        folder)."""
+        """Equal rigs: same name, same chain in the same order, same parts, magnets, probes, poses,
+        trajectories and declared frames (in any order: one mounted on another is placed after it whatever
+        the order); paths compare by the file they name (``arm.urdf`` beside the rig equals
+        ``../demo/arm.urdf`` from another folder)."""
         if not isinstance(other, Apparatus):
             return NotImplemented
         return self._canonical() == other._canonical()
@@ -114,7 +134,10 @@ class Apparatus:
         return (f"Apparatus({self.name!r}, chain={self.chain!r}, parts={self.parts!r}, "
                 f"magnets={self.magnets!r}" + (f", probes={self.probes!r}" if self.probes else "")
                 + (f", poses={self.poses!r}" if self.poses else "")
-                + (f", frames={self.frames!r})" if self.frames else ")"))
+                + (f", frames={self.frames!r}" if self.frames else "")
+                + (f", trajectories={self.trajectories!r}" if self.trajectories else "")
+                + (f", samples={self.samples!r}" if self.samples else "")
+                + (f", zones={self.zones!r})" if self.zones else ")"))
 
 
 __all__ = ["Apparatus", "Finding", "RigError"]

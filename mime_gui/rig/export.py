@@ -32,14 +32,20 @@ _IMPORTS = ("Apparatus", "Arm", "Box", "Cylinder", "LabSegment", "Mesh", "Motor"
 _PROBE_IMPORT = "Probe"  # imported only by a rig with probes, so other exports read as before
 _POSE_IMPORT = "Pose"  # likewise, by a rig with poses
 _FRAME_IMPORT = "DeclaredFrame"  # and by a rig that declares frames
+_TRAJECTORY_IMPORTS = ("AccelerationLimit", "Keyframe", "Spin", "Trajectory")  # and by one with trajectories
+_SAMPLE_IMPORTS = ("Sample",)  # and by one with samples (a moment is a Quantity in A m2)
+_ZONE_IMPORT = "Zone"  # and by one with zones
 
 
 def _optional_imports(rig) -> list[str]:
-    """Names imported only by a rig that uses them (probes, poses, declared frames, the geometry kinds after
-    the first four), so other exports read as before."""
+    """Names imported only by a rig that uses them (probes, poses, declared frames, trajectories, the geometry
+    kinds after the first four), so other exports read as before."""
     used = {type(p.geometry).__name__ for _c, _n, p in rig.solids()} - set(_IMPORTS)
+    used |= {type(s.geometry).__name__ for s in rig.samples.values() if s.geometry is not None} \
+        - set(_IMPORTS)
     return [*([_PROBE_IMPORT] if rig.probes else ()), *([_POSE_IMPORT] if rig.poses else ()),
-            *([_FRAME_IMPORT] if rig.frames else ()), *sorted(used)]
+            *([_FRAME_IMPORT] if rig.frames else ()), *(_TRAJECTORY_IMPORTS if rig.trajectories else ()),
+            *(_SAMPLE_IMPORTS if rig.samples else ()), *([_ZONE_IMPORT] if rig.zones else ()), *sorted(used)]
 
 
 def _text(value: str) -> str:
@@ -146,6 +152,23 @@ def _probe(probe, rig, folder, indent: str) -> str:
     return f"Probe(at={_tuple(probe.at)}, mount={_optional(probe.mount)})"
 
 
+def _sample(sample, rig, folder, indent: str) -> str:
+    args = [f"at={_tuple(sample.at)}", f"mount={_optional(sample.mount)}",
+            f"geometry={'None' if sample.geometry is None else _geometry(sample.geometry, rig, folder)}",
+            f"material={_optional(sample.material)}", f"remanence={_quantity(sample.remanence)}",
+            f"moment={_quantity(sample.moment)}", f"magnetisation={_tuple(sample.magnetisation)}",
+            f"orientation={_text(sample.orientation)}"]
+    return _call("Sample", args, indent)
+
+
+def _zone(zone, rig, folder, indent: str) -> str:
+    args = [f"at={_tuple(zone.at)}", f"mount={_optional(zone.mount)}",
+            f"box={'None' if zone.box is None else _tuple(zone.box)}",
+            f"sphere={'None' if zone.sphere is None else _num(zone.sphere)}", f"limit={_num(zone.limit)}",
+            f"reason={_optional(zone.reason)}"]
+    return _call("Zone", args, indent)
+
+
 def _frame(frame, rig, folder, indent: str) -> str:
     return (f"DeclaredFrame({_text(frame.mount)}, at={_tuple(frame.at)}, "
             f"orientation={_tuple(frame.orientation)})")
@@ -157,6 +180,44 @@ def _pose(pose, rig, folder, indent: str) -> str:
     units = f", units={_mapping(pose.units, lambda j: _mapping(j, _text, inner), indent)}" if pose.units \
         else ""
     return f"Pose({values}, unit={_text(pose.unit)}{units})"
+
+
+def _spin(spin) -> str:
+    held = f"hold={_num(spin.hold)}" if spin.hold is not None else ""
+    turns = f"turns={_num(spin.turns)}" if spin.turns is not None else ""
+    return "Spin(" + ", ".join(a for a in (_num(spin.frequency), _text(spin.unit), f"ramp={_num(spin.ramp)}",
+                                           held, turns) if a) + ")"
+
+
+def _keyframe(key) -> str:
+    args = [_num(key.time)]
+    if key.values:
+        args.append("values={" + ", ".join(f"{_text(j)}: {_num(v)}" for j, v in key.values.items()) + "}")
+    if key.pose is not None:
+        args.append(f"pose={_text(key.pose)}")
+    args.append(f"interpolation={_text(key.interpolation)}")
+    if key.frame is not None:
+        args.append(f"frame={_text(key.frame)}")
+    if key.spin is not None:
+        args.append(f"spin={_spin(key.spin)}")
+    if key.fixed:
+        args.append("fixed=True")
+    return f"Keyframe({', '.join(args)})"
+
+
+def _trajectory(trajectory, rig, folder, indent: str) -> str:
+    inner = indent + "    "
+    nl = "\n"
+    segments = "{" + nl + "".join(
+        f"{inner}{_text(s)}: [" + nl + "".join(f"{inner}    {_keyframe(k)}," + nl for k in keys)
+        + f"{inner}]," + nl for s, keys in trajectory.segments.items()) + indent + "}"
+
+    def limit(v) -> str:
+        return f"AccelerationLimit({_num(v.value)}, {_text(v.unit)}, reason={_optional(v.reason)})"
+
+    table = _mapping(trajectory.acceleration_limits, lambda j: _mapping(j, limit, inner), indent)
+    limits = f", acceleration_limits={table}" if trajectory.acceleration_limits else ""
+    return f"Trajectory({segments}, unit={_text(trajectory.unit)}{limits})"
 
 
 def to_python(rig, folder, source: str = "") -> str:
@@ -186,7 +247,11 @@ def to_python(rig, folder, source: str = "") -> str:
               "    parts={\n" + parts + "    },",
               "    magnets={\n" + mags + "    },",
               *(["    probes={\n" + entries(rig.probes, _probe) + "    },"] if rig.probes else []),
+              *(["    samples={\n" + entries(rig.samples, _sample) + "    },"] if rig.samples else []),
+              *(["    zones={\n" + entries(rig.zones, _zone) + "    },"] if rig.zones else []),
               *(["    poses={\n" + entries(rig.poses, _pose) + "    },"] if rig.poses else []),
+              *(["    trajectories={\n" + entries(rig.trajectories, _trajectory) + "    },"]
+                if rig.trajectories else []),
               *([f"    package_dirs=[{dirs}],"] if rig.package_dirs else []),
               "    base=HERE,",
               ")", "", *_provenance(rig, folder), ""]

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 
 from mime_gui.rig.apparatus import Apparatus
 
-COLLECTIONS = ("chain", "parts", "magnets", "probes", "frames")
+COLLECTIONS = ("chain", "parts", "magnets", "probes", "frames", "samples", "zones")
 
 
 class _Delete:
@@ -59,7 +59,8 @@ def split(rig: Apparatus, path: str) -> tuple[str, ...]:
     head, _, rest = path.partition(".")
     if head not in COLLECTIONS or not rest:
         raise RigPathError(path, "a rig path starts with name, chain.<segment>, parts.<part>, "
-                                 "magnets.<magnet>, probes.<probe> or frames.<frame>")
+                                 "magnets.<magnet>, probes.<probe>, frames.<frame>, samples.<sample> "
+                                 "or zones.<zone>")
     items = getattr(rig, head)
     for name in sorted(items, key=len, reverse=True):
         if rest == name:
@@ -72,7 +73,7 @@ def split(rig: Apparatus, path: str) -> tuple[str, ...]:
 
 def _singular(collection: str) -> str:
     return {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe",
-            "frames": "frame"}.get(collection, collection)
+            "frames": "frame", "samples": "sample", "zones": "zone"}.get(collection, collection)
 
 
 def _child(value, key: str, path: str):
@@ -128,9 +129,9 @@ def _replaced(value, keys: tuple[str, ...], new, path: str):
 
 
 def with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
-    """A new rig like ``rig`` with ``collection`` (``chain``, ``parts``, ``magnets``, ``probes``, ``frames``
-    or ``poses``) replaced."""
-    tables = {c: getattr(rig, c) for c in (*COLLECTIONS, "poses")}
+    """A new rig like ``rig`` with ``collection`` (``chain``, ``parts``, ``magnets``, ``probes``, ``frames``,
+    ``poses`` or ``trajectories``) replaced."""
+    tables = {c: getattr(rig, c) for c in (*COLLECTIONS, "poses", "trajectories")}
     tables[collection] = items
     return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, **tables)
 
@@ -141,7 +142,8 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
     parts = split(rig, path)
     if parts == ("name",):
         return Apparatus(value, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
-                         package_dirs=rig.package_dirs, probes=rig.probes, poses=rig.poses, frames=rig.frames)
+                         package_dirs=rig.package_dirs, probes=rig.probes, poses=rig.poses, frames=rig.frames,
+                         trajectories=rig.trajectories, samples=rig.samples, zones=rig.zones)
     collection, name, keys = parts[0], parts[1], parts[2:]
     items = dict(getattr(rig, collection))
     if not keys:

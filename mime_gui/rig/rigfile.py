@@ -30,8 +30,18 @@ from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.pointers import line_of
 from mime_gui.rig.poses import POSE_UNITS, UNIT_FACTORS, Pose
 from mime_gui.rig.probes import Probe
+from mime_gui.rig.samples import Sample
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
+from mime_gui.rig.trajectories import (
+    ACCELERATION_UNITS,
+    FREQUENCY_UNITS,
+    AccelerationLimit,
+    Keyframe,
+    Spin,
+    Trajectory,
+)
 from mime_gui.rig.units import UNITS, Quantity
+from mime_gui.rig.zones import Zone
 
 FORMAT = "mime-rig"
 VERSION = 1
@@ -145,7 +155,8 @@ class _Reader:
     # -- the document ------------------------------------------------------------------------------
     def document(self, data, base: Path) -> Apparatus:
         d = self.obj(data, "", ("format", "version", "name"),
-                     ("package_dirs", "chain", "parts", "magnets", "provenance", "probes", "poses", "frames"))
+                     ("package_dirs", "chain", "parts", "magnets", "provenance", "probes", "poses", "frames",
+                      "trajectories", "samples", "zones"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -175,13 +186,20 @@ class _Reader:
                    for k, v in self.names(d.get("magnets", {}), "/magnets").items()}
         probes = {k: self.probe(v, f"/probes/{_escape(k)}")
                   for k, v in self.names(d.get("probes", {}), "/probes").items()}
+        samples = {k: self.sample(v, f"/samples/{_escape(k)}")
+                   for k, v in self.names(d.get("samples", {}), "/samples").items()}
+        zones = {k: self.zone(v, f"/zones/{_escape(k)}")
+                 for k, v in self.names(d.get("zones", {}), "/zones").items()}
         poses = {k: self.pose(v, f"/poses/{_escape(k)}")
                  for k, v in self.names(d.get("poses", {}), "/poses").items()}
         frames = {k: self.frame(v, f"/frames/{_escape(k)}")
                   for k, v in self.names(d.get("frames", {}), "/frames").items()}
+        trajectories = {k: self.trajectory(v, f"/trajectories/{_escape(k)}")
+                        for k, v in self.names(d.get("trajectories", {}), "/trajectories").items()}
         return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base,
                          package_dirs=self.package_dirs(d.get("package_dirs", []), "/package_dirs"),
-                         probes=probes, poses=poses, frames=frames)
+                         probes=probes, poses=poses, frames=frames, trajectories=trajectories,
+                         samples=samples, zones=zones)
 
     def package_dirs(self, value, pointer: str) -> list[str]:
         """Folders (relative to the rig file) where the descriptions' ``package://`` meshes are looked for."""
@@ -327,6 +345,44 @@ class _Reader:
         mount = self.string(d["mount"], f"{p}/mount", nullable=True) if "mount" in d else None
         return Probe(self.measured(d["at"], f"{p}/at", "m", 3), mount=mount)
 
+    def sample(self, value, p: str) -> Sample:
+        """``{"at", "mount", "geometry" | "moment", "material", "remanence", "magnetisation",
+        "orientation"}``: a small magnet the field acts on."""
+        d = self.obj(value, p, ("at",), ("mount", "geometry", "material", "remanence", "moment",
+                                         "magnetisation", "orientation"))
+        kw: dict = {"at": self.measured(d["at"], f"{p}/at", "m", 3)}
+        if "mount" in d:
+            kw["mount"] = self.string(d["mount"], f"{p}/mount", nullable=True)
+        if "geometry" in d:
+            kw["geometry"] = self.geometry(d["geometry"], f"{p}/geometry")
+        if "material" in d:
+            kw["material"] = self.string(d["material"], f"{p}/material", nullable=True)
+        for key in ("remanence", "moment"):
+            if key in d:
+                kw[key] = self.quantity(d[key], f"{p}/{key}")
+        if "magnetisation" in d:
+            kw["magnetisation"] = self.numbers(d["magnetisation"], f"{p}/magnetisation", 3)
+        if "orientation" in d:
+            kw["orientation"] = self.string(d["orientation"], f"{p}/orientation")
+        return Sample(**kw)
+
+    def zone(self, value, p: str) -> Zone:
+        """``{"box": {"value": [sx, sy, sz], "unit": "m"} | "sphere": {"value": r, "unit": "m"}, "at",
+        "mount", "limit": {"value": T, "unit": "T"}, "reason"}``: a keep-out zone."""
+        d = self.obj(value, p, ("at",), ("mount", "box", "sphere", "limit", "reason"))
+        kw: dict = {"at": self.measured(d["at"], f"{p}/at", "m", 3)}
+        if "mount" in d:
+            kw["mount"] = self.string(d["mount"], f"{p}/mount", nullable=True)
+        if "box" in d:
+            kw["box"] = self.measured(d["box"], f"{p}/box", "m", 3)
+        if "sphere" in d:
+            kw["sphere"] = self.measured(d["sphere"], f"{p}/sphere", "m")
+        if "limit" in d:
+            kw["limit"] = self.measured(d["limit"], f"{p}/limit", "T")
+        if "reason" in d:
+            kw["reason"] = self.string(d["reason"], f"{p}/reason", nullable=True)
+        return Zone(**kw)
+
     def orientation(self, value, p: str) -> tuple[float, ...]:
         """``{"wxyz": [w, x, y, z]}``: a quaternion (the rules check it is a unit one)."""
         o = self.obj(value, p, ("wxyz",))
@@ -367,6 +423,72 @@ class _Reader:
                     jp = f"{jp}/value"
                 inner[joint] = self.number(v, jp)
         return Pose(values, d["unit"], units)
+
+    def trajectory(self, value, p: str) -> Trajectory:
+        """``{"unit": "deg|m", "segments": {segment: [keyframe, ...]}, "acceleration_limits": {segment:
+        {joint or "*": {"value", "unit", "reason"}}}}``."""
+        d = self.obj(value, p, ("unit", "segments"), ("acceleration_limits",))
+        if d["unit"] not in POSE_UNITS:
+            self.fail("rigfile.unit", f"{p}/unit", f"expected one of {', '.join(map(repr, POSE_UNITS))} "
+                                                   f"(angles|lengths), got {d['unit']!r}")
+        segments = {}
+        for segment, keys in self.names(d["segments"], f"{p}/segments").items():
+            at = f"{p}/segments/{_escape(segment)}"
+            if not isinstance(keys, list):
+                self.fail("rigfile.type", at, f"expected a list of keyframes, got {_kind(keys)}")
+            segments[segment] = [self.keyframe(k, f"{at}/{i}") for i, k in enumerate(keys)]
+        limits = {}
+        declared = self.names(d.get("acceleration_limits", {}), f"{p}/acceleration_limits")
+        for segment, joints in declared.items():
+            at = f"{p}/acceleration_limits/{_escape(segment)}"
+            limits[segment] = {j: self.acceleration(v, f"{at}/{_escape(j)}")
+                               for j, v in self.names(joints, at).items()}
+        return Trajectory(segments, d["unit"], acceleration_limits=limits)
+
+    def acceleration(self, value, p: str) -> AccelerationLimit:
+        d = self.obj(value, p, ("value", "unit"), ("reason",))
+        if not isinstance(d["unit"], str) or d["unit"] not in ACCELERATION_UNITS:
+            units = ", ".join(map(repr, ACCELERATION_UNITS))
+            self.fail("rigfile.unit", f"{p}/unit", f"expected one of {units}, got {d['unit']!r}")
+        return AccelerationLimit(self.number(d["value"], f"{p}/value"), d["unit"],
+                                 self.string(d.get("reason"), f"{p}/reason", nullable=True))
+
+    def keyframe(self, value, p: str) -> Keyframe:
+        """``{"time": {"value": s, "unit": "s"}, "interpolation": …, "values": {joint: number}, "pose": name,
+        "fixed": bool, "frame": name, "spin": {…}}``; all but the time optional."""
+        d = self.obj(value, p, ("time",), ("interpolation", "values", "pose", "fixed", "frame", "spin"))
+        kw: dict = {}
+        if "interpolation" in d:
+            kw["interpolation"] = self.string(d["interpolation"], f"{p}/interpolation")
+        if "values" in d:
+            kw["values"] = {j: self.number(v, f"{p}/values/{_escape(j)}")
+                            for j, v in self.names(d["values"], f"{p}/values").items()}
+        for key in ("pose", "frame"):
+            if key in d:
+                kw[key] = self.string(d[key], f"{p}/{key}", nullable=True)
+        if "fixed" in d:
+            kw["fixed"] = self.boolean(d["fixed"], f"{p}/fixed")
+        if "spin" in d:
+            kw["spin"] = self.spin(d["spin"], f"{p}/spin")
+        return Keyframe(self.measured(d["time"], f"{p}/time", "s"), **kw)
+
+    def spin(self, value, p: str) -> Spin:
+        """``{"frequency": {"value": f, "unit": "Hz"|"rpm"}, "ramp": {"value": s, "unit": "s"}, "hold":
+        {"value": s, "unit": "s"}}`` or ``"turns": n`` in place of ``hold``."""
+        d = self.obj(value, p, ("frequency",), ("ramp", "hold", "turns"))
+        f = self.obj(d["frequency"], f"{p}/frequency", ("value", "unit"))
+        if not isinstance(f["unit"], str) or f["unit"] not in FREQUENCY_UNITS:
+            self.fail("rigfile.unit", f"{p}/frequency/unit", f"expected one of "
+                                                             f"{', '.join(map(repr, FREQUENCY_UNITS))}, got "
+                                                             f"{f['unit']!r}")
+        kw = {}
+        if "ramp" in d:
+            kw["ramp"] = self.measured(d["ramp"], f"{p}/ramp", "s")
+        if "hold" in d:
+            kw["hold"] = self.measured(d["hold"], f"{p}/hold", "s")
+        if "turns" in d:
+            kw["turns"] = self.number(d["turns"], f"{p}/turns")
+        return Spin(self.number(f["value"], f"{p}/frequency/value"), f["unit"], **kw)
 
 
 def _provider(value) -> str:
@@ -592,13 +714,41 @@ def to_data(rig: Apparatus, folder) -> dict:
         if rig.package_dirs else {}
     probes = {"probes": {k: {"at": _measured(v.at, "m"), "mount": v.mount} for k, v in rig.probes.items()}} \
         if rig.probes else {}  # a rig without probes is written as before they existed
+    # samples and zones likewise: written only when the rig has some
+    samples = {"samples": {k: _sample(v, rig.base, folder) for k, v in rig.samples.items()}} \
+        if rig.samples else {}
+    zones = {"zones": {k: _zone(v) for k, v in rig.zones.items()}} if rig.zones else {}
     poses = {"poses": {k: _pose(v) for k, v in rig.poses.items()}} if rig.poses else {}
     frames = {"frames": {k: {"mount": v.mount, "at": _measured(v.at, "m"),
                              "orientation": {"wxyz": list(v.orientation)}} for k, v in rig.frames.items()}} \
         if rig.frames else {}  # a rig without declared frames is written as before they existed
+    trajectories = {"trajectories": {k: trajectory_data(v) for k, v in rig.trajectories.items()}} \
+        if rig.trajectories else {}  # a rig without trajectories is written as before they existed
     return {"format": FORMAT, "version": VERSION, "name": rig.name, **dirs, "chain": chain, **frames,
             "parts": {k: part(v) for k, v in rig.parts.items()},
-            "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes, **poses}
+            "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes, **samples, **zones, **poses,
+            **trajectories}
+
+
+def _sample(sample: Sample, base, folder) -> dict:
+    """A sample as written: what it declares (its shape or its moment), then where it is and how it turns."""
+    d: dict = {}
+    if sample.geometry is not None:
+        d["geometry"] = _geometry(sample.geometry, base, folder)
+    for key in ("material", "remanence", "moment"):
+        if getattr(sample, key) is not None:
+            d[key] = _quantity(getattr(sample, key)) if key != "material" else sample.material
+    return {**d, "magnetisation": list(sample.magnetisation), "at": _measured(sample.at, "m"),
+            "mount": sample.mount, "orientation": sample.orientation}
+
+
+def _zone(zone: Zone) -> dict:
+    """A zone as written: its shape, where it is, its limit and its reason."""
+    shape = {"box": _measured(zone.box, "m")} if zone.box is not None else {}
+    if zone.sphere is not None:
+        shape["sphere"] = _measured(zone.sphere, "m")
+    return {**shape, "at": _measured(zone.at, "m"), "mount": zone.mount, "limit": _measured(zone.limit, "T"),
+            "reason": zone.reason}
 
 
 def _pose(pose: Pose) -> dict:
@@ -609,6 +759,35 @@ def _pose(pose: Pose) -> dict:
 
     return {"value": {s: {j: value(s, j, v) for j, v in joints.items()} for s, joints in pose.values.items()},
             "unit": pose.unit}
+
+
+def _keyframe(key: Keyframe) -> dict:
+    """A keyframe as written: its time and interpolation, then what it gives (defaults left out)."""
+    d: dict = {"time": _measured(key.time, "s"), "interpolation": key.interpolation}
+    if key.pose is not None:
+        d["pose"] = key.pose
+    if key.values:
+        d["values"] = dict(key.values)
+    if key.frame is not None:
+        d["frame"] = key.frame
+    if key.spin is not None:
+        spin = key.spin
+        d["spin"] = {"frequency": {"value": spin.frequency, "unit": spin.unit},
+                     "ramp": _measured(spin.ramp, "s"),
+                     **({"hold": _measured(spin.hold, "s")} if spin.hold is not None else {}),
+                     **({"turns": spin.turns} if spin.turns is not None else {})}
+    if key.fixed:
+        d["fixed"] = True
+    return d
+
+
+def trajectory_data(trajectory: Trajectory) -> dict:
+    """A trajectory as the rig file writes it."""
+    limits = {"acceleration_limits": {
+        s: {j: {"value": v.value, "unit": v.unit, "reason": v.reason} for j, v in joints.items()}
+        for s, joints in trajectory.acceleration_limits.items()}} if trajectory.acceleration_limits else {}
+    segments = {s: [_keyframe(k) for k in keys] for s, keys in trajectory.segments.items()}
+    return {"unit": trajectory.unit, "segments": segments, **limits}
 
 
 _SCALAR = r"(?:-?[0-9.eE+\-]+|null|true|false)"

@@ -54,6 +54,28 @@ RULES = {
     "probe.mount": "a probe mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
     "probe.placement": "a probe's at is finite, each coordinate within ±1e6 m",
     "probe.inside-magnet": "a probe is not inside a magnet on the same frame (on its surface at the nearest)",
+    "sample.name": "a sample's name is non-empty text without dots or surrounding spaces, and not the name "
+                   "of a segment, part, magnet, probe or other sample",
+    "sample.mount": "a sample mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
+    "sample.placement": "a sample's at is finite, each coordinate within ±1e6 m",
+    "sample.moment": "a sample has a geometry or a declared moment (A m2, with a reason), one of them; a "
+                     "declared moment is finite, positive and at most 1e6 A m2",
+    "sample.geometry": "a sample's geometry is a solid kind (not a mesh), as a part's geometry",
+    "sample.material": "a sample's material is one of the materials table, and a sample with a declared "
+                       "moment has none",
+    "sample.remanence": "a sample with a geometry has a remanence, from its magnetic material or declared, "
+                        "finite, not negative and at most 100 T; one with a declared moment declares none",
+    "sample.magnetisation": "a sample's magnetisation direction is a non-zero vector",
+    "sample.orientation": "a sample's orientation is fixed (held in its mount frame) or follows (along the "
+                          "field)",
+    "zone.name": "a zone's name is non-empty text without dots or surrounding spaces, and not the name of a "
+                 "segment, part, magnet, probe, sample or other zone",
+    "zone.mount": "a zone mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
+    "zone.placement": "a zone's at is finite, each coordinate within ±1e6 m",
+    "zone.shape": "a zone is a box (three full sizes) or a sphere (a radius), one of them, finite, positive "
+                  "and at most 1e6 m",
+    "zone.limit": "a zone's |B| limit is finite, positive and at most 100 T",
+    "zone.reason": "a zone says why it is there",
     "pose.name": "a pose's name is non-empty text without dots or surrounding spaces, and differs from every "
                  "other pose's in more than case",
     "pose.segment": "a pose names segments of the chain",
@@ -69,6 +91,23 @@ RULES = {
     "frame.at": "a declared frame's at is finite, each coordinate within ±1e6 m",
     "frame.orientation": "a declared frame's orientation is a finite unit quaternion (w, x, y, z) within "
                          "1e-6",
+    "trajectory.name": "a trajectory's name is non-empty text without dots or surrounding spaces, and "
+                       "differs from every other trajectory's in more than case",
+    "trajectory.segment": "a trajectory's keyframes and acceleration limits name segments of the chain",
+    "trajectory.joint": "a keyframe's values and an acceleration limit name their segment's commandable "
+                        "joints: movable, and not a mimic follower (give its master)",
+    "trajectory.time": "a segment's keyframes are at finite times from 0 to 1e9 s, each after the one before",
+    "trajectory.value": "a keyframe's values are finite and within their joints' limits",
+    "trajectory.pose": "a keyframe's pose is a pose of the rig that gives positions of the keyframe's "
+                       "segment",
+    "trajectory.interpolation": "a keyframe's interpolation is linear, cubic, quintic, hold, line or spin",
+    "trajectory.frame": "a line names a frame of its segment, and only a line names a frame",
+    "trajectory.spin": "a spin turns a segment with one turning joint: a frequency (Hz or rpm) finite, "
+                       "not zero and within ±1e6 Hz, a ramp from 0 s, a hold time or a number of turns "
+                       "(one), and its keyframe no earlier than its end; only a spin has a spin profile, and "
+                       "it gives no values",
+    "trajectory.limits": "an acceleration limit is finite and positive, in rad/s2 or deg/s2 on a turning "
+                         "joint and m/s2 or mm/s2 on a sliding one",
     "declaration.reason": "every declared value says where it comes from",
     "unit": "a declared value carries its unit (kg, kg_m2, kg_per_m3, tesla), not a bare number",
     "name.duplicate": "segments, parts, magnets and probes have distinct names",
@@ -333,9 +372,17 @@ def analyse(rig) -> Analysis:
     from mime_gui.rig.probe_rules import check_probes  # here: it reads the frames resolved above
 
     check_probes(rig, a)
+    from mime_gui.rig.sample_rules import check_samples
+    from mime_gui.rig.zone_rules import check_zones
+
+    check_samples(rig, a)
+    check_zones(rig, a)
     from mime_gui.rig.pose_rules import check_poses  # here too: it reads the trees resolved above
 
     check_poses(rig, a)
+    from mime_gui.rig.trajectory_rules import check_trajectories  # and the poses' names
+
+    check_trajectories(rig, a)
     return a
 
 

@@ -20,9 +20,10 @@ M = "m"
 S = "s"
 RAD = "rad"
 TESLA = "T"
+A_M2 = "A m2"
 
 #: Every unit a rig quantity may carry, with how it is written in prose.
-UNITS = {KG: "kg", KG_M2: "kg·m²", KG_PER_M3: "kg/m³", M: "m", S: "s", RAD: "rad", TESLA: "T"}
+UNITS = {KG: "kg", KG_M2: "kg·m²", KG_PER_M3: "kg/m³", M: "m", S: "s", RAD: "rad", TESLA: "T", A_M2: "A·m²"}
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,11 @@ def s(value: float, reason: str | None = None) -> Quantity:
 def tesla(value: float, reason: str | None = None) -> Quantity:
     """A magnetic flux density (a magnet's remanence)."""
     return Quantity(value, TESLA, reason)
+
+
+def a_m2(value: float, reason: str | None = None) -> Quantity:
+    """A magnetic moment (a sample's declared moment)."""
+    return Quantity(value, A_M2, reason)
 
 
 def check_declaration(q, unit: str, what: str, bare_hint: str, range_code: str) -> list[tuple[str, str]]:

@@ -17,10 +17,12 @@ from mime_gui.rig.poses import Pose
 from mime_gui.rig.segments import SEGMENT_KINDS
 
 _SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe", "frames": "frame",
-             "poses": "pose"}
-#: what AddItem, RemoveItem, RenameItem and ReplaceItem work on: the items, and the named poses (no rig path
-#: reaches into a pose, so a pose is added, renamed, replaced or removed whole)
-EDITABLE = (*COLLECTIONS, "poses")
+             "poses": "pose", "trajectories": "trajectory", "samples": "sample", "zones": "zone"}
+#: what AddItem, RemoveItem, RenameItem and ReplaceItem work on: the items, the named poses and the
+#: trajectories (no rig path reaches into a pose or a trajectory, so each is added, renamed, replaced or
+#: removed whole)
+WHOLE = ("poses", "trajectories")
+EDITABLE = (*COLLECTIONS, *WHOLE)
 
 
 class EditError(ValueError):
@@ -201,6 +203,9 @@ class RenameItem(Edit):
         if self.collection == "chain":
             out = _rename_mounts(out, self.old, self.new)
             out = _rename_in_poses(out, self.old, self.new)
+            out = _rename_in_trajectories(out, segment=(self.old, self.new))
+        elif self.collection == "poses":
+            out = _rename_in_trajectories(out, pose=(self.old, self.new))
         elif self.collection == "frames":
             segment = items[self.old].segment
             out = _rename_mounts(out, f"{segment}.{self.old}", f"{segment}.{self.new}", whole=True)
@@ -299,10 +304,10 @@ class ReplaceItem(Edit):
         if self.item not in getattr(rig, _collection(self.collection)):
             raise EditError("edit.path", paths.join(self.collection, self.item),
                             f"no {_SINGULAR[self.collection]} {self.item!r}")
-        if self.collection == "poses":  # a pose has no rig path inside it: replaced in its place
-            poses = dict(rig.poses)
-            poses[self.item] = self.value
-            return _with_items(rig, "poses", poses)
+        if self.collection in WHOLE:  # no rig path inside it: replaced in its place
+            items = dict(getattr(rig, self.collection))
+            items[self.item] = self.value
+            return _with_items(rig, self.collection, items)
         return paths.replace(rig, paths.join(self.collection, self.item), self.value)
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
@@ -359,7 +364,7 @@ class Together(Edit):
 
 
 def _with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
-    if collection != "poses":
+    if collection not in WHOLE:
         return paths.with_items(rig, collection, items)
     try:
         return paths.with_items(rig, collection, items)
@@ -377,6 +382,24 @@ def _rename_in_poses(rig: Apparatus, old: str, new: str) -> Apparatus:
     poses = {name: Pose(renamed(pose.values), pose.unit, renamed(pose.units)) if old in pose.values else pose
              for name, pose in rig.poses.items()}
     return paths.with_items(rig, "poses", poses)
+
+
+def _rename_in_trajectories(rig: Apparatus, segment=None, pose=None) -> Apparatus:
+    """The trajectories that name segment ``segment[0]`` (or pose ``pose[0]``) name the new one instead."""
+    def key(k):
+        return segment[1] if segment is not None and k == segment[0] else k
+
+    def keyframe(k):
+        return dataclasses.replace(k, pose=pose[1]) if pose is not None and k.pose == pose[0] else k
+
+    out = {}
+    for name, t in rig.trajectories.items():
+        segments = {key(s): [keyframe(k) for k in keys] for s, keys in t.segments.items()}
+        limits = {key(s): v for s, v in t.acceleration_limits.items()}
+        out[name] = dataclasses.replace(t, segments=segments, acceleration_limits=limits)
+    if out == rig.trajectories:
+        return rig
+    return paths.with_items(rig, "trajectories", out)
 
 
 def _rename_mounts(rig: Apparatus, old: str, new: str, whole: bool = False) -> Apparatus:

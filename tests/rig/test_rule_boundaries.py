@@ -12,17 +12,21 @@ from rig_helpers import DEMO_URDF, SLIDER_URDF, demo_urdf_with, snippet_rig
 from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH, MAX_MASS
 from mime_gui.rig import (
     RULES,
+    AccelerationLimit,
     Apparatus,
     Arm,
     Box,
     Cylinder,
     DeclaredFrame,
+    Keyframe,
     Motor,
     Part,
     PermanentMagnet,
     Pose,
     Probe,
     Sphere,
+    Spin,
+    Trajectory,
     kg,
     kg_m2,
     kg_per_m3,
@@ -722,6 +726,130 @@ def test_declared_frame_names_at_the_boundaries(name, ok):
     assert found(rig) == ([] if ok else [("frame.name", f"frames.{name}")])
 
 
+# -- trajectories: names, segments, joints, times, values, poses, interpolations, frames, spins, limits ----
+def _with_trajectory(segments, name="t", limits=None, poses=None):
+    return snippet_rig(trajectories={name: Trajectory(segments, acceleration_limits=limits or {})},
+                       poses=poses or {})
+
+
+@pytest.mark.parametrize("name, ok", [("t", True), ("Sweep 1", True), ("t.1", False), (" t", False),
+                                      ("", False)])
+def test_trajectory_names_at_the_boundaries(name, ok):
+    rig = _with_trajectory({"arm": [Keyframe(1.0)]}, name=name)
+    assert found(rig) == ([] if ok else [("trajectory.name", f"trajectories.{name}")])
+
+
+def test_trajectory_names_differ_in_more_than_case():
+    rig = snippet_rig(trajectories={"T": Trajectory({}), "t": Trajectory({})})
+    assert found(rig) == [("trajectory.name", "trajectories.t")]
+
+
+@pytest.mark.parametrize("segment, ok", [("arm", True), ("motor", True), ("Arm", False), ("tool", False)])
+def test_a_trajectory_names_segments_of_the_chain(segment, ok):
+    rig = _with_trajectory({segment: [Keyframe(1.0)]})
+    assert found(rig) == ([] if ok else [("trajectory.segment", f"trajectories.t.segments.{segment}")])
+
+
+@pytest.mark.parametrize("joint, ok", [("joint_1", True), ("joint_6", True), ("joint_7", False),
+                                       ("tool0_joint", False), ("shaft", False)])
+def test_a_keyframe_names_commandable_joints_of_its_segment(joint, ok):
+    rig = _with_trajectory({"arm": [Keyframe(1.0, values={joint: 0.0})]})
+    expected = [("trajectory.joint", f"trajectories.t.segments.arm.0.values.{joint}")]
+    assert found(rig) == ([] if ok else expected)
+
+
+@pytest.mark.parametrize("times, bad", [((0.0, 1.0), None), ((1.0, 1.0 + 1e-9), None), ((1.0, 1.0), 1),
+                                        ((1.0, 0.5), 1), ((-1e-12, 1.0), 0), ((1.0, 1e9), None),
+                                        ((1.0, 1.0000001e9), 1), ((math.nan, 1.0), 0)])
+def test_keyframe_times_start_at_0_and_increase(times, bad):
+    rig = _with_trajectory({"arm": [Keyframe(t) for t in times]})
+    expected = [("trajectory.time", f"trajectories.t.segments.arm.{bad}.time")]
+    assert found(rig) == ([] if bad is None else expected)
+
+
+@pytest.mark.parametrize("value, unit, ok", [(1.8, "rad|m", True), (-1.8, "rad|m", True),
+                                             (1.8000001, "rad|m", False), (103.1, "deg|m", True),
+                                             (103.2, "deg|m", False), (math.inf, "rad|m", False)])
+def test_a_keyframe_s_values_are_within_their_joints_limits(value, unit, ok):
+    trajectory = Trajectory({"arm": [Keyframe(1.0, values={"joint_2": value})]}, unit)
+    expected = [("trajectory.value", "trajectories.t.segments.arm.0.values.joint_2")]
+    assert found(snippet_rig(trajectories={"t": trajectory})) == ([] if ok else expected)
+
+
+@pytest.mark.parametrize("pose, ok", [("p", True), ("P", False), ("q", False), ("motor only", False)])
+def test_a_keyframe_s_pose_exists_and_gives_its_segment_positions(pose, ok):
+    poses = {"p": Pose({"arm": {"joint_1": 0.2}}), "motor only": Pose({"motor": {"shaft": 1.0}})}
+    rig = _with_trajectory({"arm": [Keyframe(1.0, pose=pose)]}, poses=poses)
+    assert found(rig) == ([] if ok else [("trajectory.pose", "trajectories.t.segments.arm.0.pose")])
+
+
+@pytest.mark.parametrize("kind, ok", [("linear", True), ("cubic", True), ("quintic", True), ("hold", True),
+                                      ("Linear", False), ("", False)])
+def test_interpolations_are_the_known_ones(kind, ok):
+    rig = _with_trajectory({"arm": [Keyframe(1.0, interpolation=kind)]})
+    expected = [("trajectory.interpolation", "trajectories.t.segments.arm.0.interpolation")]
+    assert found(rig) == ([] if ok else expected)
+
+
+@pytest.mark.parametrize("kind, frame, where", [("line", "tool0", None), ("line", "f", None),
+                                                ("line", "link_1", None), ("line", None, ""),
+                                                ("line", "rotor", ".frame"), ("linear", "tool0", ".frame")])
+def test_a_line_and_only_a_line_names_a_frame_of_its_segment(kind, frame, where):
+    trajectory = Trajectory({"arm": [Keyframe(1.0, interpolation=kind, frame=frame)]})
+    frames = {"f": DeclaredFrame("arm.tool0", at=(0, 0, 0.01))}
+    rig = snippet_rig(trajectories={"t": trajectory}, frames=frames)
+    expected = [("trajectory.frame", f"trajectories.t.segments.arm.0{where}")]
+    assert found(rig) == ([] if where is None else expected)
+
+
+@pytest.mark.parametrize("spin, time, where", [
+    (Spin(5, ramp=1, hold=2), 4.0, None),
+    (Spin(5, ramp=1, hold=2), 4.0 - 1e-9, ".time"),
+    (Spin(300, "rpm", ramp=0.5, turns=10), 3.0, None),  # 5 Hz: 10 turns in 2 s
+    (Spin(300, "rpm", ramp=0.5, turns=10), 2.99, ".time"),
+    (Spin(-5, ramp=0, hold=1), 1.0, None),
+    (Spin(0, ramp=0, hold=1), 1.0, ".spin.frequency"),
+    (Spin(1e6, ramp=0, hold=1), 1.0, None),
+    (Spin(1.0000001e6, ramp=0, hold=1), 1.0, ".spin.frequency"),
+    (Spin(5, "rad/s", ramp=0, hold=1), 1.0, ".spin.frequency"),
+    (Spin(5, ramp=-1e-9, hold=1), 1.0, ".spin.ramp"),
+    (Spin(5, ramp=1), 2.0, ".spin"),
+    (Spin(5, ramp=1, hold=1, turns=5), 5.0, ".spin"),
+    (Spin(5, ramp=1, hold=-1), 5.0, ".spin.hold"),
+    (Spin(5, ramp=1, turns=math.inf), 5.0, ".spin.turns"),
+])
+def test_a_spin_s_profile_is_finite_and_ends_by_its_keyframe(spin, time, where):
+    rig = _with_trajectory({"motor": [Keyframe(time, interpolation="spin", spin=spin)]})
+    expected = [("trajectory.spin", f"trajectories.t.segments.motor.0{where}")]
+    assert found(rig) == ([] if where is None else expected)
+
+
+@pytest.mark.parametrize("key, where", [
+    (Keyframe(5.0, interpolation="spin", spin=Spin(5, hold=1), values={"shaft": 1.0}), ""),
+    (Keyframe(5.0, interpolation="linear", spin=Spin(5, hold=1)), ".spin"),
+    (Keyframe(5.0, interpolation="spin"), ""),
+])
+def test_a_spin_and_only_a_spin_has_a_profile_and_no_values(key, where):
+    rig = _with_trajectory({"motor": [key]})
+    assert ("trajectory.spin", f"trajectories.t.segments.motor.0{where}") in found(rig)
+
+
+@pytest.mark.parametrize("joint, limit, code", [
+    ("joint_1", AccelerationLimit(1e-300, "rad/s2", "r"), None),
+    ("*", AccelerationLimit(90, "deg/s2", "r"), None),
+    ("joint_1", AccelerationLimit(0.0, "rad/s2", "r"), "trajectory.limits"),
+    ("joint_1", AccelerationLimit(math.inf, "rad/s2", "r"), "trajectory.limits"),
+    ("joint_1", AccelerationLimit(1.0, "m/s2", "r"), "trajectory.limits"),
+    ("joint_1", AccelerationLimit(1.0, "rad/s", "r"), "trajectory.limits"),
+    ("joint_1", AccelerationLimit(1.0, "rad/s2", " "), "declaration.reason"),
+    ("joint_7", AccelerationLimit(1.0, "rad/s2", "r"), "trajectory.joint"),
+])
+def test_acceleration_limits_are_positive_of_their_joint_s_kind_with_a_reason(joint, limit, code):
+    rig = _with_trajectory({"arm": [Keyframe(1.0)]}, limits={"arm": {joint: limit}})
+    expected = [(code, f"trajectories.t.acceleration_limits.arm.{joint}")]
+    assert found(rig) == ([] if code is None else expected)
+
+
 def test_every_rule_has_a_boundary_case_here():
     """The codes exercised above: a new rule needs its boundaries added to this file."""
     covered = {"chain.mount-first", "chain.mount", "chain.description", "chain.inertia", "chain.placement",
@@ -730,7 +858,12 @@ def test_every_rule_has_a_boundary_case_here():
                "magnet.remanence", "declaration.reason", "unit", "name.duplicate", "name.invalid",
                "probe.mount", "probe.placement", "probe.inside-magnet", "pose.name", "pose.segment",
                "pose.joint", "pose.unit", "pose.limits", "frame.name", "frame.mount", "frame.at",
-               "frame.orientation"}
+               "frame.orientation", "trajectory.name", "trajectory.segment", "trajectory.joint",
+               "trajectory.time", "trajectory.value", "trajectory.pose", "trajectory.interpolation",
+               "trajectory.frame", "trajectory.spin", "trajectory.limits",
+               "sample.name", "sample.mount", "sample.placement", "sample.moment", "sample.geometry",
+               "sample.material", "sample.remanence", "sample.magnetisation", "sample.orientation",
+               "zone.name", "zone.mount", "zone.placement", "zone.shape", "zone.limit", "zone.reason"}
     assert covered == set(RULES)
 
 
@@ -785,3 +918,108 @@ def test_a_probe_inside_a_magnet_fixed_in_the_world_is_refused_and_other_frames_
 def test_a_probe_shares_the_one_namespace_of_names():
     rig = snippet_rig(probes={"m1": Probe((0.0, 0.0, 0.1))})
     assert found(rig) == [("name.duplicate", "probes.m1")]
+
+
+# -- samples and zones: a declared moment in (0, 1e6] A m2, placements and sizes within ±1e6 m, a limit in
+# (0, 100] T -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value, ok", [(5e-324, True), (1e6, True), (0.0, False),
+                                       (math.nextafter(1e6, up), False), (math.inf, False),
+                                       (math.nan, False)])
+def test_a_samples_declared_moment_is_positive_and_at_most_1e6_a_m2(value, ok):
+    from mime_gui.rig import Sample, a_m2
+
+    rig = snippet_rig()
+    rig.samples["s"] = Sample((0.0, 0.0, 0.1), moment=a_m2(value, reason="a VSM measurement"))
+    assert found(rig) == ([] if ok else [("sample.moment", "samples.s.moment")])
+
+
+@pytest.mark.parametrize("x, ok", [(MAX_LENGTH, True), (-MAX_LENGTH, True), (PAST_LENGTH, False),
+                                   (math.nan, False)])
+def test_a_sample_and_a_zone_are_placed_within_a_million_metres(x, ok):
+    from mime_gui.rig import Sample, Zone, a_m2
+
+    rig = snippet_rig()
+    rig.samples["s"] = Sample((x, 0.0, 0.0), moment=a_m2(1e-3, reason="a VSM measurement"))
+    rig.zones["z"] = Zone((0.0, x, 0.0), sphere=0.1, reason="the operator")
+    assert found(rig) == ([] if ok else [("sample.placement", "samples.s.at"),
+                                         ("zone.placement", "zones.z.at")])
+
+
+@pytest.mark.parametrize("size, ok", [(5e-324, True), (MAX_LENGTH, True), (0.0, False), (PAST_LENGTH, False),
+                                      (-1.0, False), (math.inf, False)])
+def test_a_zones_sizes_are_positive_and_at_most_a_million_metres(size, ok):
+    from mime_gui.rig import Zone
+
+    rig = snippet_rig()
+    rig.zones["box"] = Zone(box=(1.0, size, 1.0), reason="the operator")
+    rig.zones["ball"] = Zone(sphere=size, reason="a sensor")
+    assert found(rig) == ([] if ok else [("zone.shape", "zones.box.box"),
+                                         ("zone.shape", "zones.ball.sphere")])
+
+
+@pytest.mark.parametrize("limit, ok", [(5e-324, True), (100.0, True), (0.0, False), (-5e-4, False),
+                                       (math.nextafter(100.0, up), False), (math.nan, False)])
+def test_a_zones_limit_is_positive_and_at_most_100_tesla(limit, ok):
+    from mime_gui.rig import Zone
+
+    rig = snippet_rig()
+    rig.zones["z"] = Zone(sphere=0.1, limit=limit, reason="the operator")
+    assert found(rig) == ([] if ok else [("zone.limit", "zones.z.limit")])
+
+
+@pytest.mark.parametrize("mount, ok", [(None, True), ("motor.rotor", True), ("arm.tool0", True),
+                                       ("motor.shaft", False), ("rotor", False), ("", False)])
+def test_a_sample_and_a_zone_mount_on_a_frame_of_the_chain_or_in_the_world(mount, ok):
+    from mime_gui.rig import Sample, Zone, a_m2
+
+    rig = snippet_rig()
+    rig.samples["s"] = Sample((0.0, 0.0, 0.1), mount=mount, moment=a_m2(1e-3, reason="a VSM measurement"))
+    rig.zones["z"] = Zone(sphere=0.1, mount=mount, reason="the operator")
+    assert found(rig) == ([] if ok else [("sample.mount", "samples.s.mount"),
+                                         ("zone.mount", "zones.z.mount")])
+
+
+@pytest.mark.parametrize("name, ok", [("bead", True), ("bead 2", True), ("m1", False), ("holder", False),
+                                      ("arm", False), ("a.b", False), (" bead", False), ("", False)])
+def test_a_samples_and_a_zones_name_is_their_own(name, ok):
+    from mime_gui.rig import Sample, Zone, a_m2
+
+    rig = snippet_rig()
+    rig.samples[name] = Sample((0.0, 0.0, 0.1), moment=a_m2(1e-3, reason="a VSM measurement"))
+    assert found(rig) == ([] if ok else [("sample.name", f"samples.{name}")])
+    rig.samples.clear()
+    rig.zones[name] = Zone(sphere=0.1, reason="the operator")
+    assert found(rig) == ([] if ok else [("zone.name", f"zones.{name}")])
+
+
+@pytest.mark.parametrize("kw, expected", [
+    ({"geometry": Sphere(5e-4), "material": "NdFeB-N42"}, []),
+    ({"geometry": Sphere(5e-4), "remanence": tesla(100.0, reason="r")}, []),
+    ({"geometry": Sphere(5e-4), "remanence": tesla(math.nextafter(100.0, up), reason="r")},
+     [("sample.remanence", "remanence")]),
+    ({"geometry": Sphere(0.0), "material": "NdFeB-N42"}, [("sample.geometry", "geometry")]),
+    ({"geometry": Sphere(5e-4), "material": "aluminium"}, [("sample.remanence", "remanence")]),
+    ({"geometry": Sphere(5e-4), "material": "steel?"}, [("sample.material", "material"),
+                                                        ("sample.remanence", "remanence")]),
+    ({"geometry": Sphere(5e-4), "material": "NdFeB-N42", "magnetisation": (0.0, 0.0, 0.0)},
+     [("sample.magnetisation", "magnetisation")]),
+    ({"geometry": Sphere(5e-4), "material": "NdFeB-N42", "orientation": "Follows"},
+     [("sample.orientation", "orientation")]),
+    ({"geometry": Sphere(5e-4), "material": "NdFeB-N42", "orientation": "follows"}, []),
+])
+def test_a_shaped_samples_remanence_geometry_magnetisation_and_orientation(kw, expected):
+    from mime_gui.rig import Sample
+
+    rig = snippet_rig()
+    rig.samples["s"] = Sample((0.0, 0.0, 0.1), **kw)
+    assert sorted(found(rig)) == sorted((code, f"samples.s.{w}") for code, w in expected)
+
+
+@pytest.mark.parametrize("reason, ok", [("the operator", True), ("x", True), ("", False), ("  ", False),
+                                        (None, False)])
+def test_a_zone_says_why_it_is_there(reason, ok):
+    from mime_gui.rig import Zone
+
+    rig = snippet_rig()
+    rig.zones["z"] = Zone(sphere=0.1, reason=reason)
+    assert found(rig) == ([] if ok else [("zone.reason", "zones.z.reason")])

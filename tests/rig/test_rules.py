@@ -12,12 +12,14 @@ from rig_helpers import DEMO_URDF, SLIDER_URDF, demo_urdf_with, snippet_rig
 
 from mime_gui.rig import (
     RULES,
+    AccelerationLimit,
     Apparatus,
     Arm,
     Box,
     Cylinder,
     DeclaredFrame,
     Finding,
+    Keyframe,
     Mesh,
     Motor,
     Part,
@@ -25,7 +27,12 @@ from mime_gui.rig import (
     Pose,
     Probe,
     RigError,
+    Sample,
     Sphere,
+    Spin,
+    Trajectory,
+    Zone,
+    a_m2,
     kg,
     kg_m2,
     kg_per_m3,
@@ -36,6 +43,17 @@ from mime_gui.rig import (
 def _set(obj, **kw):
     for k, v in kw.items():
         setattr(obj, k, v)
+
+
+def _bead(**kw):
+    """A valid sample: a declared moment on the motor's stator."""
+    return Sample(**{"at": (0, 0, 0.05), "mount": "motor.stator",
+                     "moment": a_m2(1e-3, reason="a VSM measurement"), **kw})
+
+
+def _zone(**kw):
+    """A valid zone: a box beside the bench where the operator stands."""
+    return Zone(**{"at": (0.5, 0, 0.5), "box": (0.4, 0.4, 1.0), "reason": "the operator's place", **kw})
 
 
 def _arm(rig):
@@ -93,6 +111,19 @@ def _prismatic(armature):
         rig.parts.clear()
         rig.magnets.clear()
     return mutate
+
+
+def _trajectory(segments=None, limits=None, name="t", poses=None):
+    """A rig with one trajectory (and poses): the arm from its start to a keyframe at 1 s, unless given."""
+    def mutate(rig, tmp_path):
+        rig.poses.update(poses or {})
+        rig.trajectories[name] = Trajectory(segments or {"arm": [Keyframe(1.0, values={"joint_1": 0.5})]},
+                                            acceleration_limits=limits or {})
+    return mutate
+
+
+def _spin(spin, time=10.0, **kw):
+    return _trajectory({"motor": [Keyframe(time, interpolation="spin", spin=spin, **kw)]})
 
 
 # (id, code, where, mutate(rig, tmp_path), words the message must hold)
@@ -208,6 +239,45 @@ CASES = [
      lambda r, t: r.probes.update(sample=Probe((math.inf, 0, 0))), ["finite"]),
     ("a probe inside a magnet", "probe.inside-magnet", "probes.sample.at",
      lambda r, t: r.probes.update(sample=Probe((0, 0, 0.025), mount="motor.rotor")), ["inside magnet 'm1'"]),
+    ("a sample named like a magnet", "sample.name", "samples.m1",
+     lambda r, t: r.samples.update(m1=_bead()), ["magnets.m1", "rename"]),
+    ("a sample with a dot in its name", "sample.name", "samples.a.b",
+     lambda r, t: r.samples.update({"a.b": _bead()}), ["without dots"]),
+    ("a sample on a missing frame", "sample.mount", "samples.s.mount",
+     lambda r, t: r.samples.update(s=_bead(mount="motor.shaft")), ["'motor.shaft'", "motor.rotor", "sample"]),
+    ("a sample at infinity", "sample.placement", "samples.s.at",
+     lambda r, t: r.samples.update(s=_bead(at=(0, math.nan, 0))), ["finite"]),
+    ("a sample with neither a shape nor a moment", "sample.moment", "samples.s.moment",
+     lambda r, t: r.samples.update(s=Sample((0, 0, 0.05))), ["neither", "a_m2"]),
+    ("a sample with a moment of zero", "sample.moment", "samples.s.moment",
+     lambda r, t: r.samples.update(s=_bead(moment=a_m2(0.0, reason="VSM"))), ["positive"]),
+    ("a sample shaped as a mesh", "sample.geometry", "samples.s.geometry",
+     lambda r, t: r.samples.update(s=Sample(geometry=Mesh("bead.stl"), material="NdFeB-N42")),
+     ["mesh", "a_m2"]),
+    ("a sample of an unknown material", "sample.material", "samples.s.material",
+     lambda r, t: r.samples.update(s=Sample(geometry=Sphere(5e-4), material="unobtainium")),
+     ["'unobtainium'"]),
+    ("a sample of a material that is not magnetic", "sample.remanence", "samples.s.remanence",
+     lambda r, t: r.samples.update(s=Sample(geometry=Sphere(5e-4), material="aluminium")),
+     ["no remanence"]),
+    ("a sample magnetised along nothing", "sample.magnetisation", "samples.s.magnetisation",
+     lambda r, t: r.samples.update(s=_bead(magnetisation=(0, 0, 0))), ["non-zero"]),
+    ("a sample that spins its own way", "sample.orientation", "samples.s.orientation",
+     lambda r, t: r.samples.update(s=_bead(orientation="spins")), ["'spins'", "fixed", "follows"]),
+    ("a zone named like a sample", "zone.name", "zones.s",
+     lambda r, t: (r.samples.update(s=_bead()), r.zones.update(s=_zone())), ["samples.s"]),
+    ("a zone on a missing frame", "zone.mount", "zones.z.mount",
+     lambda r, t: r.zones.update(z=_zone(mount="arm.link_9")), ["'arm.link_9'", "tool0"]),
+    ("a zone at infinity", "zone.placement", "zones.z.at",
+     lambda r, t: r.zones.update(z=_zone(at=(math.inf, 0, 0))), ["finite"]),
+    ("a zone both a box and a sphere", "zone.shape", "zones.z.box",
+     lambda r, t: r.zones.update(z=_zone(sphere=0.1)), ["both", "one of them"]),
+    ("a zone of negative size", "zone.shape", "zones.z.sphere",
+     lambda r, t: r.zones.update(z=_zone(box=None, sphere=-0.1)), ["positive"]),
+    ("a zone with no limit", "zone.limit", "zones.z.limit",
+     lambda r, t: r.zones.update(z=_zone(limit=0.0)), ["positive", "0.0005"]),
+    ("a zone without a reason", "zone.reason", "zones.z.reason",
+     lambda r, t: r.zones.update(z=_zone(reason=" ")), ["why"]),
     ("a pose with a dot in its name", "pose.name", "poses.a.b",
      lambda r, t: r.poses.update({"a.b": Pose({})}), ["'a.b'", "without dots"]),
     ("a pose of a missing segment", "pose.segment", "poses.p.stage",
@@ -232,6 +302,36 @@ CASES = [
     ("a frame turned by a quaternion that is not unit", "frame.orientation", "frames.f.orientation",
      lambda r, t: r.frames.update(f=DeclaredFrame("arm.tool0", orientation=(1, 1, 0, 0))),
      ["unit quaternion", "normalise"]),
+    ("a trajectory with a dot in its name", "trajectory.name", "trajectories.a.b", _trajectory(name="a.b"),
+     ["'a.b'", "without dots"]),
+    ("a trajectory of a missing segment", "trajectory.segment", "trajectories.t.segments.stage",
+     _trajectory({"stage": [Keyframe(1.0)]}), ["'stage'", "arm, motor"]),
+    ("a keyframe naming a missing joint", "trajectory.joint", "trajectories.t.segments.arm.0.values.joint_9",
+     _trajectory({"arm": [Keyframe(1.0, values={"joint_9": 0.1})]}), ["'joint_9'", "joint_1"]),
+    ("keyframes not in increasing time", "trajectory.time", "trajectories.t.segments.arm.1.time",
+     _trajectory({"arm": [Keyframe(2.0), Keyframe(1.0)]}), ["1 s", "(2 s)", "increasing"]),
+    ("a keyframe before 0 s", "trajectory.time", "trajectories.t.segments.arm.0.time",
+     _trajectory({"arm": [Keyframe(-1.0)]}), ["from 0"]),
+    ("a keyframe beyond a limit", "trajectory.value", "trajectories.t.segments.arm.0.values.joint_2",
+     _trajectory({"arm": [Keyframe(1.0, values={"joint_2": 2.0})]}), ["0.2 rad above", "[-1.8, 1.8] rad"]),
+    ("a keyframe naming a missing pose", "trajectory.pose", "trajectories.t.segments.arm.0.pose",
+     _trajectory({"arm": [Keyframe(1.0, pose="home")]}), ["'home'", "poses"]),
+    ("an unknown interpolation", "trajectory.interpolation", "trajectories.t.segments.arm.0.interpolation",
+     _trajectory({"arm": [Keyframe(1.0, interpolation="spline")]}), ["'spline'", "quintic"]),
+    ("a line on a missing frame", "trajectory.frame", "trajectories.t.segments.arm.0.frame",
+     _trajectory({"arm": [Keyframe(1.0, interpolation="line", frame="rotor")]}), ["'rotor'", "tool0"]),
+    ("a spin of the arm", "trajectory.spin", "trajectories.t.segments.arm.0",
+     _trajectory({"arm": [Keyframe(10.0, interpolation="spin", spin=Spin(5, ramp=1, hold=1))]}),
+     ["one turning joint"]),
+    ("a spin that ends after its keyframe", "trajectory.spin", "trajectories.t.segments.motor.0.time",
+     _spin(Spin(5, ramp=1, hold=3), time=4.0), ["takes 5 s", "5 s or later"]),
+    ("an acceleration limit that is not positive", "trajectory.limits",
+     "trajectories.t.acceleration_limits.arm.joint_1",
+     _trajectory(limits={"arm": {"joint_1": AccelerationLimit(0.0, "rad/s2", "datasheet")}}),
+     ["finite positive"]),
+    ("an acceleration limit without a reason", "declaration.reason",
+     "trajectories.t.acceleration_limits.arm.*", _trajectory(limits={"arm": {"*": AccelerationLimit(1.0)}}),
+     ["reason"]),
 ]
 
 

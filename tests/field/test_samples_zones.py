@@ -1,0 +1,192 @@
+"""Samples and keep-out zones on a played trajectory: the force and torque on a sample against the closed
+forms of two dipoles, |B| differenced through Magpylib directly, and Magpylib's getFT; a sample that follows
+the field feels no torque; a zone the magnet passes through is named at the steps it is there, one it stays
+away from never."""
+
+from __future__ import annotations
+
+import math
+
+import magpylib as magpy
+import numpy as np
+import pytest
+from field_helpers import BR, magnet, motor_rig, spin
+
+from mime_gui.field.forces import GRADIENT_BOUND, dipole_dipole
+from mime_gui.field.samples import forces_along, forces_now
+from mime_gui.field.zones import surface_points, zone_findings
+from mime_gui.rig import Box, Cylinder, Sample, Sphere, Zone, a_m2, material
+from mime_gui.rig.mass import MU0
+
+R_BALL = 0.004
+M_BALL = BR * 4 / 3 * math.pi * R_BALL**3 / MU0  # the rotor's ball magnet's moment, A m2
+
+
+def _rig(samples=None, zones=None):
+    """A motor standing in the world with a ball magnet 3 cm off its axis on the rotor, magnetised along x."""
+    ball = magnet(Sphere(R_BALL), (1.0, 0.0, 0.0), at=(0.03, 0.0, 0.0), mount="motor.rotor")
+    rig = motor_rig({"m": ball}, {})
+    rig.samples = dict(samples or {})
+    rig.zones = dict(zones or {})
+    assert rig.validate() == []
+    return rig.build()
+
+
+def _ball_at(angle):
+    """The ball's centre and moment when the rotor has turned by ``angle``."""
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([0.03 * c, 0.03 * s, 0.0]), M_BALL * np.array([c, s, 0.0])
+
+
+def test_a_fixed_moment_feels_the_dipole_dipole_force_and_torque_at_every_step():
+    m = np.array([0.0, 0.3, 1.0]) / np.linalg.norm([0.0, 0.3, 1.0])
+    built = _rig({"bead": Sample((0.0, 0.0, 0.02), mount="motor.stator", moment=a_m2(2e-3, reason="VSM"),
+                                 magnetisation=tuple(m))})
+    trajectory = spin(built, 2.0, 25, 0.01)
+    result = forces_along(built, trajectory)
+    assert result.routes == ("dipole",)
+    angles = 2 * math.pi * 2.0 * 0.01 * np.arange(1, 26)
+    for t, angle in enumerate(angles):
+        centre, m1 = _ball_at(angle)
+        F, tau = dipole_dipole(m1, 2e-3 * m, np.array([0.0, 0.0, 0.02]) - centre)
+        assert np.linalg.norm(result.force[t, 0] - F) <= GRADIENT_BOUND * np.linalg.norm(F)
+        assert np.linalg.norm(result.torque[t, 0] - tau) <= 1e-9 * np.linalg.norm(tau)
+    assert np.allclose(result.moment[:, 0], 2e-3 * m)
+
+
+def test_a_sample_that_follows_the_field_feels_no_torque_and_is_pulled_up_the_gradient_of_B():
+    """F = |m| ∇|B|: |B| differenced by the test itself through Magpylib's getB."""
+    built = _rig({"free": Sample((0.01, 0.005, 0.015), mount="motor.stator", moment=a_m2(1e-3, reason="VSM"),
+                                 orientation="follows")})
+    result = forces_along(built, spin(built, 1.0, 5, 0.02))
+    assert np.all(np.linalg.norm(result.torque, axis=-1) <= 1e-12 * np.linalg.norm(result.force, axis=-1))
+    p = np.array([0.01, 0.005, 0.015])
+    for t in range(5):
+        centre, m1 = _ball_at(2 * math.pi * 0.02 * (t + 1))
+        ball = magpy.magnet.Sphere(diameter=2 * R_BALL, polarization=tuple(m1 * MU0 / (4 / 3 * math.pi
+                                                                                      * R_BALL**3)),
+                                   position=centre)
+        h = 1e-6
+        size = [np.linalg.norm(magpy.getB(ball, p + h * e)) - np.linalg.norm(magpy.getB(ball, p - h * e))
+                for e in np.eye(3)]
+        grad = np.array(size) / (2 * h)
+        assert np.linalg.norm(result.force[t, 0] - 1e-3 * grad) <= 1e-5 * np.linalg.norm(1e-3 * grad)
+        B = magpy.getB(ball, p)
+        assert np.allclose(result.moment[t, 0], 1e-3 * B / np.linalg.norm(B), rtol=1e-9)
+
+
+@pytest.mark.parametrize("route", ["dipole", "magnet"])
+def test_a_ball_sample_feels_its_dipoles_force_by_either_route(route):
+    """A ball of N42 on the stator: getFT (exact for a ball) and the gradient give the closed form."""
+    built = _rig({"ball": Sample((-0.01, 0.0, 0.012), mount="motor.stator", geometry=Sphere(0.001),
+                                 material="NdFeB-N42", magnetisation=(0.0, 0.0, 1.0))})
+    remanence = material("NdFeB-N42").remanence
+    m2 = remanence * 4 / 3 * math.pi * 0.001**3 / MU0 * np.array([0.0, 0.0, 1.0])
+    result = forces_along(built, spin(built, 1.0, 4, 0.05), method=route)
+    assert result.routes == (route,)
+    for t in range(4):
+        centre, m1 = _ball_at(2 * math.pi * 0.05 * (t + 1))
+        F, tau = dipole_dipole(m1, m2, np.array([-0.01, 0.0, 0.012]) - centre)
+        assert np.linalg.norm(result.force[t, 0] - F) <= 1e-5 * np.linalg.norm(F)
+        assert np.linalg.norm(result.torque[t, 0] - tau) <= 1e-5 * np.linalg.norm(tau)
+
+
+def test_a_shaped_sample_through_getft_is_the_reference_for_the_dipole_route():
+    """A 2 mm cylinder 1 cm from the ball: the dipole route against getFT on its shape, within (a/s)²/4 and
+    getFT's own error at 125 cells (its cells hold a cylinder's moment to about 1e-3)."""
+    built = _rig({"rod": Sample((0.0, 0.0, 0.015), mount="motor.stator", geometry=Cylinder(0.001, 0.002),
+                                material="NdFeB-N42", magnetisation=(1.0, 0.0, 0.0))})
+    trajectory = spin(built, 1.0, 6, 0.03)
+    shaped = forces_along(built, trajectory, method="magnet")
+    dipole = forces_along(built, trajectory, method="dipole")
+    assert shaped.routes == ("magnet",) and dipole.routes == ("dipole",)
+    a, s = 0.002, np.linalg.norm([0.03, 0.0, 0.015]) - R_BALL
+    bound = (a / s) ** 2 / 4 + 2e-3
+    assert np.all(np.linalg.norm(shaped.force - dipole.force, axis=-1)
+                  <= bound * np.linalg.norm(shaped.force, axis=-1))
+    assert np.all(np.linalg.norm(shaped.torque - dipole.torque, axis=-1)
+                  <= bound * np.linalg.norm(shaped.torque, axis=-1))
+
+
+def test_forces_now_is_the_step_of_the_trajectory_at_those_poses():
+    built = _rig({"bead": Sample((0.0, 0.01, 0.02), mount="motor.stator", moment=a_m2(1e-3, reason="VSM"))})
+    trajectory = spin(built, 1.0, 10, 0.02)
+    along = forces_along(built, trajectory)
+    poses = dict(zip(built.frame_names, np.asarray(trajectory.frame_poses)[6], strict=True))
+    now = forces_now(built, lambda segment, frame: poses[f"{segment}.{frame}"])
+    assert np.allclose(now.force[0], along.force[6], rtol=1e-12, atol=0)
+    assert np.allclose(now.torque[0], along.torque[6], rtol=1e-12, atol=0)
+
+
+def test_newtons_third_law_between_the_magnet_and_a_shaped_sample():
+    """The force on the sample (forces_along, getFT on its shape) is minus the force on the rotor's magnet
+    from the sample (getFT on the ball with the sample as the source)."""
+    built = _rig({"cube": Sample((0.0, 0.0, 0.012), mount="motor.stator", geometry=Box((0.003, 0.003, 0.003)),
+                                 remanence=None, material="NdFeB-N42", magnetisation=(0.0, 1.0, 0.0))})
+    result = forces_along(built, spin(built, 1.0, 1, 0.1), method="magnet")
+    centre, m1 = _ball_at(2 * math.pi * 0.1)
+    J = m1 * MU0 / (4 / 3 * math.pi * R_BALL**3)
+    ball = magpy.magnet.Sphere(diameter=2 * R_BALL, polarization=tuple(J), position=centre)
+    remanence = material("NdFeB-N42").remanence
+    cube = magpy.magnet.Cuboid(dimension=(0.003,) * 3, polarization=(0.0, remanence, 0.0),
+                               position=(0, 0, 0.012))
+    F_back, _ = magpy.getFT(cube, ball, squeeze=True)
+    assert np.linalg.norm(result.force[0, 0] + F_back) <= 2e-3 * np.linalg.norm(F_back)
+
+
+# -- zones ---------------------------------------------------------------------------------------------------
+
+def test_a_zone_the_magnet_passes_through_is_named_at_the_steps_it_is_there():
+    """The ball circles at 3 cm; a 1 cm ball zone on its circle at 90° with a 20 mT limit is entered about
+    the quarter turn; the worst |B| is the ball's dipole field on the zone's surface points, computed here."""
+    zone = Zone((0.0, 0.03, 0.0), sphere=0.01, limit=0.02, reason="a Hall sensor")
+    built = _rig(zones={"sensor": zone, "bench": Zone((0.0, 0.0, 0.5), box=(0.3, 0.3, 0.3), reason="people")})
+    dt, steps = 0.001, 1000  # one turn in one second
+    check = zone_findings(built, spin(built, 1.0, steps, dt))
+    assert [f.where for f in check.findings] == ["zones.sensor"]
+    assert check.findings[0].code == "field.zone"
+    angles = 2 * math.pi * dt * np.arange(1, steps + 1)
+    # by the test's own field: the largest |B| of the ball's dipole on the zone's surface at each step
+    surface = np.array([0.0, 0.03, 0.0]) + surface_points(zone)
+    worst = []
+    for angle in angles:
+        centre, m1 = _ball_at(angle)
+        r = surface - centre
+        d = np.linalg.norm(r, axis=1, keepdims=True)
+        B = MU0 / (4 * math.pi) * (3 * r / d * ((r / d) @ m1)[:, None] - m1) / d**3
+        outside = d[:, 0] > R_BALL
+        worst.append(np.max(np.linalg.norm(B[outside], axis=1)) if outside.all() else np.inf)
+    expected = np.array(worst) > zone.limit
+    assert np.array_equal(check.breach[:, 0], expected)
+    first = np.flatnonzero(expected)[0]
+    assert f"from t = {check.time[first]:g} s" in check.findings[0].message
+    last = np.flatnonzero(expected)[-1]
+    assert check.time[first] < 0.25 < check.time[last]  # about the quarter turn, as the ball passes
+    assert abs(0.5 * (check.time[first] + check.time[last]) - 0.25) < 0.005  # the lattice is not symmetric
+    assert 0 < expected.sum() < steps // 2
+    # the largest |B| is computed where the ball holds no surface point (and its centre is not in the zone)
+    measured = check.breach[:, 0] & np.isfinite(check.worst[:, 0]) & np.isfinite(np.array(worst))
+    assert measured.any()
+    assert np.allclose(check.worst[measured, 0], np.array(worst)[measured], rtol=1e-9)
+    assert np.all(check.worst[~check.breach[:, 0], 0] <= zone.limit)
+    assert not check.breach[:, 1].any()
+
+
+def test_a_zone_the_magnet_stays_away_from_gives_nothing_and_needs_no_field():
+    built = _rig(zones={"far": Zone((0.0, 0.0, 0.3), box=(0.2, 0.2, 0.1), reason="the operator's hands")})
+    check = zone_findings(built, spin(built, 1.0, 200, 0.005))
+    assert check.findings == [] and not check.breach.any()
+    assert not check.sampled.any()  # the bound alone clears it
+    assert np.all(check.worst <= 5e-4)
+
+
+def test_a_zone_on_a_frame_rides_with_it():
+    """A zone on the rotor right beside the magnet is breached at every step; on the stator, once a turn."""
+    built = _rig(zones={"riding": Zone((0.03, 0.012, 0.0), sphere=0.004, mount="motor.rotor",
+                                       reason="a coil"),
+                        "still": Zone((0.0, -0.03, 0.0), sphere=0.004, reason="a coil")})
+    check = zone_findings(built, spin(built, 1.0, 100, 0.01))
+    assert check.breach[:, 0].all()
+    assert 0 < check.breach[:, 1].sum() < 100
+    hit = check.time[check.breach[:, 1]]
+    assert 0.6 < hit.mean() < 0.9  # three quarters of a turn
