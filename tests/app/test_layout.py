@@ -25,7 +25,8 @@ def test_default_arrangement(make_window, qtbot):
     assert area["ChainTreeDock"] == area["PaletteDock"] == Qt.LeftDockWidgetArea
     assert area["PropertiesDock"] == area["JointSlidersDock"] == Qt.RightDockWidgetArea
     for name in ("ValidationDock", "ArmatureDock", "BuildReportDock", "MassPropertiesDock", "ReadReportDock",
-                 "PlotsDock", "TorquesDock", "MotorDemandDock", "PosesDock", "MeasuresDock", "PlayerDock"):
+                 "PlotsDock", "TorquesDock", "MotorDemandDock", "PosesDock", "MeasuresDock", "TrajectoryDock",
+                 "PlayerDock"):
         assert area[name] == Qt.BottomDockWidgetArea, name
     driving = window.driving
     # the forms above the joint sliders, both in sight
@@ -34,7 +35,7 @@ def test_default_arrangement(make_window, qtbot):
     assert not driving.sliders.visibleRegion().isEmpty()
     assert driving.sliders.geometry().top() >= window.properties_dock.geometry().bottom()
     # one bar per tab group, none left behind by the arrangement
-    assert _bars(window) == [("Plots", "Torques", "Demand", "Poses", "Measures"),
+    assert _bars(window) == [("Plots", "Torques", "Demand", "Poses", "Measures", "Trajectory"),
                              ("Validation", "Armature", "Build report", "Mass properties", "Read report")]
     player, plots = driving.player, driving.plots
     # the player runs across the foot of the window, under the plots and the findings

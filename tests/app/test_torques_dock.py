@@ -16,8 +16,9 @@ def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtb
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     dock = window.findChild(QDockWidget, "TorquesDock")
     assert dock is window.torques_dock
-    # a tab behind the plots, with the joints' demand, the poses and the measures
-    tabs = [dock, window.demand_dock, window.driving.poses, window.docks["MeasuresDock"]]
+    # a tab behind the plots, with the joints' demand, the poses, the measures and the trajectories
+    tabs = [dock, window.demand_dock, window.driving.poses, window.docks["MeasuresDock"],
+            window.docks["TrajectoryDock"]]
     assert window.tabifiedDockWidgets(window.driving.plots) == tabs
     assert dock.joint.count() == 7 and dock.summary.text().startswith("Live")  # live driving's, until a file
     assert driving.player.open_file(str(DEMO / "wave.csv"))

@@ -34,6 +34,23 @@ from mime_gui.session import AddItem, RemoveItem, RenameItem, Session, SessionEr
 NAME_ROLE = Qt.UserRole  # the pose's name as the rig holds it (the text may be mid-edit)
 
 
+def current_positions(session: Session) -> dict[str, dict[str, float]]:
+    """Each segment's commanded joints at their commands (a torque-driven segment's where they are), radians
+    and metres: what a stored pose or a trajectory's keyframe takes."""
+    out = {}
+    for name, seg in session.segments.items():
+        names = session.command_names(name)
+        if not names:
+            continue
+        if session.drive(name) == "torques":
+            q, art = session.joint_positions(name), seg.articulation
+            values = [float(q[art.joint_index(j)]) for j in names]
+        else:
+            values = [float(v) for v in session.command(name)]
+        out[name] = dict(zip(names, values, strict=True))
+    return out
+
+
 class PosesDock(QDockWidget):
     go_to_requested = Signal(object)  # {segment: {joint: radians or metres}}: the joint sliders take it
     centre_requested = Signal()  # joint_state_publisher_gui's Center and Randomize: the sliders do them
@@ -185,18 +202,7 @@ class PosesDock(QDockWidget):
     # -- user input --------------------------------------------------------------------------------------
     def current_positions(self) -> dict[str, dict[str, float]]:
         """Each segment's commanded joints at their commands (a torque-driven segment's where they are)."""
-        out = {}
-        for name, seg in self.session.segments.items():
-            names = self.session.command_names(name)
-            if not names:
-                continue
-            if self.session.drive(name) == "torques":
-                q, art = self.session.joint_positions(name), seg.articulation
-                values = [float(q[art.joint_index(j)]) for j in names]
-            else:
-                values = [float(v) for v in self.session.command(name)]
-            out[name] = dict(zip(names, values, strict=True))
-        return out
+        return current_positions(self.session)
 
     def store(self) -> None:
         """The current commands as a new pose, named from the box (or the next free name): one edit."""
@@ -256,4 +262,4 @@ class PosesDock(QDockWidget):
         super().keyPressEvent(event)
 
 
-__all__ = ["PosesDock"]
+__all__ = ["PosesDock", "current_positions"]

@@ -45,6 +45,7 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("MotorDemandDock", "Demand", "beside", _DOCKS + "demand:DemandDock"),
     DockSpec("PosesDock", "Poses", "beside", _DOCKS + "poses:PosesDock"),
     DockSpec("MeasuresDock", "Measures", "beside", _DOCKS + "measures:MeasuresDock"),
+    DockSpec("TrajectoryDock", "Trajectory", "beside", _DOCKS + "trajectory:TrajectoryDock"),
     DockSpec("PlayerDock", "Player", "foot", _DOCKS + "player:PlayerDock"),
 )
 

@@ -1,0 +1,628 @@
+"""Trajectory: the rig's authored trajectories (its file's ``trajectories``) on a timeline, to check, fit to
+the limits, edit keyframe by keyframe and play.
+
+The chosen trajectory is rendered every :data:`DT` seconds (:func:`mime_gui.rig.trajectories.render`) and
+drawn one plot per segment, each commanded joint's command over time in the trajectory's unit, the keyframes'
+times as vertical lines; the findings of :func:`~mime_gui.rig.trajectories.check` (a joint beyond its
+velocity or acceleration limit, a line leaving the reachable space) and of the rig's rules about it are
+listed under the plot with their codes. The keyframe table shows each segment's keyframes (time,
+interpolation, values); a time or an interpolation changed in it is one edit. *Add keyframe* takes the
+segment's current commands at a typed time after its last keyframe; *Remove keyframe* takes the chosen one
+away; *New* adds a trajectory holding the current pose at 0 s; *Fit to limits* stretches the timeline just
+enough (:func:`~mime_gui.rig.trajectories.fit_to_limits`). Each is one edit of the rig, one undo step.
+*Play* loads the rendering into the player, as ``mime-gui trajectory`` writes it.
+
+The plot is rendered once per turn of the event loop after a change, and only while the dock is on screen.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSizePolicy,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mime_gui.app.docks.fields import on_screen
+from mime_gui.app.docks.look import BAD, hint, message
+from mime_gui.app.docks.plots import COLOURS
+from mime_gui.app.docks.poses import current_positions
+from mime_gui.app.docks.registry import declare
+from mime_gui.errors import CodedError
+from mime_gui.multibody import PRISMATIC
+from mime_gui.rig.poses import UNIT_FACTORS, pose_of
+from mime_gui.rig.trajectories import (
+    INTERPOLATIONS,
+    Keyframe,
+    Trajectory,
+    check,
+    fit_to_limits,
+    render,
+    trajectory_commands,
+)
+from mime_gui.rig.typed_units import parse_typed
+from mime_gui.session import AddItem, ReplaceItem, Session, SessionError
+
+#: the rendering's step (s): the plot's, the check's and the played commands'
+DT = 0.01
+HEADERS = ["Segment", "Time (s)", "Interpolation", "Values"]
+HEADER_TIPS = ["The segment the keyframe moves",
+               "When the keyframe is reached, in seconds from the start (type a new time to move it)",
+               "How the joints get there from the keyframe before: linear, cubic (spline), quintic "
+               "(minimum jerk, rest to rest), hold (a step at the keyframe), line (a frame on a straight "
+               "line), spin (a motor's spin profile)",
+               "The joint positions the keyframe gives (the trajectory's unit); the joints it does not name "
+               "keep their values"]
+SEGMENT, TIME, INTERPOLATION, VALUES = range(4)
+#: the dock's least size (px), no larger than the other tabs' beside the plots
+MINIMUM = (240, 120)
+
+
+def _button(text: str, parent) -> QToolButton:
+    """A button as small as its text (a push button's least width made the dock, and the window, wider)."""
+    b = QToolButton(parent)
+    b.setText(text)
+    b.setToolButtonStyle(Qt.ToolButtonTextOnly)
+    return b
+
+
+def _unit_of(unit: str, sliding: bool) -> str:
+    angle, length = unit.split("|")
+    return length if sliding else angle
+
+
+def _shown_unit(u: str) -> str:
+    return "°" if u == "deg" else f" {u}"
+
+
+class TrajectoryDock(QDockWidget):
+    def __init__(self, session: Session, bridge, services, parent=None):
+        super().__init__(parent)
+        declare(self, "TrajectoryDock")  # its title and object name: the dock registry
+        self.session = session
+        self.transport = services.transport
+        self.renders = 0  # times the chosen trajectory was rendered (tests: once per turn, none hidden)
+        self._dirty = True  # the plot is out of date (rendered when the dock is next on screen)
+        self._pending = False  # a rendering is queued for the next turn of the event loop
+        self._rows: list[tuple[str, int]] = []  # (segment, keyframe index) of each table row
+        self._listed = None  # the trajectories' names the combo shows
+        self._shown = None  # (rig, name) the table shows
+        self.rendered: tuple[np.ndarray, np.ndarray] | None = None  # (time, commands) drawn
+
+        splitter = QSplitter(Qt.Horizontal, self)
+        splitter.setMinimumSize(*MINIMUM)
+        left = QWidget(splitter)
+        col = QVBoxLayout(left)
+        col.setContentsMargins(4, 4, 4, 4)
+        col.setSpacing(3)
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Trajectory", left))
+        self.choice = QComboBox(left)
+        self.choice.setObjectName("trajectories")
+        self.choice.setToolTip("The rig's trajectories (its file's trajectories section)")
+        self.choice.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.choice.setMinimumContentsLength(8)
+        self.choice.currentIndexChanged.connect(lambda _i: self._chosen())
+        top.addWidget(self.choice, 1)
+        self.new_button = _button("New", left)
+        self.new_button.setToolTip("A new trajectory holding the current pose at 0 s (an edit: Edit → Undo)")
+        self.new_button.clicked.connect(self.new)
+        top.addWidget(self.new_button)
+        col.addLayout(top)
+
+        actions = QHBoxLayout()
+        self.play_button = _button("Play", left)
+        self.play_button.setToolTip(f"Load the trajectory, rendered every {DT:g} s, into the player")
+        self.play_button.clicked.connect(self.play)
+        self.fit_button = _button("Fit to limits", left)
+        self.fit_button.setToolTip("Stretch the intervals just enough for every joint to keep within its "
+                                   "velocity and acceleration limits (an edit: Edit → Undo)")
+        self.fit_button.clicked.connect(self.fit)
+        self.remove_button = _button("Remove keyframe", left)
+        self.remove_button.setToolTip("Remove the keyframe chosen in the table (an edit: Edit → Undo)")
+        self.remove_button.clicked.connect(self.remove_keyframe)
+        for b in (self.play_button, self.fit_button, self.remove_button):
+            actions.addWidget(b)
+        actions.addStretch(1)
+        col.addLayout(actions)
+
+        self.table = QTableWidget(0, len(HEADERS), left)
+        self.table.setObjectName("keyframes")
+        self.table.setHorizontalHeaderLabels(HEADERS)
+        for c, tip in enumerate(HEADER_TIPS):
+            self.table.horizontalHeaderItem(c).setToolTip(tip)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.DoubleClicked | QAbstractItemView.EditKeyPressed
+                                   | QAbstractItemView.SelectedClicked)
+        header = self.table.horizontalHeader()
+        for c in (SEGMENT, TIME, INTERPOLATION):
+            header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.ElideRight)
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.setMinimumHeight(48)
+        self.table.itemChanged.connect(self._cell_changed)
+        self.table.currentCellChanged.connect(lambda *_: self._enable())
+        col.addWidget(self.table, 1)
+
+        add = QHBoxLayout()
+        self.add_button = _button("Add keyframe", left)
+        self.add_button.setToolTip("The segment's current commands as a keyframe at the time beside, after "
+                                   "its last keyframe (an edit: Edit → Undo)")
+        self.add_button.clicked.connect(self.add_keyframe)
+        self.segment = QComboBox(left)
+        self.segment.setToolTip("The segment the new keyframe moves")
+        self.segment.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.segment.setMinimumContentsLength(3)
+        self.segment.currentIndexChanged.connect(lambda _i: self._suggest_time())
+        self.time = QDoubleSpinBox(left)
+        self.time.setObjectName("keyframe-time")
+        self.time.setRange(0.0, 1e6)
+        self.time.setDecimals(2)
+        self.time.setSuffix(" s")
+        self.time.setKeyboardTracking(False)
+        self.time.setToolTip("The new keyframe's time, after the segment's last keyframe")
+        self.time.setButtonSymbols(QDoubleSpinBox.NoButtons)
+        self.time.setMinimumWidth(self.time.fontMetrics().horizontalAdvance("0000.00 s") + 12)
+        self.time.setMaximumWidth(self.time.minimumWidth() + 20)
+        self.interpolation = QComboBox(left)
+        self.interpolation.addItems(INTERPOLATIONS)
+        self.interpolation.setCurrentText("quintic")
+        self.interpolation.setToolTip("How the joints get to the new keyframe from the one before")
+        self.interpolation.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.interpolation.setMinimumContentsLength(5)
+        add.setSpacing(3)
+        add.addWidget(self.add_button)
+        add.addWidget(self.segment, 1)
+        add.addWidget(QLabel("at", left))
+        add.addWidget(self.time)
+        add.addWidget(self.interpolation, 1)
+        col.addLayout(add)
+        self.status = QLabel(left)
+        self.status.setObjectName("trajectory-status")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.status.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # never widens the window
+        col.addWidget(self.status)
+
+        right = QWidget(splitter)
+        rcol = QVBoxLayout(right)
+        rcol.setContentsMargins(0, 0, 0, 0)
+        rcol.setSpacing(2)
+        self.graphs = pg.GraphicsLayoutWidget(right)
+        self.graphs.setBackground("w")
+        self.graphs.setMinimumHeight(60)
+        rcol.addWidget(self.graphs, 3)
+        self.legend = QLabel(right)
+        self.legend.setWordWrap(True)
+        self.legend.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # never widens the window
+        self.legend.setToolTip("Each joint's colour in the plots; the dashed lines are the keyframes' times")
+        rcol.addWidget(self.legend)
+        self.plots: dict[str, pg.PlotItem] = {}  # by segment
+        self.curves: dict[str, pg.PlotDataItem] = {}  # by command name (segment.joint)
+        self.findings = QListWidget(right)
+        self.findings.setObjectName("trajectory-findings")
+        self.findings.setToolTip("What keeps the trajectory from being played as it is: each finding's code, "
+                                 "the keyframe it is about, and what to do")
+        self.findings.setWordWrap(True)
+        self.findings.setMinimumHeight(36)
+        self.findings.hide()  # shown when there are findings
+        rcol.addWidget(self.findings, 1)
+        splitter.addWidget(left)
+        splitter.addWidget(right)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        self.splitter = splitter
+        self._split = None  # the width the split was last set for
+        self.setWidget(splitter)
+
+        bridge.document_changed.connect(lambda _d: self.changed())
+        bridge.rig_changed.connect(lambda _c: self.changed())
+        bridge.findings_changed.connect(lambda _f: self.changed())
+        self.visibilityChanged.connect(lambda on: on and self._dirty and self._queue())
+        self.changed()
+
+    # -- the rig's trajectories ------------------------------------------------------------------------
+    def _built(self):
+        doc = self.session.document
+        return getattr(doc, "built", None) if doc is not None else None
+
+    def trajectories(self) -> dict:
+        rig = self.session.rig
+        return dict(rig.trajectories) if rig is not None else {}
+
+    def current(self) -> str | None:
+        name = self.choice.currentText()
+        return name if name in self.trajectories() else None
+
+    def trajectory(self) -> Trajectory | None:
+        name = self.current()
+        return self.trajectories().get(name) if name is not None else None
+
+    def choose(self, name: str) -> None:
+        self.choice.setCurrentIndex(self.choice.findText(name))
+
+    def rule_findings(self, name: str) -> list:
+        """The rig's findings about the trajectory ``name``."""
+        where = f"trajectories.{name}"
+        return [f for f in self.session.findings if f.where == where or f.where.startswith(where + ".")]
+
+    def keyframe_of_row(self, row: int) -> tuple[str, int, Keyframe] | None:
+        t = self.trajectory()
+        if t is None or not 0 <= row < len(self._rows):
+            return None
+        seg, i = self._rows[row]
+        keys = t.segments.get(seg, ())
+        return (seg, i, keys[i]) if i < len(keys) else None
+
+    # -- refreshing --------------------------------------------------------------------------------------
+    def changed(self) -> None:
+        """The rig, its findings or the document changed: the list and the table now, the plot next turn."""
+        names = list(self.trajectories())
+        if names != self._listed:
+            self._listed = names
+            keep = self.choice.currentText()
+            with QSignalBlocker(self.choice):
+                self.choice.clear()
+                self.choice.addItems(names)
+                if keep in names:
+                    self.choice.setCurrentIndex(names.index(keep))
+        built = self._built()
+        segs = [s for s in (built.segments if built is not None else ()) if built.node(s).command_names]
+        if segs != [self.segment.itemText(i) for i in range(self.segment.count())]:
+            keep = self.segment.currentText()
+            with QSignalBlocker(self.segment):
+                self.segment.clear()
+                self.segment.addItems(segs)
+                if keep in segs:
+                    self.segment.setCurrentIndex(segs.index(keep))
+        self._chosen()
+
+    def _chosen(self) -> None:
+        self._fill_table()
+        self._suggest_time()
+        self._enable()
+        self._dirty = True
+        self._queue()
+
+    def _queue(self) -> None:
+        if not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self._due)
+
+    def _due(self) -> None:
+        self._pending = False
+        if self._dirty and on_screen(self):
+            self.redraw()
+
+    def _enable(self) -> None:
+        has_doc = self.session.document is not None
+        built = self._built()
+        t = self.trajectory()
+        self.new_button.setEnabled(has_doc and built is not None)
+        for w in (self.play_button, self.fit_button):
+            w.setEnabled(t is not None and built is not None)
+        self.add_button.setEnabled(t is not None and built is not None and self.segment.count() > 0)
+        self.remove_button.setEnabled(self.keyframe_of_row(self.table.currentRow()) is not None)
+
+    def _suggest_time(self) -> None:
+        """The new keyframe's time: a second after the chosen segment's last keyframe."""
+        t = self.trajectory()
+        keys = t.segments.get(self.segment.currentText(), ()) if t is not None else ()
+        with QSignalBlocker(self.time):
+            self.time.setValue(keys[-1].time + 1.0 if keys else 0.0)
+
+    def _values_text(self, t: Trajectory, seg: str, key: Keyframe) -> str:
+        built = self._built()
+        parts = []
+        if key.pose is not None:
+            parts.append(f"pose {key.pose!r}")
+        if key.spin is not None:
+            s = key.spin
+            held = f"hold {s.hold:g} s" if s.hold is not None else f"{s.turns:g} turns"
+            parts.append(f"spin {s.frequency:g} {s.unit}, ramp {s.ramp:g} s, {held}")
+        for joint, v in key.values.items():
+            sliding = False
+            if built is not None and seg in built.segments:
+                art = built.segments[seg].articulation
+                try:
+                    sliding = art.joint_type[art.joint_index(joint)] == PRISMATIC
+                except (KeyError, ValueError, IndexError):
+                    sliding = False
+            parts.append(f"{joint} {v:g}{_shown_unit(_unit_of(t.unit, sliding))}")
+        if key.frame is not None:
+            parts.append(f"frame {key.frame}")
+        return ", ".join(parts) or "(the positions before)"
+
+    def _fill_table(self) -> None:
+        t = self.trajectory()
+        state = (self.session.rig, self.current())
+        if state == self._shown:
+            return
+        self._shown = state
+        keep = self.table.currentRow()
+        segments = t.segments.items() if t is not None else ()
+        rows = [(seg, i) for seg, keys in segments for i in range(len(keys))]
+        self._rows = rows
+        with QSignalBlocker(self.table):
+            self.table.setRowCount(0)
+            self.table.setRowCount(len(rows))
+            for r, (seg, i) in enumerate(rows):
+                key = t.segments[seg][i]
+                cells = [seg, f"{key.time:g}", key.interpolation, self._values_text(t, seg, key)]
+                for c, text in enumerate(cells):
+                    item = QTableWidgetItem(text)
+                    if c != TIME:
+                        item.setFlags(item.flags() & ~Qt.ItemIsEditable)
+                    item.setToolTip(text if c == VALUES else HEADER_TIPS[c])
+                    self.table.setItem(r, c, item)
+                box = QComboBox(self.table)
+                box.addItems(INTERPOLATIONS)
+                if key.interpolation not in INTERPOLATIONS:
+                    box.addItem(key.interpolation)
+                box.setCurrentText(key.interpolation)
+                box.setToolTip(HEADER_TIPS[INTERPOLATION])
+                box.currentTextChanged.connect(lambda text, r=r: self.set_interpolation(r, text))
+                self.table.setCellWidget(r, INTERPOLATION, box)
+            if 0 <= keep < len(rows):
+                self.table.setCurrentCell(keep, 0)
+
+    def redraw(self) -> None:
+        """Render the chosen trajectory and draw it, with its findings (the plot is cleared on a refusal)."""
+        self._dirty = False
+        self.rendered = None
+        self.findings.clear()
+        self.findings.hide()
+        name, t, built = self.current(), self.trajectory(), self._built()
+        if name is None or built is None:
+            self._draw(None, None, None)
+            self._say("" if built is not None or self.session.document is None else
+                      "The rig does not build: fix its findings to render its trajectories", bad=True)
+            if self.session.document is not None and built is not None and not self.trajectories():
+                self._say("The rig has no trajectory: New makes one from the current pose")
+            return
+        ruled = self.rule_findings(name)
+        if ruled:  # what the rules refuse is not rendered
+            self._list(ruled)
+            self._draw(None, None, None)
+            self._say(f"The trajectory breaks {len(ruled)} rule(s); fix them to render it", bad=True)
+            return
+        try:
+            self.renders += 1
+            time, commands = render(built, t, DT)
+            found = check(built, t, DT)
+        except CodedError as err:
+            self._draw(None, None, None)
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return
+        self.rendered = (time, commands)
+        self._draw(t, time, commands)
+        self._list(found)
+        self._say(f"{t.duration:g} s, {len(time)} samples every {DT:g} s; "
+                  + (f"{len(found)} finding(s) below" if found else "within its limits"), bad=bool(found))
+
+    def _list(self, findings) -> None:
+        for f in findings:
+            item = QListWidgetItem(f"[{f.code}] {f.where}: {f.message}")
+            item.setForeground(BAD)
+            item.setToolTip(f.message)
+            self.findings.addItem(item)
+        self.findings.setVisible(self.findings.count() > 0)
+
+    def _say(self, text: str, bad: bool = False) -> None:
+        self.status.setText(text)
+        (message if bad else hint)(self.status)
+
+    def _draw(self, t: Trajectory | None, time, commands) -> None:
+        built = self._built()
+        segs = [s for s in t.segments if built is not None and s in built.segments] if t is not None else []
+        if segs != list(self.plots):
+            self.graphs.clear()
+            self.plots, first = {}, None
+            for row, seg in enumerate(segs):
+                plot = self.graphs.addPlot(row=row, col=0)
+                plot.showGrid(x=True, y=True, alpha=0.25)
+                for axis in ("left", "bottom"):
+                    plot.getAxis(axis).enableAutoSIPrefix(False)
+                plot.setMouseEnabled(x=False, y=False)
+                if first is None:
+                    first = plot
+                else:
+                    plot.setXLink(first)
+                self.plots[seg] = plot
+            if segs:
+                self.plots[segs[-1]].setLabel("bottom", "t (s)")
+        self.curves = {}
+        legend = []
+        for seg, plot in self.plots.items():
+            plot.clear()
+            names = built.node(seg).command_names
+            art = built.segments[seg].articulation
+            units = {_unit_of(t.unit, art.joint_type[art.joint_index(j)] == PRISMATIC) for j in names}
+            plot.setLabel("left", f"{seg} ({', '.join(sorted(units))})")
+            columns = list(built.command_names)
+            for k, joint in enumerate(names):
+                sliding = art.joint_type[art.joint_index(joint)] == PRISMATIC
+                factor = UNIT_FACTORS[_unit_of(t.unit, sliding)]
+                y = commands[:, columns.index(f"{seg}.{joint}")] / factor
+                colour = COLOURS[k % len(COLOURS)]
+                self.curves[f"{seg}.{joint}"] = plot.plot(time, y, pen=pg.mkPen(colour, width=2))
+                legend.append(f'<span style="color:{colour}">■ {joint}</span>')
+            for key in t.segments[seg]:
+                plot.addLine(x=key.time, pen=pg.mkPen("#888", width=1, style=Qt.DashLine))
+        self.legend.setText(" ".join(legend))  # a segment's joints by colour; its plot is named on its axis
+
+    def resizeEvent(self, event) -> None:
+        """The table and the plots share the width evenly until the user moves the split."""
+        super().resizeEvent(event)
+        if self._split is None:
+            self._split = self.width()
+            self.splitter.setSizes([self.width() // 2, self.width() - self.width() // 2])
+
+    # -- user input --------------------------------------------------------------------------------------
+    def _apply(self, edit) -> bool:
+        try:
+            self.session.apply(edit)
+        except SessionError as err:  # the window shows it too; the dock shows the rig again
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            self._shown = None
+            self._fill_table()
+            return False
+        return True
+
+    def _positions(self, built, unit: str) -> dict[str, dict[str, float]]:
+        """The segments' current commands in ``unit``, as a keyframe writes them."""
+        pose = pose_of(built, current_positions(self.session), unit)
+        return {seg: dict(v) for seg, v in pose.values.items()}
+
+    def next_name(self) -> str:
+        taken = {n.casefold() for n in self.trajectories()}
+        i = 1
+        while f"trajectory{i}" in taken:
+            i += 1
+        return f"trajectory{i}"
+
+    def new(self) -> None:
+        """A trajectory holding the current pose at 0 s (one keyframe per segment): one edit."""
+        built = self._built()
+        if built is None:
+            return
+        name = self.next_name()
+        values = self._positions(built, "deg|m")
+        t = Trajectory({seg: [Keyframe(0.0, values=v)] for seg, v in values.items()}, "deg|m")
+        if self._apply(AddItem("trajectories", name, t)):
+            self.choose(name)
+
+    def add_keyframe(self) -> None:
+        """The chosen segment's current commands at the typed time, after its last keyframe: one edit."""
+        name, t, built = self.current(), self.trajectory(), self._built()
+        seg = self.segment.currentText()
+        if name is None or built is None or not seg:
+            return
+        time = float(self.time.value())
+        keys = list(t.segments.get(seg, ()))
+        if keys and not time > keys[-1].time:
+            self._say(f"[trajectory.time] a new keyframe of {seg} comes after its last one at "
+                      f"{keys[-1].time:g} s; type a later time", bad=True)
+            return
+        values = self._positions(built, t.unit).get(seg, {})
+        keys.append(Keyframe(time, values=values, interpolation=self.interpolation.currentText()))
+        segments = dict(t.segments)
+        segments[seg] = tuple(keys)
+        self._apply(ReplaceItem("trajectories", name, _with_segments(t, segments),
+                                label=f"Add a keyframe of {seg} at {time:g} s to {name}"))
+
+    def remove_keyframe(self) -> None:
+        name, t = self.current(), self.trajectory()
+        found = self.keyframe_of_row(self.table.currentRow())
+        if found is None:
+            return
+        seg, i, key = found
+        keys = list(t.segments[seg])
+        del keys[i]
+        segments = dict(t.segments)
+        if keys:
+            segments[seg] = tuple(keys)
+        else:
+            del segments[seg]
+        self._apply(ReplaceItem("trajectories", name, _with_segments(t, segments),
+                                label=f"Remove the keyframe of {seg} at {key.time:g} s from {name}"))
+
+    def _replace_key(self, row: int, what: str, **change) -> bool:
+        name, t = self.current(), self.trajectory()
+        found = self.keyframe_of_row(row)
+        if found is None:
+            return False
+        seg, i, key = found
+        keys = list(t.segments[seg])
+        keys[i] = replace(key, **change)
+        if keys[i] == key:
+            return False
+        segments = dict(t.segments)
+        segments[seg] = tuple(keys)
+        return self._apply(ReplaceItem("trajectories", name, _with_segments(t, segments),
+                                       label=f"Change the {what} of a keyframe of {seg} in {name}"))
+
+    def _cell_changed(self, item: QTableWidgetItem) -> None:
+        if item.column() != TIME:
+            return
+        found = self.keyframe_of_row(item.row())
+        if found is None:
+            return
+        seg, _i, key = found
+        value = parse_typed(item.text(), "s")
+        if value is None or not (math.isfinite(value) and value >= 0):
+            self._say(f"[trajectory.time] {item.text()!r} is no time: type a number of seconds, 0 or more "
+                      "(1.5, 1500 ms)", bad=True)
+            with QSignalBlocker(self.table):
+                item.setText(f"{key.time:g}")
+            return
+        if not self._replace_key(item.row(), "time", time=value):
+            with QSignalBlocker(self.table):
+                item.setText(f"{key.time:g}")
+
+    def set_interpolation(self, row: int, kind: str) -> None:
+        """The interval into the keyframe of table row ``row`` interpolated by ``kind``: one edit."""
+        self._replace_key(row, "interpolation", interpolation=kind)
+
+    def fit(self) -> None:
+        """The trajectory stretched just enough to keep within its limits: one edit (none when it is)."""
+        name, t, built = self.current(), self.trajectory(), self._built()
+        if name is None or built is None:
+            return
+        try:
+            fitted, left = fit_to_limits(built, t, DT)
+        except CodedError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return
+        if fitted == t:
+            self._say("Already within its limits: nothing to stretch" if not left else
+                      f"Nothing can be stretched; {len(left)} finding(s) remain", bad=bool(left))
+            return
+        self._apply(ReplaceItem("trajectories", name, fitted, label=f"Fit {name} to its limits"))
+
+    def play(self) -> bool:
+        """The rendered commands into the player (refused with its coded line)."""
+        name, t, built = self.current(), self.trajectory(), self._built()
+        if name is None or built is None:
+            return False
+        try:
+            self.transport.open(trajectory_commands(built, t, DT), DT)
+        except CodedError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return False
+        self._say(f"Playing {name}: {self.transport.player.rows} rows every {DT:g} s")
+        return True
+
+    def curve_data(self, command: str) -> tuple[np.ndarray, np.ndarray]:
+        """The drawn ``(t, value)`` of a command (``segment.joint``), in the trajectory's unit."""
+        return self.curves[command].getData()
+
+
+def _with_segments(t: Trajectory, segments: dict) -> Trajectory:
+    return replace(t, segments=segments)
+
+
+__all__ = ["DT", "TrajectoryDock"]

@@ -1,0 +1,241 @@
+"""The Trajectory dock, driven as a user would: the rig's trajectories listed, the chosen one drawn as its
+rendering with its keyframes and its findings, keyframes added, retimed and removed, the timeline fitted to
+the limits and played, each edit one undo step; on the demo rig and on a robot the dock was not written
+for."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+from test_driving import open_ready
+
+from mime_gui.rig.trajectories import check, render
+
+DT = 0.01
+DEMO = "spin 5 Hz"
+
+
+def trajectory_dock(window, qtbot):
+    dock = window.docks["TrajectoryDock"]
+    dock.show()
+    dock.raise_()
+    qtbot.waitUntil(lambda: not dock.visibleRegion().isEmpty(), timeout=3000)
+    return dock
+
+
+def drawn(qtbot, dock) -> None:
+    """Wait for the chosen trajectory's rendering to be drawn."""
+    qtbot.waitUntil(lambda: not dock._dirty and not dock._pending, timeout=5000)
+
+
+def undo(qtbot, window) -> None:
+    qtbot.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
+
+
+def listed(dock) -> list[str]:
+    return [dock.choice.itemText(i) for i in range(dock.choice.count())]
+
+
+def findings_listed(dock) -> list[str]:
+    return [dock.findings.item(i).text() for i in range(dock.findings.count())]
+
+
+def test_the_demo_trajectory_is_drawn_as_it_renders(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    assert window.docks["TrajectoryDock"] in window.tabifiedDockWidgets(window.driving.plots)
+    assert listed(dock) == [DEMO] and dock.current() == DEMO
+    drawn(qtbot, dock)
+    built = session.document.built
+    time, commands = render(built, DEMO, DT)
+    names = list(built.command_names)
+    assert sorted(dock.curves) == sorted(names)
+    for name in names:
+        t, y = dock.curve_data(name)
+        np.testing.assert_array_equal(t, time)
+        # the arm's in degrees (the trajectory's unit), the motor's shaft too: radians by hand
+        np.testing.assert_allclose(y * math.pi / 180.0, commands[:, names.index(name)], rtol=1e-13,
+                                   atol=1e-13)
+    # independently of the renderer: at the arm's keyframes, the values the rig file writes (degrees)
+    written = {0.0: (0, -20, 50, 0, 30, 0), 3.0: (35, 25, 60, 0, -10, 0), 10.0: (35, 25, 60, 0, -10, 0),
+               13.0: (0, -20, 50, 0, 30, 0)}
+    for at, degrees in written.items():
+        row = int(round(at / DT))
+        for j, value in enumerate(degrees, start=1):
+            t, y = dock.curve_data(f"arm.joint_{j}")
+            assert t[row] == at or abs(t[row] - at) < 1e-9
+            assert abs(y[row] - value) < 1e-9, (at, j)
+            assert abs(commands[row, names.index(f"arm.joint_{j}")] - math.radians(value)) < 1e-12
+    # the keyframes in the table, in the file's order, and no finding: the demo keeps to its limits
+    table = dock.table
+    rows = [(table.item(r, 0).text(), table.item(r, 1).text()) for r in range(table.rowCount())]
+    assert rows == [("arm", "0"), ("arm", "3"), ("arm", "10"), ("arm", "13"), ("motor", "4"), ("motor", "9")]
+    assert dock.table.cellWidget(1, 2).currentText() == "quintic"
+    assert findings_listed(dock) == [] and "within its limits" in dock.status.text()
+    # the keyframes marked: a dashed line at each of a segment's keyframe times
+    lines = [item.value() for item in dock.plots["arm"].items if hasattr(item, "value")]
+    assert sorted(lines) == [0.0, 3.0, 10.0, 13.0]
+
+
+def test_rendered_once_per_turn_and_not_while_hidden(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    drawn(qtbot, dock)
+    before = dock.renders
+    # two edits in one turn: one rendering after them
+    t = session.rig.trajectories[DEMO]
+    dock.time.setValue(15.0)
+    dock.add_keyframe()
+    dock.time.setValue(16.0)
+    dock.add_keyframe()
+    assert len(session.rig.trajectories[DEMO].segments["arm"]) == len(t.segments["arm"]) + 2
+    drawn(qtbot, dock)
+    assert dock.renders == before + 1
+    assert dock.curve_data("arm.joint_1")[0][-1] >= 16.0 - 1e-9
+    # behind the plots' tab: edits render nothing until the dock is in front again
+    window.driving.plots.raise_()
+    qtbot.waitUntil(lambda: dock.visibleRegion().isEmpty(), timeout=3000)
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: len(session.rig.trajectories[DEMO].segments["arm"]) == len(t.segments["arm"]) + 1)
+    for _ in range(3):
+        QApplication.processEvents()
+    assert dock.renders == before + 1 and dock._dirty
+    dock.raise_()
+    drawn(qtbot, dock)
+    assert dock.renders == before + 2
+    assert dock.curve_data("arm.joint_1")[0][-1] == render(session.document.built, DEMO, DT)[0][-1]
+
+
+def test_add_keyframe_is_one_undo_step(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    rig = session.rig
+    session.set_command("arm", np.radians([10.0, 20.0, 30.0, 40.0, 50.0, 60.0]))
+    dock.segment.setCurrentText("arm")
+    assert dock.time.value() == 14.0  # a second after the arm's last keyframe
+    dock.time.setValue(15.5)
+    dock.interpolation.setCurrentText("cubic")
+    qtbot.mouseClick(dock.add_button, Qt.LeftButton)
+    key = session.rig.trajectories[DEMO].segments["arm"][-1]
+    assert key.time == 15.5 and key.interpolation == "cubic"
+    assert [key.values[f"joint_{j}"] for j in range(1, 7)] == [10.0, 20.0, 30.0, 40.0, 50.0, 60.0]
+    assert dock.table.rowCount() == 7 and dock.table.item(4, 1).text() == "15.5"
+    # a time not after the last keyframe: refused with its code, nothing changed
+    dock.time.setValue(15.0)
+    qtbot.mouseClick(dock.add_button, Qt.LeftButton)
+    assert "[trajectory.time]" in dock.status.text()
+    assert len(session.rig.trajectories[DEMO].segments["arm"]) == 5
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: session.rig == rig)
+    assert dock.table.rowCount() == 6
+
+
+def test_keyframe_time_and_interpolation_edited_in_the_table(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    rig = session.rig
+    item = dock.table.item(1, 1)  # the arm's keyframe at 3 s
+    item.setText("3500 ms")  # a typed unit is converted, as in the forms
+    assert session.rig.trajectories[DEMO].segments["arm"][1].time == 3.5
+    assert dock.table.item(1, 1).text() == "3.5"
+    dock.table.item(1, 1).setText("soon")
+    assert "[trajectory.time]" in dock.status.text()
+    assert session.rig.trajectories[DEMO].segments["arm"][1].time == 3.5
+    assert dock.table.item(1, 1).text() == "3.5"
+    dock.table.cellWidget(1, 2).setCurrentText("linear")
+    assert session.rig.trajectories[DEMO].segments["arm"][1].interpolation == "linear"
+    # a time past the next keyframe: the rule's finding is listed with its code, nothing rendered
+    dock.table.item(1, 1).setText("11")
+    drawn(qtbot, dock)
+    assert any(text.startswith("[trajectory.time]") for text in findings_listed(dock))
+    assert dock.curves == {}
+    for _ in range(3):
+        undo(qtbot, window)
+    qtbot.waitUntil(lambda: session.rig == rig)
+    drawn(qtbot, dock)
+    assert findings_listed(dock) == [] and len(dock.curves) == 7
+
+
+def test_fit_to_limits_leaves_no_speed_finding(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    built = session.document.built
+    # a keyframe far from the last one, a tenth of a second after it: beyond the arm's limits
+    session.set_command("arm", np.radians([60.0, 30.0, 70.0, 45.0, -40.0, 90.0]))
+    dock.time.setValue(13.1)
+    qtbot.mouseClick(dock.add_button, Qt.LeftButton)
+    drawn(qtbot, dock)
+    assert any(text.startswith("[trajectory.speed]") for text in findings_listed(dock))
+    assert any(f.code == "trajectory.speed" for f in check(built, session.rig.trajectories[DEMO], DT))
+    before = session.rig
+    qtbot.mouseClick(dock.fit_button, Qt.LeftButton)
+    fitted = session.rig.trajectories[DEMO]
+    assert fitted != before.trajectories[DEMO]
+    assert fitted.segments["arm"][-1].time > 13.1
+    assert not any(f.code == "trajectory.speed" for f in check(built, fitted, DT))
+    drawn(qtbot, dock)
+    assert not any(text.startswith("[trajectory.speed]") for text in findings_listed(dock))
+    assert session.history.undo_name == f"Fit {DEMO} to its limits"
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: session.rig == before)
+
+
+def test_play_loads_the_rendering_and_moves_the_arm(window, qtbot, demo_copy):
+    driving = open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    time, commands = render(session.document.built, DEMO, DT)
+    qtbot.mouseClick(dock.play_button, Qt.LeftButton)
+    transport = driving.transport
+    player = transport.player
+    assert player is not None and player.rows == len(time)
+    np.testing.assert_array_equal(player.recorded.joint_positions, commands)
+    q0 = np.array(session.joint_positions("arm"))
+    transport.seek(int(round(3.0 / DT)))
+    transport.play()
+
+    def moved():
+        transport.tick(0.02)
+        return np.max(np.abs(np.array(session.joint_positions("arm")) - q0)) > 0.1
+    qtbot.waitUntil(moved, timeout=5000)
+    assert player.playing or player.row > 0
+
+
+def test_a_robot_the_dock_was_not_written_for(window, qtbot, robot_file):
+    driving = open_ready(window, robot_file("ur5"), qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    assert listed(dock) == [] and not dock.play_button.isEnabled()
+    drawn(qtbot, dock)
+    assert "no trajectory" in dock.status.text()
+    rig = session.rig
+    qtbot.mouseClick(dock.new_button, Qt.LeftButton)
+    assert listed(dock) == ["trajectory1"] and dock.current() == "trajectory1"
+    (seg,) = session.rig.trajectories["trajectory1"].segments
+    names = session.command_names(seg)
+    start = np.array(session.command(seg))
+    # move every joint by 20°, a keyframe at 4 s, quintic
+    session.set_command(seg, start + math.radians(20.0))
+    dock.time.setValue(4.0)
+    qtbot.mouseClick(dock.add_button, Qt.LeftButton)
+    key = session.rig.trajectories["trajectory1"].segments[seg][-1]
+    assert key.time == 4.0 and key.interpolation == "quintic"
+    np.testing.assert_allclose([key.values[j] for j in names], np.degrees(start) + 20.0, atol=1e-9)
+    drawn(qtbot, dock)
+    time, commands = render(session.document.built, "trajectory1", DT)
+    built_names = list(session.document.built.command_names)
+    for j, name in enumerate(names):
+        t, y = dock.curve_data(f"{seg}.{name}")
+        np.testing.assert_allclose(np.radians(y), commands[:, built_names.index(f"{seg}.{name}")], atol=1e-12)
+        assert abs(y[0] - math.degrees(start[j])) < 1e-9 and abs(y[-1] - (math.degrees(start[j]) + 20)) < 1e-9
+    qtbot.mouseClick(dock.play_button, Qt.LeftButton)
+    assert driving.transport.player.rows == len(time) == int(round(4.0 / DT)) + 1
+    # the keyframe removed, then both edits undone: the robot as opened
+    dock.table.setCurrentCell(1, 0)
+    qtbot.mouseClick(dock.remove_button, Qt.LeftButton)
+    assert len(session.rig.trajectories["trajectory1"].segments[seg]) == 1
+    for _ in range(3):
+        undo(qtbot, window)
+    qtbot.waitUntil(lambda: session.rig == rig)
+    assert listed(dock) == []
