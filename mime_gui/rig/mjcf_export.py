@@ -288,7 +288,7 @@ class _Writer:
             role = self.w.roles.get(name, "link")
             return (
                 f"{indent}<site name={quoteattr(name)}{_pos_quat(joint.parent_X_joint)}/>"
-                + (f" {comment(role)}" if role in ("frame", "probe") else "")
+                + (f" {comment(role)}" if role in ("frame", "probe", "sample") else "")
                 + "\n"
             )
         out = [f"{indent}<body name={quoteattr(name)}{_pos_quat(joint.parent_X_joint)}>\n"]

@@ -12,6 +12,8 @@ frame by its placement, under one root link, ``world``:
   mass and inertia (on a kinematic segment too: a simulator moves every body it holds, so the parts keep
   their mass, as the coupled torques give them); one fixed in the world is ``part:<name>`` under ``world``;
 - a probe is a massless link ``<segment>/probe:<name>`` (``probe:<name>`` in the world) welded at its point;
+- a sample is a massless link ``<segment>/sample:<name>`` (``sample:<name>`` in the world) at its point: the
+  small magnet the field moves is no body of the apparatus (a simulation gives it its own free body);
 - a declared frame is the massless link the rules weld to its mount, ``<segment>/<name>``.
 
 The armature of every joint (its value, source and reason), each magnet's moment and each segment's kind
@@ -49,6 +51,7 @@ from mime_gui.rig.visuals import part_shape
 SEPARATOR = "/"
 WORLD = "world"
 PROBE_PREFIX = "probe:"
+SAMPLE_PREFIX = "sample:"
 MOUNT_PREFIX = "mount:"
 #: characters an XML 1.0 attribute cannot hold as themselves (a reader turns tabs and newlines into spaces)
 _NOT_XML = re.compile("[\x00-\x1f\x7f\ufffe\uffff\ud800-\udfff]")
@@ -248,6 +251,19 @@ def whole(rig, folder) -> Whole:
             None if mount is None else mount[0],
         )
         out.roles[link] = "probe"
+    for sname, sample in getattr(rig, "samples", {}).items():
+        _check_name(sname, f"samples.{sname}")
+        mount = _probe_mount(sample.mount, built)
+        link = SAMPLE_PREFIX + sname if mount is None else named(mount[0], SAMPLE_PREFIX + sname)
+        X = np.eye(4)
+        X[:3, 3] = sample.at
+        _add_link(out, Link(link), f"samples.{sname}")
+        _add_joint(
+            out,
+            Joint(link, "fixed", WORLD if mount is None else named(*mount), link, X),
+            None if mount is None else mount[0],
+        )
+        out.roles[link] = "sample"
     return out
 
 

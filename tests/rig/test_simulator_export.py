@@ -255,3 +255,42 @@ def test_the_command_line_writes_both_and_refuses_an_invalid_rig(tmp_path, capsy
     assert main(["export", str(bad), "--urdf", str(tmp_path / "bad.urdf")]) == 1
     assert "error[part.mount] parts.holder.mount" in capsys.readouterr().out
     assert not (tmp_path / "bad.xml").exists() and not (tmp_path / "bad.urdf").exists()
+
+
+def test_samples_are_written_as_sites_at_their_points(tmp_path):
+    """A sample on the motor's stator and one in the world: a site (MJCF) and a massless link (URDF) at the
+    sample's point, where the rig's frame poses put it."""
+    import mujoco
+    import pinocchio as pin
+
+    from mime_gui.rig import a_m2
+    from mime_gui.rig.mjcf_export import export_mjcf
+    from mime_gui.rig.samples import Sample
+    from mime_gui.rig.urdf_export import export_urdf
+
+    rig = load(DEMO_RIG)
+    moment = a_m2(1e-4, reason="a bead's datasheet moment")
+    rig.samples = {"bead": Sample((0.0, 0.0, 0.03), mount="motor.stator", moment=moment),
+                   "dish": Sample((0.3, 0.1, 0.0), moment=moment)}
+    assert rig.validate() == []
+    built = rig.build()
+    xml, urdf = tmp_path / "rig.xml", tmp_path / "rig.urdf"
+    export_mjcf(rig, xml)
+    export_urdf(rig, urdf)
+    model = mujoco.MjModel.from_xml_path(str(xml))
+    data = mujoco.MjData(model)
+    mujoco.mj_forward(model, data)  # at zero: the built rig's frames at zero joint positions
+    zeros = {n: np.zeros(s.articulation.nq) for n, s in built.segments.items()}
+    world_X_stator = _rig_poses(built, zeros)["motor/stator"]
+    want = {"motor/sample:bead": world_X_stator[:3, :3] @ (0.0, 0.0, 0.03) + world_X_stator[:3, 3],
+            "sample:dish": np.array([0.3, 0.1, 0.0])}
+    for name, point in want.items():
+        site = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_SITE, name)
+        assert site >= 0, name
+        np.testing.assert_allclose(data.site_xpos[site], point, atol=1e-12)
+    pmodel = pin.buildModelFromUrdf(str(urdf))
+    pdata = pmodel.createData()
+    pin.framesForwardKinematics(pmodel, pdata, pin.neutral(pmodel))
+    for name, point in want.items():
+        frame = pmodel.getFrameId(name, pin.FrameType.BODY)
+        np.testing.assert_allclose(pdata.oMf[frame].translation, point, atol=1e-12)
