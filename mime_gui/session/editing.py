@@ -19,6 +19,9 @@ from mime_gui.session.errors import SessionError, refuse
 from mime_gui.session.events import Event
 from mime_gui.session.history import History, Step
 
+#: what an edit replaces whole (no rig path reaches into one): a step's paths name them by their names
+WHOLE = ("poses", "trajectories")
+
 
 @dataclass(frozen=True)
 class ChangeSet:
@@ -93,7 +96,12 @@ def touched(step: Step) -> frozenset:
     out = set()
     for rig in (step.before, step.after):
         out.update(rig_paths.item_paths(rig))
+    wholes = set()  # the named values edited whole (poses, trajectories): no rig path reaches into them
+    for collection in WHOLE:
+        before, after = getattr(step.before, collection, {}), getattr(step.after, collection, {})
+        wholes.update(rig_paths.join(collection, n) for n in {*before, *after}
+                      if before.get(n) != after.get(n))
     return frozenset(p for p in out
                      if not rig_paths.exists(step.before, p) or not rig_paths.exists(step.after, p)
                      or rig_paths.get(step.before, p) != rig_paths.get(step.after, p)) | \
-        (frozenset({"name"}) if step.before.name != step.after.name else frozenset())
+        (frozenset({"name"}) if step.before.name != step.after.name else frozenset()) | frozenset(wholes)

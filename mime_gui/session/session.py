@@ -61,6 +61,10 @@ from mime_gui.session.view_state import ViewState
 __all__ = ["ChangeSet", "Session", "SessionError", "file_kind"]
 
 
+#: the rig's collections nothing in the 3D view draws: an edit of them alone pushes nothing to the view
+UNDRAWN = ("trajectories", "poses")
+
+
 class Session:
     def __init__(self) -> None:
         self.error = Event("error")  # one for every component: what the window shows and logs
@@ -262,7 +266,10 @@ class Session:
         change = ChangeSet(name, frozenset(touched), frozenset(added), frozenset(changed), frozenset(removed))
         selection_lost = self.view.prune()
         r = self.view.renderer
-        if r is not None:
+        # an edit of what nothing draws (a trajectory, a named pose) leaves the view as it is: no frame
+        quiet = (not (added or changed or removed) and bool(touched)
+                 and all(path.split(".", 1)[0] in UNDRAWN for path in touched))
+        if r is not None and not quiet:
             r.update_segments({n: (doc.segments[n].tree, doc.segments[n].articulation)
                                for n in added | changed}, removed)
             if hasattr(r, "set_dimmed"):

@@ -231,7 +231,11 @@ def test_from_the_demo_urdf_to_the_demo_rig_through_the_window_alone(window, qtb
     window.act_save.trigger()
     settle(qtbot)
     saved = folder / "arm.rig.json"
-    assert json.loads(saved.read_text()) == json.loads((DEMO / "demo.rig.json").read_text())
+    demo = json.loads((DEMO / "demo.rig.json").read_text())
+    # the demo's trajectory spins the motor: a spin profile is written in the rig file (the Trajectory dock
+    # edits keyframes' times and interpolations, not spin profiles), so the walk makes all but that
+    assert set(demo.pop("trajectories")) == {"spin 5 Hz"}
+    assert json.loads(saved.read_text()) == demo
     assert not window.isWindowModified()
 
 

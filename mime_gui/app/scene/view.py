@@ -401,8 +401,12 @@ class SceneView(QWidget):
         return self._visibility.item_visible(item)
 
     def set_frame_filter(self, pattern: str) -> None:
-        """Show only frames whose name matches: a glob (``*``, ``?``) or else a case-insensitive substring."""
-        self._visibility.frame_filter = (pattern or "").strip()
+        """Show only frames whose name matches: a glob (``*``, ``?``) or else a case-insensitive substring.
+        The same pattern again changes nothing (frames an edit adds are filtered as they are drawn)."""
+        pattern = (pattern or "").strip()
+        if pattern == self._visibility.frame_filter:
+            return
+        self._visibility.frame_filter = pattern
         self._apply_visibility()
         self.request_render()
 
