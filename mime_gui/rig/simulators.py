@@ -238,32 +238,21 @@ def whole(rig, folder) -> Whole:
         out.roles[link] = "magnet" if collection == "magnets" else "part"
         if collection == "magnets" and pname in a.moments:
             out.magnets[link] = _magnet(pname, a.moments[pname])
-    for pname, probe in rig.probes.items():
-        _check_name(pname, f"probes.{pname}")
-        mount = _probe_mount(probe.mount, built)
-        link = PROBE_PREFIX + pname if mount is None else named(mount[0], PROBE_PREFIX + pname)
-        X = np.eye(4)
-        X[:3, 3] = probe.at
-        _add_link(out, Link(link), f"probes.{pname}")
-        _add_joint(
-            out,
-            Joint(link, "fixed", WORLD if mount is None else named(*mount), link, X),
-            None if mount is None else mount[0],
-        )
-        out.roles[link] = "probe"
-    for sname, sample in getattr(rig, "samples", {}).items():
-        _check_name(sname, f"samples.{sname}")
-        mount = _probe_mount(sample.mount, built)
-        link = SAMPLE_PREFIX + sname if mount is None else named(mount[0], SAMPLE_PREFIX + sname)
-        X = np.eye(4)
-        X[:3, 3] = sample.at
-        _add_link(out, Link(link), f"samples.{sname}")
-        _add_joint(
-            out,
-            Joint(link, "fixed", WORLD if mount is None else named(*mount), link, X),
-            None if mount is None else mount[0],
-        )
-        out.roles[link] = "sample"
+    # probes and samples: points, massless links welded where they are (on their mount, or in the world)
+    for collection, prefix, role in (("probes", PROBE_PREFIX, "probe"), ("samples", SAMPLE_PREFIX, "sample")):
+        for pname, point in getattr(rig, collection, {}).items():
+            _check_name(pname, f"{collection}.{pname}")
+            mount = _probe_mount(point.mount, built)
+            link = prefix + pname if mount is None else named(mount[0], prefix + pname)
+            X = np.eye(4)
+            X[:3, 3] = point.at
+            _add_link(out, Link(link), f"{collection}.{pname}")
+            _add_joint(
+                out,
+                Joint(link, "fixed", WORLD if mount is None else named(*mount), link, X),
+                None if mount is None else mount[0],
+            )
+            out.roles[link] = role
     return out
 
 
