@@ -366,6 +366,7 @@ OPTION_REFUSED = {
     ("field", "--servo-tau"): (HUGE, "field.servo-tau"),
     ("export", "--hold"): (HUGE, "export.hold"),
     ("export", "--dt"): (HUGE, "export.dt"),
+    ("trajectory", "--dt"): (HUGE, "trajectory.dt"),
 }
 MORE_REFUSED = [("play", "--substeps", "-" + HUGE, "play.substeps"),
                 ("play", "--substeps", repr(MAX_SUBSTEPS + 1), "play.substeps"),
@@ -400,6 +401,13 @@ def test_a_number_option_too_large_is_one_coded_line_at_the_option(tmp_path, com
     if command == "export":  # export refuses on its output with exit status 1, as it refuses a rig
         out = tmp_path / "o.csv"
         status, stdout, err = cli(command, target, "--commands", out, f"{option}={value}")
+        assert status == 1 and err == "" and not out.exists()
+        m = one_error(stdout)
+        assert (m["code"], m["where"]) == (code, option), stdout
+        return
+    if command == "trajectory":  # refused on its option as export is: exit status 1, nothing written
+        out = tmp_path / "o.npz"
+        status, stdout, err = cli(command, target, "spin 5 Hz", f"{option}={value}", "--out", out)
         assert status == 1 and err == "" and not out.exists()
         m = one_error(stdout)
         assert (m["code"], m["where"]) == (code, option), stdout
