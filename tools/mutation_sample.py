@@ -1,6 +1,7 @@
 """Mutation score of the headless core on a deterministic sample of mutants (mutmut; docs/mutation.md).
 
-    python tools/mutation_sample.py [--per-file N] [--children K] [--only PATTERN] [--no-run]
+    python tools/mutation_sample.py [--per-file N] [--draw D] [--files-sampled] [--children K]
+                                    [--only PATTERN] [--no-run]
 
 mutmut makes about 29,000 mutants of the packages that run without Qt (``mime_gui/{multibody,nodes,rig,
 session,field,cli}`` and the top-level modules: the ``[tool.mutmut]`` section of pyproject.toml); running
@@ -10,7 +11,9 @@ them all takes days on two cores. This script:
    the tests that reach it, and runs all mutants of ``files.py`` (a small module, measured whole);
 2. picks ``N`` mutants of every other source file, the ``N`` whose names have the smallest SHA-256 (the
    same sample on every run while the code is the same, spread over each file's functions), and runs them
-   with ``mutmut run NAME …``;
+   with ``mutmut run NAME …``; ``--draw D`` skips the first ``D × N`` of each file in that order and takes
+   the next ``N``, a new sample that shares no mutant with draws ``0 … D-1`` (for a figure on mutants no
+   test was written against);
 3. prints the score of each package and file: killed ÷ (sampled − equivalent). A timeout counts as killed (the
    tests stopped the mutant); a mutant no test reaches counts as survived. Mutants shown to be equivalent
    (no test can tell them from the code) are listed, each with its reason, in docs/mutation.md.
@@ -68,12 +71,15 @@ def equivalent() -> dict[str, str]:
     return found
 
 
-def sample(names_by_file: dict[str, list[str]], per_file: int, files_whole: bool = True) -> list[str]:
+def sample(names_by_file: dict[str, list[str]], per_file: int, files_whole: bool = True,
+           draw: int = 0) -> list[str]:
+    """Each file's mutants in the order of their names' SHA-256; draw ``D`` takes places ``D·N … D·N+N-1``."""
     chosen = []
     for source, names in sorted(names_by_file.items()):
         if files_whole and source == "mime_gui/files.py":
             continue  # run whole in step 1
-        chosen += sorted(names, key=lambda n: hashlib.sha256(n.encode()).hexdigest())[:per_file]
+        ordered = sorted(names, key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+        chosen += ordered[draw * per_file:(draw + 1) * per_file]
     return chosen
 
 
@@ -107,12 +113,17 @@ def score_table(picked: dict[str, str], codes: dict[str, int | None], equiv: dic
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-file", type=int, default=12, help="mutants sampled per source file (default 12)")
+    ap.add_argument("--draw", type=int, default=0,
+                    help="skip the first DRAW x N mutants of each file in SHA-256 order and take the next N: "
+                         "a new sample, disjoint from the earlier draws (default 0)")
     ap.add_argument("--children", type=int, default=2, help="mutants run at once (default 2)")
     ap.add_argument("--only", default="", help="sample only the files matching this glob (mime_gui/rig/*)")
     ap.add_argument("--no-run", action="store_true", help="print the scores of the last run only")
     ap.add_argument("--files-sampled", action="store_true",
                     help="sample files.py like the other files instead of running it whole (a shorter run)")
     args = ap.parse_args(argv)
+    if args.per_file < 1 or args.draw < 0:
+        ap.error("--per-file must be at least 1 and --draw at least 0")
 
     if not args.no_run:
         # the first run makes the mutants and the map of tests; with --files-sampled it runs only the first
@@ -127,7 +138,7 @@ def main(argv=None) -> int:
     for name, (source, _) in found.items():
         if not args.only or fnmatch.fnmatch(source, args.only):
             by_file[source].append(name)
-    chosen = sample(by_file, args.per_file, files_whole=not args.files_sampled)
+    chosen = sample(by_file, args.per_file, files_whole=not args.files_sampled, draw=args.draw)
     if not args.no_run and chosen:
         mutmut(*chosen, children=args.children)
         found = results()
