@@ -26,8 +26,8 @@ MASS, RADIUS, LENGTH, OFFSET, ROTOR = 0.2, 0.01, 0.02, 0.03, 2e-5
 def _bench(tmp_path, segment=Motor.Dynamic, **motor) -> Session:
     if segment is Motor.Dynamic:
         motor.setdefault("inertia", kg_m2(ROTOR, reason="catalogue"))
-    weight = Part(Cylinder(radius=RADIUS, length=LENGTH), mass=kg(MASS, reason="weighed"), at=(0.0, OFFSET, 0.0),
-                  mount="spin.rotor")
+    weight = Part(Cylinder(radius=RADIUS, length=LENGTH), mass=kg(MASS, reason="weighed"),
+                  at=(0.0, OFFSET, 0.0), mount="spin.rotor")
     rig = Apparatus("bench", chain={"spin": segment(axis=(1.0, 0.0, 0.0), **motor)}, parts={"weight": weight})
     session = Session()
     session.open(save(rig, tmp_path / "bench.rig.json"))
