@@ -289,16 +289,22 @@ class SetKind(Edit):
 @dataclass(frozen=True)
 class ReplaceItem(Edit):
     """Replace a whole segment, part or magnet by ``value`` in one step (a change of several of its fields
-    that belong together, such as where its mass comes from); ``label`` names the step."""
+    that belong together, such as where its mass comes from); ``label`` names the step. With ``merge``,
+    consecutive replacements of the same item are one undo step (a keyframe dragged on the timeline)."""
 
     collection: str
     item: str
     value: object
     label: str = ""
+    merge: bool = False
 
     @property
     def name(self) -> str:
         return self.label or f"Change {_SINGULAR.get(self.collection, 'item')} {self.item}"
+
+    @property
+    def merge_key(self):
+        return ("replace", self.collection, self.item) if self.merge else None
 
     def apply(self, rig: Apparatus) -> Apparatus:
         if self.item not in getattr(rig, _collection(self.collection)):

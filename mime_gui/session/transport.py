@@ -9,7 +9,9 @@ the shown state is a row of the loaded :class:`~mime_gui.session.player.Player`'
 playing moves the row with the wall clock. Touching a command (:meth:`take_over`) pauses the player and
 returns to live driving from the state shown. Opening another document unloads the player and stops a
 recording; an edit of the rig plays the same commands again on the new build, or unloads the player when the
-rig no longer builds.
+rig no longer builds. A trajectory of the rig opened by name (:meth:`Transport.open_trajectory`) is rendered
+again on every edit: the player follows the trajectory as it is edited, at the same time and still playing
+if it was; when the trajectory is removed or no longer renders, its last rendering plays on.
 
 While live, :attr:`Transport.live_torques` (:class:`~mime_gui.session.live_torques.LiveTorques`) computes
 the dynamic segments' torques of every step.
@@ -34,6 +36,7 @@ class Transport:
         self._carry = 0.0  # the time a recording's fixed steps have not taken yet
         self.live_torques = LiveTorques(session)  # the dynamic segments' torques along live driving
         self.player: Player | None = None
+        self.source: tuple[str, float] | None = None  # (trajectory, dt) the player renders, None for a file
         self.mode = "live"
         self.last_recording: Recorder | None = None  # the last recording stopped
         self.playhead_changed = Event("playhead_changed")
@@ -89,6 +92,7 @@ class Transport:
     def load(self, player: Player) -> None:
         """Show ``player``'s first row, paused."""
         self.stop_recording()
+        self.source = None
         self.player = player
         player.seek(0)
         self._set_mode("player")
@@ -101,10 +105,24 @@ class Transport:
         self.load(player)
         return player
 
+    def open_trajectory(self, name: str, dt: float) -> Player:
+        """Play the rig's trajectory ``name`` rendered every ``dt`` seconds, and again after every edit of the
+        rig (raises a coded error on refusal)."""
+        player = self.open(self._render(name, dt), dt)
+        self.source = (name, dt)
+        return player
+
+    def _render(self, name: str, dt: float):
+        from mime_gui.rig.trajectories import trajectory_commands  # the rig's trajectories, on first use
+
+        document = self.session.document
+        return trajectory_commands(document.built, name, dt)
+
     def unload(self) -> None:
         if self.player is None:
             return
         self.player = None
+        self.source = None
         self._set_mode("live")
         self.player_changed.emit(None)
 
@@ -194,16 +212,24 @@ class Transport:
         player = self.player
         if player is None:
             return
+        recorded = player.recorded
+        if self.source is not None:
+            try:
+                recorded = self._render(*self.source)
+            except (CodedError, ValueError, KeyError):
+                pass  # removed, renamed or refused: its last rendering plays on
         try:
-            again = Player.for_document(self.session.document, player.recorded, player.dt)
+            again = Player.for_document(self.session.document, recorded, player.dt, now=player._now)
         except (CodedError, ValueError, KeyError):
             self.unload()
             return
         again.set_rate(player.rate)
         again.loop = player.loop
-        row, mode = player.row, self.mode
+        mode, playing = self.mode, player.playing
         self.player = again
-        again.seek(row)
+        again.seek(again.row_at(player.row * player.dt))  # the same time: a retimed trajectory has more rows
+        if playing:
+            again.play()
         self.player_changed.emit(again)
         if mode == "player":
             self._show()

@@ -8,8 +8,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+import pytest
+from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QAbstractItemView, QApplication, QLineEdit
 from test_driving import open_ready
 
 from mime_gui.rig.trajectories import check, render
@@ -239,3 +241,145 @@ def test_a_robot_the_dock_was_not_written_for(window, qtbot, robot_file):
         undo(qtbot, window)
     qtbot.waitUntil(lambda: session.rig == rig)
     assert listed(dock) == []
+
+
+def line_point(dock, seg: str, time: float) -> QPoint:
+    """Where on the plots' widget the time ``time`` of ``seg``'s plot is, half-way up."""
+    vb = dock.plots[seg].getViewBox()
+    (y0, y1) = vb.viewRange()[1]
+    scene = vb.mapViewToScene(QPointF(time, 0.5 * (y0 + y1)))
+    return dock.graphs.mapFromScene(scene)
+
+
+def mouse(viewport, kind, at: QPoint, button=Qt.NoButton, buttons=Qt.NoButton) -> None:
+    """A mouse event at ``at`` sent to the plots' viewport, as the window system delivers it."""
+    event = QMouseEvent(kind, QPointF(at), QPointF(viewport.mapToGlobal(at)), button, buttons, Qt.NoModifier)
+    QApplication.sendEvent(viewport, event)
+
+
+def drag_line(qtbot, dock, seg: str, start: float, end: float, steps: int = 6) -> None:
+    """Hover the keyframe line at ``start`` s, press, move to ``end`` s in ``steps`` moves, let go."""
+    viewport = dock.graphs.viewport()
+    line = next(x for x in dock.lines[seg] if abs(x.value() - start) < 1e-9)
+    def settled():  # the plots laid out: the line's point is where it was a moment ago
+        point = line_point(dock, seg, start)
+        qtbot.wait(50)
+        return line_point(dock, seg, start) == point and line in dock.graphs.items(point)
+    qtbot.waitUntil(settled, timeout=5000)
+    here = line_point(dock, seg, start)
+    # hovered first, as by a hand: the line takes the drag it is hovered for
+    mouse(viewport, QEvent.MouseMove, here + QPoint(15, 0))
+    qtbot.wait(20)
+    mouse(viewport, QEvent.MouseMove, here)
+    qtbot.waitUntil(lambda: line.mouseHovering, timeout=3000)
+    mouse(viewport, QEvent.MouseButtonPress, here, Qt.LeftButton, Qt.LeftButton)
+    for k in range(1, steps + 1):
+        here = line_point(dock, seg, start + (end - start) * k / steps)
+        mouse(viewport, QEvent.MouseMove, here, Qt.NoButton, Qt.LeftButton)
+        qtbot.wait(20)
+    mouse(viewport, QEvent.MouseButtonRelease, here, Qt.LeftButton, Qt.NoButton)
+    qtbot.wait(20)
+
+
+def test_a_keyframe_dragged_on_the_timeline_is_one_undo_step_and_the_player_follows(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    window.resize(1500, 950)
+    drawn(qtbot, dock)
+    rig = session.rig
+    qtbot.mouseClick(dock.play_button, Qt.LeftButton)
+    transport = window.driving.transport
+    transport.seek(int(round(2.0 / DT)))
+    line = dock.keyframe_line("arm", 1)
+    assert line.value() == 3.0
+    drag_line(qtbot, dock, "arm", 3.0, 4.5)
+    key = session.rig.trajectories[DEMO].segments["arm"][1]
+    # on the rendering's step, within a pixel of where the mouse let go
+    assert abs(key.time - 4.5) < 0.1 and key.time == round(key.time, 2) and key.time != 3.0
+    assert line.value() == key.time
+    assert session.history.undo_name == f"Move a keyframe of arm in {DEMO}"
+    assert dock.table.item(dock.table.currentRow(), 1).text() == f"{key.time:g}"  # its row chosen
+    drawn(qtbot, dock)
+    time, commands = render(session.document.built, DEMO, DT)
+    np.testing.assert_allclose(dock.curve_data("arm.joint_1")[1] * math.pi / 180.0,
+                               commands[:, list(session.document.built.command_names).index("arm.joint_1")],
+                               rtol=1e-13, atol=1e-15)
+    # the player plays the edited trajectory, at the same time
+    np.testing.assert_array_equal(transport.player.recorded.joint_positions, commands)
+    assert transport.player.row == int(round(2.0 / DT))
+    # one undo step back to the file's 3 s, the player following
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: session.rig == rig)
+    np.testing.assert_array_equal(transport.player.recorded.joint_positions,
+                                  render(session.document.built, DEMO, DT)[1])
+    drawn(qtbot, dock)
+    assert dock.keyframe_line("arm", 1).value() == 3.0
+    # dragged again, past the next keyframe (10 s): held a step before it
+    drag_line(qtbot, dock, "arm", 3.0, 11.0, steps=10)
+    assert session.rig.trajectories[DEMO].segments["arm"][1].time == 10.0 - DT
+    assert session.rig.trajectories[DEMO].segments["arm"][2].time == 10.0
+    assert not dock.rule_findings(DEMO)
+
+
+def test_a_keyframe_dragged_before_zero_stays_at_zero(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    window.resize(1500, 950)
+    drawn(qtbot, dock)
+    drag_line(qtbot, dock, "motor", 4.0, -3.0)  # the motor's first keyframe
+    assert session.rig.trajectories[DEMO].segments["motor"][0].time == 0.0
+    drag_line(qtbot, dock, "motor", 0.0, 2.0)
+    assert abs(session.rig.trajectories[DEMO].segments["motor"][0].time - 2.0) < 0.1
+    # two gestures, two undo steps
+    undo(qtbot, window)
+    assert session.rig.trajectories[DEMO].segments["motor"][0].time == 0.0
+    undo(qtbot, window)
+    assert session.rig.trajectories[DEMO].segments["motor"][0].time == 4.0
+
+
+def type_in(qtbot, table, row: int, column: int, text: str) -> None:
+    """Open a cell's editor (as a double-click does), type ``text`` over what it holds, press Enter."""
+    table.setCurrentCell(row, column)
+    table.editItem(table.item(row, column))
+    qtbot.waitUntil(lambda: table.state() == QAbstractItemView.EditingState, timeout=3000)
+    editor = table.viewport().findChildren(QLineEdit)[-1]  # the cell's editor
+    editor.selectAll()
+    qtbot.keyClicks(editor, text)
+    qtbot.keyClick(editor, Qt.Key_Return)
+    qtbot.waitUntil(lambda: table.state() != QAbstractItemView.EditingState, timeout=3000)
+
+
+def test_values_typed_in_a_keyframes_row(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    window.resize(1500, 950)
+    rig = session.rig
+    row = dock._rows.index(("arm", 1))
+    type_in(qtbot, dock.table, row, 3, "joint_1 10°, joint_2 -0.5 rad, joint_5 20")
+    key = session.rig.trajectories[DEMO].segments["arm"][1]
+    assert dict(key.values) == {"joint_1": 10.0, "joint_2": pytest.approx(math.degrees(-0.5), rel=1e-15),
+                                "joint_5": 20.0}
+    assert key.time == 3.0 and key.interpolation == "quintic"
+    assert dock.table.item(row, 3).text() == f"joint_1 10°, joint_2 {math.degrees(-0.5):g}°, joint_5 20°"
+    drawn(qtbot, dock)
+    t, y = dock.curve_data("arm.joint_1")
+    assert y[int(round(3.0 / DT))] == pytest.approx(10.0, abs=1e-9)  # the curve passes the typed value
+    # a clause the dock cannot read: refused with its code, the cell shows the keyframe again
+    type_in(qtbot, dock.table, row, 3, "joint_1 ten degrees")
+    assert "[trajectory.values]" in dock.status.text()
+    assert session.rig.trajectories[DEMO].segments["arm"][1] == key
+    assert dock.table.item(row, 3).text().startswith("joint_1 10°")
+    # the motor's spin, typed in rpm with a number of turns
+    spin_row = dock._rows.index(("motor", 1))
+    type_in(qtbot, dock.table, spin_row, 3, "spin 120 rpm, ramp 0.25 s, 6 turns")
+    spin = session.rig.trajectories[DEMO].segments["motor"][1].spin
+    assert (spin.frequency, spin.unit, spin.ramp, spin.hold, spin.turns) == (120.0, "rpm", 0.25, None, 6.0)
+    # two edits, two undo steps; typed again after the undo
+    undo(qtbot, window)
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: session.rig == rig)
+    assert dock.table.item(row, 3).text().startswith("joint_1 35°")
+    type_in(qtbot, dock.table, row, 3, "pose 'nowhere'")
+    # a pose the rig does not have: the rules say so, with the keyframe's place
+    drawn(qtbot, dock)
+    assert any("trajectory" in text and "nowhere" in text for text in findings_listed(dock))

@@ -162,3 +162,46 @@ def test_an_edit_plays_the_commands_again_at_the_step_they_were_played_at(rig):
     again = transport.player
     assert again is not player and again.dt == 0.01
     np.testing.assert_array_equal(again.times, player.times)
+
+
+def test_a_trajectory_played_by_name_follows_its_edits_and_keeps_playing(rig):
+    from mime_gui.rig.trajectories import render
+    from mime_gui.session import RemoveItem, ReplaceItem
+
+    session, renderer, transport, _, clock = rig
+    name = "spin 5 Hz"
+    player = transport.open_trajectory(name, 0.01)
+    player._now = clock  # the wall clock of the test
+    rendered = render(session.document.built, name, 0.01)[1]
+    np.testing.assert_array_equal(player.recorded.joint_positions, rendered)
+    transport.seek(250)
+    transport.play()
+    t = session.rig.trajectories[name]
+    keys = list(t.segments["arm"])
+    keys[1] = type(keys[1])(4.0, values=keys[1].values, interpolation=keys[1].interpolation)
+    moved = type(t)({**t.segments, "arm": tuple(keys)}, t.unit, acceleration_limits=t.acceleration_limits)
+    session.apply(ReplaceItem("trajectories", name, moved))
+    again = transport.player
+    expected = render(session.document.built, name, 0.01)[1]
+    assert not np.array_equal(expected, player.recorded.joint_positions)  # the edit changes the rendering
+    np.testing.assert_array_equal(again.recorded.joint_positions, expected)
+    assert again.row == 250 and again.playing and again._now is clock  # the same time, still playing
+    assert_shows_row(session, renderer, again, 250)
+    # undone: the file's rendering again
+    session.undo()
+    np.testing.assert_array_equal(transport.player.recorded.joint_positions, player.recorded.joint_positions)
+    # removed: its last rendering plays on
+    session.apply(RemoveItem("trajectories", name))
+    np.testing.assert_array_equal(transport.player.recorded.joint_positions, player.recorded.joint_positions)
+    # a command file loaded after it is not rendered again
+    transport.load(Player.for_document(session.document, DEMO / "chain.csv", now=clock))
+    assert transport.source is None
+
+
+def test_a_command_file_keeps_playing_through_an_edit(rig):
+    session, _, transport, player, _ = rig
+    transport.load(player)
+    transport.seek(30)
+    transport.play()
+    session.apply(SetValue("chain.arm.servo_time_constant", 0.3))
+    assert transport.player is not player and transport.player.playing and transport.player.row == 30

@@ -6,11 +6,14 @@ drawn one plot per segment, each commanded joint's command over time in the traj
 times as vertical lines; the findings of :func:`~mime_gui.rig.trajectories.check` (a joint beyond its
 velocity or acceleration limit, a line leaving the reachable space) and of the rig's rules about it are
 listed under the plot with their codes. The keyframe table shows each segment's keyframes (time,
-interpolation, values); a time or an interpolation changed in it is one edit. *Add keyframe* takes the
-segment's current commands at a typed time after its last keyframe; *Remove keyframe* takes the chosen one
-away; *New* adds a trajectory holding the current pose at 0 s; *Fit to limits* stretches the timeline just
-enough (:func:`~mime_gui.rig.trajectories.fit_to_limits`). Each is one edit of the rig, one undo step.
-*Play* loads the rendering into the player, as ``mime-gui trajectory`` writes it.
+interpolation, values); a time, an interpolation or values typed in it (:mod:`mime_gui.rig.keyframe_text`)
+is one edit, and so is a keyframe's line dragged in time on the plot (one undo step per drag). *Add
+keyframe* takes the segment's current commands at a typed time after its last keyframe; *Remove keyframe*
+takes the chosen one away; *New* adds a trajectory holding the current pose at 0 s; *Fit to limits*
+stretches the timeline just enough (:func:`~mime_gui.rig.trajectories.fit_to_limits`). Each is one edit
+of the rig, one undo step. *Play* loads the rendering into the player, as ``mime-gui trajectory`` writes
+it, and the player renders it again after every edit
+(:meth:`~mime_gui.session.transport.Transport.open_trajectory`).
 
 The plot is rendered once per turn of the event loop after a change, and only while the dock is on screen.
 """
@@ -49,6 +52,7 @@ from mime_gui.app.docks.poses import current_positions
 from mime_gui.app.docks.registry import declare
 from mime_gui.errors import CodedError
 from mime_gui.multibody import PRISMATIC
+from mime_gui.rig.keyframe_text import keyframe_text, parse_keyframe_text
 from mime_gui.rig.poses import UNIT_FACTORS, pose_of
 from mime_gui.rig.trajectories import (
     INTERPOLATIONS,
@@ -57,7 +61,6 @@ from mime_gui.rig.trajectories import (
     check,
     fit_to_limits,
     render,
-    trajectory_commands,
 )
 from mime_gui.rig.typed_units import parse_typed
 from mime_gui.session import AddItem, ReplaceItem, Session, SessionError
@@ -70,8 +73,10 @@ HEADER_TIPS = ["The segment the keyframe moves",
                "How the joints get there from the keyframe before: linear, cubic (spline), quintic "
                "(minimum jerk, rest to rest), hold (a step at the keyframe), line (a frame on a straight "
                "line), spin (a motor's spin profile)",
-               "The joint positions the keyframe gives (the trajectory's unit); the joints it does not name "
-               "keep their values"]
+               "What the keyframe gives: joint positions (the trajectory's unit, or typed with one: "
+               "joint_1 35°, joint_2 0.2 rad), a named pose (pose home), the frame a line moves (frame "
+               "tool0), a motor's spin (spin 5 Hz, ramp 0.5 s, hold 4 s); the joints it does not name keep "
+               "their values. Double-click to type"]
 SEGMENT, TIME, INTERPOLATION, VALUES = range(4)
 #: the dock's least size (px), no larger than the other tabs' beside the plots
 MINIMUM = (240, 120)
@@ -222,6 +227,10 @@ class TrajectoryDock(QDockWidget):
         rcol.addWidget(self.legend)
         self.plots: dict[str, pg.PlotItem] = {}  # by segment
         self.curves: dict[str, pg.PlotDataItem] = {}  # by command name (segment.joint)
+        self.lines: dict[str, list[pg.InfiniteLine]] = {}  # each segment's keyframes on the timeline
+        self._drag = None  # the keyframe line under the mouse
+        self._drag_to = None  # (segment, keyframe, time) to apply on the next turn
+        self._drag_pending = False
         self.findings = QListWidget(right)
         self.findings.setObjectName("trajectory-findings")
         self.findings.setToolTip("What keeps the trajectory from being played as it is: each finding's code, "
@@ -334,27 +343,23 @@ class TrajectoryDock(QDockWidget):
         with QSignalBlocker(self.time):
             self.time.setValue(keys[-1].time + 1.0 if keys else 0.0)
 
-    def _values_text(self, t: Trajectory, seg: str, key: Keyframe) -> str:
+    def _unit_of(self, t: Trajectory, seg: str):
+        """``joint → the trajectory's unit for it`` on segment ``seg`` (a length unit for a sliding joint)."""
         built = self._built()
-        parts = []
-        if key.pose is not None:
-            parts.append(f"pose {key.pose!r}")
-        if key.spin is not None:
-            s = key.spin
-            held = f"hold {s.hold:g} s" if s.hold is not None else f"{s.turns:g} turns"
-            parts.append(f"spin {s.frequency:g} {s.unit}, ramp {s.ramp:g} s, {held}")
-        for joint, v in key.values.items():
+        art = built.segments[seg].articulation if built is not None and seg in built.segments else None
+
+        def unit_of(joint: str) -> str:
             sliding = False
-            if built is not None and seg in built.segments:
-                art = built.segments[seg].articulation
+            if art is not None:
                 try:
                     sliding = art.joint_type[art.joint_index(joint)] == PRISMATIC
                 except (KeyError, ValueError, IndexError):
                     sliding = False
-            parts.append(f"{joint} {v:g}{_shown_unit(_unit_of(t.unit, sliding))}")
-        if key.frame is not None:
-            parts.append(f"frame {key.frame}")
-        return ", ".join(parts) or "(the positions before)"
+            return _unit_of(t.unit, sliding)
+        return unit_of
+
+    def _values_text(self, t: Trajectory, seg: str, key: Keyframe) -> str:
+        return keyframe_text(key, self._unit_of(t, seg))
 
     def _fill_table(self) -> None:
         t = self.trajectory()
@@ -365,6 +370,9 @@ class TrajectoryDock(QDockWidget):
         keep = self.table.currentRow()
         segments = t.segments.items() if t is not None else ()
         rows = [(seg, i) for seg, keys in segments for i in range(len(keys))]
+        if rows and rows == self._rows and self.table.rowCount() == len(rows):
+            self._update_rows(t)  # the same keyframes: their cells in place (an open editor keeps its cell)
+            return
         self._rows = rows
         with QSignalBlocker(self.table):
             self.table.setRowCount(0)
@@ -374,7 +382,7 @@ class TrajectoryDock(QDockWidget):
                 cells = [seg, f"{key.time:g}", key.interpolation, self._values_text(t, seg, key)]
                 for c, text in enumerate(cells):
                     item = QTableWidgetItem(text)
-                    if c != TIME:
+                    if c not in (TIME, VALUES):
                         item.setFlags(item.flags() & ~Qt.ItemIsEditable)
                     item.setToolTip(text if c == VALUES else HEADER_TIPS[c])
                     self.table.setItem(r, c, item)
@@ -388,6 +396,23 @@ class TrajectoryDock(QDockWidget):
                 self.table.setCellWidget(r, INTERPOLATION, box)
             if 0 <= keep < len(rows):
                 self.table.setCurrentCell(keep, 0)
+
+    def _update_rows(self, t: Trajectory) -> None:
+        with QSignalBlocker(self.table):
+            for r, (seg, i) in enumerate(self._rows):
+                key = t.segments[seg][i]
+                for c, text in ((TIME, f"{key.time:g}"), (VALUES, self._values_text(t, seg, key))):
+                    item = self.table.item(r, c)
+                    if item.text() != text:
+                        item.setText(text)
+                        if c == VALUES:
+                            item.setToolTip(text)
+                box = self.table.cellWidget(r, INTERPOLATION)
+                if box.currentText() != key.interpolation:
+                    with QSignalBlocker(box):
+                        if box.findText(key.interpolation) < 0:
+                            box.addItem(key.interpolation)
+                        box.setCurrentText(key.interpolation)
 
     def redraw(self) -> None:
         """Render the chosen trajectory and draw it, with its findings (the plot is cleared on a refusal)."""
@@ -436,11 +461,15 @@ class TrajectoryDock(QDockWidget):
         (message if bad else hint)(self.status)
 
     def _draw(self, t: Trajectory | None, time, commands) -> None:
+        """Curves and keyframe lines updated in place (a keyframe dragged keeps its line under the mouse)."""
         built = self._built()
         segs = [s for s in t.segments if built is not None and s in built.segments] if t is not None else []
         if segs != list(self.plots):
+            if self._drag is not None:  # the dragged line goes with its plot
+                self._drag = None
+                self.session.end_gesture()
             self.graphs.clear()
-            self.plots, first = {}, None
+            self.plots, self.curves, self.lines, first = {}, {}, {}, None
             for row, seg in enumerate(segs):
                 plot = self.graphs.addPlot(row=row, col=0)
                 plot.showGrid(x=True, y=True, alpha=0.25)
@@ -452,12 +481,11 @@ class TrajectoryDock(QDockWidget):
                 else:
                     plot.setXLink(first)
                 self.plots[seg] = plot
+                self.lines[seg] = []
             if segs:
                 self.plots[segs[-1]].setLabel("bottom", "t (s)")
-        self.curves = {}
-        legend = []
+        legend, drawn = [], set()
         for seg, plot in self.plots.items():
-            plot.clear()
             names = built.node(seg).command_names
             art = built.segments[seg].articulation
             units = {_unit_of(t.unit, art.joint_type[art.joint_index(j)] == PRISMATIC) for j in names}
@@ -468,11 +496,82 @@ class TrajectoryDock(QDockWidget):
                 factor = UNIT_FACTORS[_unit_of(t.unit, sliding)]
                 y = commands[:, columns.index(f"{seg}.{joint}")] / factor
                 colour = COLOURS[k % len(COLOURS)]
-                self.curves[f"{seg}.{joint}"] = plot.plot(time, y, pen=pg.mkPen(colour, width=2))
+                name = f"{seg}.{joint}"
+                drawn.add(name)
+                if name in self.curves:
+                    self.curves[name].setData(time, y)
+                else:
+                    self.curves[name] = plot.plot(time, y, pen=pg.mkPen(colour, width=2))
                 legend.append(f'<span style="color:{colour}">■ {joint}</span>')
-            for key in t.segments[seg]:
-                plot.addLine(x=key.time, pen=pg.mkPen("#888", width=1, style=Qt.DashLine))
+            self._place_lines(seg, plot, t.segments[seg])
+        for name in set(self.curves) - drawn:  # a segment's joints changed with its description
+            plot = self.plots.get(name.split(".", 1)[0])
+            curve = self.curves.pop(name)
+            if plot is not None:
+                plot.removeItem(curve)
         self.legend.setText(" ".join(legend))  # a segment's joints by colour; its plot is named on its axis
+
+    # -- keyframes dragged on the timeline ---------------------------------------------------------------
+    def _place_lines(self, seg: str, plot, keys) -> None:
+        """One movable line per keyframe of ``seg``, each held between its neighbours (a step apart)."""
+        lines = self.lines[seg]
+        while len(lines) > len(keys):
+            plot.removeItem(lines.pop())
+        while len(lines) < len(keys):
+            line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#888", width=1, style=Qt.DashLine),
+                                   hoverPen=pg.mkPen("#1f77b4", width=3))
+            line.setToolTip("A keyframe: drag it in time (one edit: Edit → Undo)")
+            line.key = (seg, len(lines))
+            line.sigDragged.connect(self._dragged)
+            line.sigPositionChangeFinished.connect(self._dropped)
+            plot.addItem(line)
+            lines.append(line)
+        for i, (line, key) in enumerate(zip(lines, keys, strict=True)):
+            low = keys[i - 1].time + DT if i > 0 else 0.0
+            high = keys[i + 1].time - DT if i + 1 < len(keys) else None
+            line.setBounds((low, high))
+            if line is not self._drag:
+                with QSignalBlocker(line):
+                    line.setValue(key.time)
+
+    def keyframe_line(self, seg: str, i: int):
+        """The timeline's line of keyframe ``i`` of ``seg`` (tests drag it)."""
+        return self.lines[seg][i]
+
+    def _dragged(self, line) -> None:
+        """A keyframe's line moves: its time, on the rendering's step, applied once per turn of the event
+        loop; the whole drag is one undo step."""
+        if self._drag is None:
+            self._drag = line
+            self.session.begin_gesture()
+            seg, i = line.key
+            row = self._rows.index((seg, i)) if (seg, i) in self._rows else -1
+            if row >= 0:
+                self.table.setCurrentCell(row, TIME)
+        self._drag_to = (*line.key, round(round(line.value() / DT) * DT, 9))
+        if not self._drag_pending:
+            self._drag_pending = True
+            QTimer.singleShot(0, self._move_dragged)
+
+    def _move_dragged(self) -> None:
+        self._drag_pending = False
+        if self._drag_to is None:
+            return
+        (seg, i, time), self._drag_to = self._drag_to, None
+        row = self._rows.index((seg, i)) if (seg, i) in self._rows else -1
+        if row >= 0:
+            self._replace_key(row, "time", merge=True, time=time)
+
+    def _dropped(self, line) -> None:
+        if self._drag is not line:
+            return
+        self._move_dragged()
+        self._drag = None
+        self.session.end_gesture()
+        keys = self.trajectory().segments.get(line.key[0], ()) if self.trajectory() is not None else ()
+        if line.key[1] < len(keys):
+            with QSignalBlocker(line):
+                line.setValue(keys[line.key[1]].time)  # where the edit put it (a refusal puts it back)
 
     def resizeEvent(self, event) -> None:
         """The table and the plots share the width evenly until the user moves the split."""
@@ -550,7 +649,7 @@ class TrajectoryDock(QDockWidget):
         self._apply(ReplaceItem("trajectories", name, _with_segments(t, segments),
                                 label=f"Remove the keyframe of {seg} at {key.time:g} s from {name}"))
 
-    def _replace_key(self, row: int, what: str, **change) -> bool:
+    def _replace_key(self, row: int, what: str, merge: bool = False, **change) -> bool:
         name, t = self.current(), self.trajectory()
         found = self.keyframe_of_row(row)
         if found is None:
@@ -562,16 +661,19 @@ class TrajectoryDock(QDockWidget):
             return False
         segments = dict(t.segments)
         segments[seg] = tuple(keys)
-        return self._apply(ReplaceItem("trajectories", name, _with_segments(t, segments),
-                                       label=f"Change the {what} of a keyframe of {seg} in {name}"))
+        label = (f"Move a keyframe of {seg} in {name}" if merge else
+                 f"Change the {what} of a keyframe of {seg} in {name}")
+        return self._apply(ReplaceItem("trajectories", name, _with_segments(t, segments), label=label,
+                                       merge=merge))
 
     def _cell_changed(self, item: QTableWidgetItem) -> None:
-        if item.column() != TIME:
-            return
         found = self.keyframe_of_row(item.row())
-        if found is None:
+        if found is None or item.column() not in (TIME, VALUES):
             return
         seg, _i, key = found
+        if item.column() == VALUES:
+            self._values_typed(item, seg, key)
+            return
         value = parse_typed(item.text(), "s")
         if value is None or not (math.isfinite(value) and value >= 0):
             self._say(f"[trajectory.time] {item.text()!r} is no time: type a number of seconds, 0 or more "
@@ -582,6 +684,19 @@ class TrajectoryDock(QDockWidget):
         if not self._replace_key(item.row(), "time", time=value):
             with QSignalBlocker(self.table):
                 item.setText(f"{key.time:g}")
+
+    def _values_typed(self, item: QTableWidgetItem, seg: str, key: Keyframe) -> None:
+        """Values typed in a keyframe's row (``joint_1 35°, pose home, spin 5 Hz, …``): one edit."""
+        t = self.trajectory()
+        try:
+            typed = parse_keyframe_text(item.text(), key, self._unit_of(t, seg))
+        except CodedError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            typed = None
+        if typed is None or not self._replace_key(item.row(), "values", values=typed.values, pose=typed.pose,
+                                                  frame=typed.frame, spin=typed.spin):
+            with QSignalBlocker(self.table):
+                item.setText(self._values_text(t, seg, key))
 
     def set_interpolation(self, row: int, kind: str) -> None:
         """The interval into the keyframe of table row ``row`` interpolated by ``kind``: one edit."""
@@ -604,12 +719,13 @@ class TrajectoryDock(QDockWidget):
         self._apply(ReplaceItem("trajectories", name, fitted, label=f"Fit {name} to its limits"))
 
     def play(self) -> bool:
-        """The rendered commands into the player (refused with its coded line)."""
-        name, t, built = self.current(), self.trajectory(), self._built()
+        """The rendered commands into the player, rendered again after each edit (refused with its coded
+        line)."""
+        name, built = self.current(), self._built()
         if name is None or built is None:
             return False
         try:
-            self.transport.open(trajectory_commands(built, t, DT), DT)
+            self.transport.open_trajectory(name, DT)
         except CodedError as err:
             self._say(f"[{err.code}] {err.message}", bad=True)
             return False
