@@ -328,6 +328,12 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
         **(torques.arrays() if torques is not None else {}),
     })
     if not args.quiet:
+    share = getattr(torques, "magnet_torques", None)
+    if share is not None and share.size:
+        size = np.abs(share).max(axis=0)
+        j = int(np.argmax(size))
+        lines.append(f"  magnets' pull on each other: {len(torques.magnet_pull.pairs)} pair(s), largest "
+                     f"share |τ| {size[j]:.6g} at {torques.joint_names[j]} (magnet_torques)")
         steps, dt = schedule.steps, schedule.dt
         servo = getattr(playable, "servo_summary", None) or f"{args.servo_tau or 0.0:g} s"
         clamped = _clamped_summary(schedule.command_names, trajectory.clamped, steps)

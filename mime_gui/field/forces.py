@@ -34,7 +34,8 @@ import numpy as np
 
 from mime_gui.field.along import CALL_OVERHEAD, CHUNK_TRIPLES, SCRATCH_PER_TRIPLE, field_at
 from mime_gui.field.sources import MagnetSource
-from mime_gui.rig.geometries import kind_of
+from mime_gui.rig.magnet_pull import dipole_dipole
+from mime_gui.rig.magnet_sources import bounding_radius
 
 #: the central difference's step over the distance to the nearest magnet's bounding sphere
 STEP_RATIO = 3e-4
@@ -48,16 +49,6 @@ GRADIENT_BOUND = 1e-6
 GETFT_EPS_RATIO = 1e-5
 #: the offsets of a point's six neighbours, in steps: +x, −x, +y, −y, +z, −z
 _STENCIL = np.array([[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]], dtype=float)
-
-
-def bounding_radius(magnet: MagnetSource) -> float:
-    """The radius of the smallest sphere about the magnet's centroid that holds its triangles (its solid:
-    a kind's triangles lie on its surface)."""
-    vertices, _ = kind_of(magnet.geometry).mesh(magnet.geometry, magnet.base)
-    vertices = np.asarray(vertices, dtype=float).reshape(-1, 3)
-    if len(vertices) == 0:
-        return 0.0
-    return float(np.max(np.linalg.norm(vertices - magnet.centroid, axis=1)))
 
 
 def difference_steps(world_X_magnets: np.ndarray, radii: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -127,23 +118,6 @@ def dipole_wrench(B: np.ndarray, G: np.ndarray, moment: np.ndarray) -> tuple[np.
     moment = np.asarray(moment, dtype=float)
     force = np.einsum("...ij,...i->...j", G, moment)
     return force, np.cross(moment, B)
-
-
-def dipole_dipole(m1: np.ndarray, m2: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The closed forms: force and torque (about its own centre) on dipole ``m2`` at ``r`` from dipole
-    ``m1`` (A·m², m, world axes)."""
-    from mime_gui.rig.mass import MU0
-
-    r = np.asarray(r, dtype=float)
-    d = np.linalg.norm(r, axis=-1, keepdims=True)
-    u = r / d
-    a = np.sum(m1 * u, axis=-1, keepdims=True)
-    b = np.sum(m2 * u, axis=-1, keepdims=True)
-    c = np.sum(m1 * m2, axis=-1, keepdims=True)
-    k = MU0 / (4 * np.pi)
-    force = 3 * k / d**4 * (a * m2 + b * m1 + c * u - 5 * a * b * u)
-    B1 = k * (3 * u * a - m1) / d**3
-    return force, np.cross(m2, B1)
 
 
 def magnet_wrench(sources: list, target, meshing: int | tuple | None = None, pivot=None,

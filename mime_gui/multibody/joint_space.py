@@ -76,6 +76,21 @@ def inverse_dynamics(art: Articulation, q, v, vdot, external_wrenches=None, grav
     return _rnea(art, m, q, v, vdot, g, fext, batch)
 
 
+def external_joint_forces(art: Articulation, q, external_wrenches) -> np.ndarray:
+    """The joint forces ``(..., nv)`` that the external wrenches push with at ``q``: ``Sᵀ`` of the wrenches
+    summed over each joint's subtree (``Jᵀ w`` body by body), so that ``inverse_dynamics(art, q, v, vdot,
+    w) == inverse_dynamics(art, q, v, vdot) − external_joint_forces(art, q, w)``. ``external_wrenches`` as
+    :func:`inverse_dynamics` takes them."""
+    m = dynamic_model(art)
+    q = check_vector(art, q)
+    fext = _world.external_wrench_array(art, external_wrenches, q.shape[:-1])
+    if fext is None:
+        return np.zeros(q.shape)
+    S = _world.motion_subspaces(m, axis_frames(m, q))
+    sub = _world.tree_sum(m.subtree, fext)[..., 1:, :]
+    return np.einsum("...jk,...jk->...j", S, sub)
+
+
 def dynamics_bias(art: Articulation, q, v, external_wrenches=None, gravity=(0.0, 0.0, -9.81)):
     """The bias ``c(q, v, w_ext)`` ``(..., nv)``: Coriolis, centrifugal, gravity and external-wrench joint
     forces, i.e. the inverse dynamics at zero acceleration. Damping and friction are not applied."""

@@ -44,6 +44,10 @@ class Coupled:
         """The carrier first, then its riders in mount order."""
         return tuple(self.columns)
 
+    def link_name(self, segment: str, link: str) -> str:
+        """What ``segment``'s link ``link`` is called in the coupled articulation."""
+        return _named(segment, self.carrier, link)
+
     def gather(self, per_segment: Mapping[str, np.ndarray]) -> np.ndarray:
         """The coupled ``q`` (or ``v``) ``(..., nq)`` from each segment's ``(..., nq_segment)``."""
         first = np.asarray(per_segment[self.carrier], dtype=float)

@@ -20,7 +20,11 @@ from mime_gui.multibody.errors import printable
 
 EFFORT = "torque.effort"
 VELOCITY = "torque.velocity"
-_WHAT = {EFFORT: ("|τ|", "effort limit"), VELOCITY: ("|v|", "velocity limit")}
+MAGNETS = "torque.magnets"
+_WHAT = {EFFORT: ("|τ|", "effort limit"), VELOCITY: ("|v|", "velocity limit"),
+         MAGNETS: ("|τ|", "effort limit")}
+#: what a kind of excess adds after the limit
+_WHY = {MAGNETS: " with the magnets' pull on each other (within it without)"}
 
 
 @dataclass(frozen=True)
@@ -41,8 +45,9 @@ class Excess:
         sym, what = _WHAT[self.code]
         return printable(f"warning[{self.code}] {self.joint}: from t={self.time:.6g} s (step {self.step}, "
                          f"{self.steps} step{'s' if self.steps != 1 else ''}) {sym} exceeds the {what} "
-                         f"{self.limit:.6g} {self.unit}; worst at t={self.peak_time:.6g} s: {sym} = "
-                         f"{self.value:.6g} {self.unit}, margin {self.margin:.6g} {self.unit}")
+                         f"{self.limit:.6g} {self.unit}{_WHY.get(self.code, '')}; worst at "
+                         f"t={self.peak_time:.6g} s: {sym} = {self.value:.6g} {self.unit}, margin "
+                         f"{self.margin:.6g} {self.unit}")
 
     def to_dict(self) -> dict:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -71,6 +76,25 @@ def excesses(joint_names, time, torques, velocities, effort_limits, velocity_lim
                 peak = start + int(np.argmax(size[start:stop]))
                 out.append(Excess(code, name, start, float(time[start]), peak, float(time[peak]),
                                   float(size[peak]), limit, limit - float(size[peak]), stop - start, unit))
+    return out
+
+
+def magnet_excesses(joint_names, time, torques, magnet_torques, effort_limits, units=None) -> list[Excess]:
+    """Each run of steps where the magnets' pull on each other (``magnet_torques``, included in
+    ``torques``) takes a joint's ``|τ|`` past its effort limit while ``|τ − magnet share|`` is within it
+    (``torque.magnets``): the pull, not the motion, asks more than the motor gives."""
+    out: list[Excess] = []
+    torques, magnet_torques = np.asarray(torques, dtype=float), np.asarray(magnet_torques, dtype=float)
+    for j, name in enumerate(joint_names):
+        limit = float(effort_limits[j])
+        if not (np.isfinite(limit) and limit > 0):
+            continue
+        size = np.abs(torques[:, j])
+        for start, stop in _runs((size > limit) & (np.abs(torques[:, j] - magnet_torques[:, j]) <= limit)):
+            peak = start + int(np.argmax(size[start:stop]))
+            out.append(Excess(MAGNETS, name, start, float(time[start]), peak, float(time[peak]),
+                              float(size[peak]), limit, limit - float(size[peak]), stop - start,
+                              "N·m" if units is None else units[j][0]))
     return out
 
 

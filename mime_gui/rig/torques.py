@@ -14,6 +14,13 @@ publishes, for the riders' joints as for the segment's own:
 
 The armature's share ``armature · v̇`` is returned separately (it is included in the torques). Damping and
 friction are the description's, not the motor's demand: they are not added.
+
+The rig's magnets pull on each other (:mod:`mime_gui.rig.magnet_pull`): the force and torque on each magnet
+from the magnets on other bodies is an external wrench on the body it rides on, and its share of the joint
+torques, ``−Jᵀ w`` (:func:`~mime_gui.multibody.joint_space.external_joint_forces`), is added to them and
+returned separately too (``magnet_torques``). Where that share takes a joint's ``|τ|`` past its effort limit
+(within it without the share) the run is a ``torque.magnets`` excess (:func:`~mime_gui.rig.limits.
+magnet_excesses`).
 """
 
 from __future__ import annotations
@@ -85,6 +92,8 @@ class RigTorques:
     velocity_limits: np.ndarray
     excesses: tuple
     effort_units: tuple = ()  # "N·m" or "N" (a sliding joint) per column
+    magnet_torques: np.ndarray | None = None  # (T, n): the magnets' pull's share, included; None: none
+    magnet_pull: object = None  # the pull itself (mime_gui.rig.magnet_pull.MagnetPull); None: not computed
 
     def demands(self) -> list:
         """Each joint's peak and RMS torque and peak speed beside its limits
@@ -105,17 +114,57 @@ class RigTorques:
                 "joint_torques": self.joint_torques, "armature_torques": self.armature_torques,
                 "effort_limits": self.effort_limits, "velocity_limits": self.velocity_limits,
                 "torque_peak": column("peak"), "torque_rms": column("rms"), "velocity_peak": column("speed"),
-                "limit_excesses": np.array([str(e) for e in self.excesses], dtype=str)}
+                "limit_excesses": np.array([str(e) for e in self.excesses], dtype=str),
+                **({} if self.magnet_torques is None else {"magnet_torques": self.magnet_torques})}
+
+
+def _magnet_share(built, pull, name: str, art, coupled, q, world_X_base) -> np.ndarray | None:
+    """The joint forces ``(T, nq)`` of ``art`` (segment ``name``'s, or its ``coupled`` articulation) from the
+    magnets' pull on the bodies it holds, at ``q (T, nq)`` with its base at ``world_X_base`` (``(4, 4)`` or
+    ``(T, 4, 4)``); None when no magnet that is pulled rides on it."""
+    from mime_gui.multibody.joint_space import external_joint_forces
+
+    members = coupled.segments if coupled is not None else (name,)
+    X = np.asarray(world_X_base, float)
+    R, p = X[..., :3, :3], X[..., :3, 3]
+    wrenches = {}
+    for i, magnet in enumerate(pull.magnet_names):
+        if not np.any(pull.force[:, i]) and not np.any(pull.torque[:, i]):
+            continue
+        for seg in members:
+            link = built.segments[seg].link_of(("magnets", magnet))
+            if link is None:
+                continue
+            link = link if coupled is None else coupled.link_name(seg, link)
+            # about the base's origin, in its axes: the articulation's own frame
+            about = pull.torque[:, i] + np.cross(pull.centre[:, i] - p, pull.force[:, i])
+            wrenches[link] = (np.einsum("...ji,...j->...i", R, about),
+                              np.einsum("...ji,...j->...i", R, pull.force[:, i]))
+    if not wrenches:
+        return None
+    return -external_joint_forces(art, q, wrenches)
+
+
+def _pull(built, segments: dict, magnets: bool):
+    """The magnets' pull along the played ``segments`` (None: not asked, or fewer than two magnets)."""
+    if not magnets or len(built.apparatus.magnets) < 2 or not segments:
+        return None
+    from mime_gui.rig.magnet_pull import magnet_pull
+
+    pull = magnet_pull(built, segments)
+    return pull if pull.any else None
 
 
 def rig_torques(built, segments: dict, initial: dict, dt: float, start: float = 0.0,
-                gravity=GRAVITY) -> RigTorques:
+                gravity=GRAVITY, magnets: bool = True) -> RigTorques:
     """Torques of every dynamic segment of ``built`` along ``segments`` (name → Trajectory, as the chain
-    node plays them) from ``initial`` (name → NodeState before step 0)."""
-    from mime_gui.rig.limits import excesses
+    node plays them) from ``initial`` (name → NodeState before step 0); ``magnets``: with the magnets'
+    pull on each other (see the module)."""
+    from mime_gui.rig.limits import excesses, magnet_excesses
 
-    names, taus, arms, vels, effort, velocity, types = [], [], [], [], [], [], []
+    names, taus, arms, vels, effort, velocity, types, shares = [], [], [], [], [], [], [], []
     T = len(next(iter(segments.values()))) if segments else 0
+    pull = _pull(built, segments, magnets)
     time = start + dt * np.arange(1, T + 1)
     for name, s in built.segments.items():
         if not s.segment.dynamic:
@@ -132,13 +181,19 @@ def rig_torques(built, segments: dict, initial: dict, dt: float, start: float = 
             omega = segments[seg].frame_angular_velocities[:, f]
         c = s.coupled
         if c is None:
-            tau, arm, v = segment_torques(art, segments[name].joint_positions, initial[name].joint_positions,
-                                          dt, X, X0, omega, gravity)
+            q = segments[name].joint_positions
+            tau, arm, v = segment_torques(art, q, initial[name].joint_positions, dt, X, X0, omega, gravity)
+            share = None if pull is None else _magnet_share(built, pull, name, art, None, q, X)
         else:  # the riders moving on it (mime_gui.rig.coupled): its own columns of the coupled torques
             q = c.gather({n: segments[n].joint_positions for n in c.segments})
             q0 = c.gather({n: initial[n].joint_positions for n in c.segments})
             tau, arm, v = (x[:, c.columns[name]] for x in
                            segment_torques(c.articulation, q, q0, dt, X, X0, omega, gravity))
+            share = None if pull is None else _magnet_share(built, pull, name, c.articulation, c, q, X)
+            share = None if share is None else share[:, c.columns[name]]
+        share = np.zeros_like(tau) if share is None else share
+        tau = tau + share
+        shares.append(share)
         names += [f"{name}.{j}" for j in art.joint_names]
         taus.append(tau)
         arms.append(arm)
@@ -149,13 +204,15 @@ def rig_torques(built, segments: dict, initial: dict, dt: float, start: float = 
     def stack(xs):
         return np.concatenate(xs, axis=1) if xs else np.zeros((T, 0))
 
-    tau, arm, v = stack(taus), stack(arms), stack(vels)
+    tau, arm, v, share = stack(taus), stack(arms), stack(vels), stack(shares)
     effort = np.concatenate(effort) if effort else np.zeros(0)
     velocity = np.concatenate(velocity) if velocity else np.zeros(0)
     units = [("N", "m/s") if t == PRISMATIC else ("N·m", "rad/s") for t in types]
     found = excesses(tuple(names), time, tau, v, effort, velocity, units)
+    if pull is not None:
+        found += magnet_excesses(tuple(names), time, tau, share, effort, units)
     return RigTorques(tuple(names), time, tau, arm, v, effort, velocity, tuple(found),
-                      tuple(u for u, _ in units))
+                      tuple(u for u, _ in units), None if pull is None else share, pull)
 
 
 def arm_torques(art, joint_positions, q0, dt: float, start: float = 0.0, gravity=GRAVITY) -> RigTorques:
