@@ -130,7 +130,12 @@ def demo_tool0_angular_velocity(arm, rates) -> np.ndarray:
     return pin.getFrameVelocity(model, data, frame, pin.LOCAL_WORLD_ALIGNED).angular
 
 
-def chain_B_by_hand(commands_file, steps, on_stator=(), in_world=(), direction=(0.0, 0.0, 1.0)):
+#: the demo magnet's magnetisation in its mount frame: diametric, across the motor's shaft, so a turn of the
+#: shaft turns its field
+DEMO_MAGNETISATION = (1.0, 0.0, 0.0)
+
+
+def chain_B_by_hand(commands_file, steps, on_stator=(), in_world=(), direction=DEMO_MAGNETISATION):
     """B (T) of the demo rig played through a command file of its columns (``time``, ``arm.joint_1`` …
     ``arm.joint_5``, ``motor.shaft``, a comment line first) at the chosen steps: the arm columns lagged by the
     demo arm's 0.05 s servo at the samples' spacing (joint_6, absent, stays at 0; the motor follows at once),

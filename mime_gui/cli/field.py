@@ -9,8 +9,10 @@ output holds ``time``, ``probe_names``, ``B`` (steps x probes x 3, tesla, world 
 ``--gradient``, ``gradient`` (steps x probes x 3 x 3, T/m, ``[i, j] = dB_i/dx_j``). A rig with samples adds
 the force and torque on each (:func:`mime_gui.field.forces_along`: ``sample_*``), one with keep-out zones
 the zones' check (:func:`mime_gui.field.zone_findings`: ``zone_*``, and a ``field.zone`` warning per zone
-breached). The summary is printed. Every refusal is one line ``error[CODE] PLACE: message`` on stderr,
-exit status 2.
+breached); samples with a drag their step-out frequency (:func:`mime_gui.field.step_out`: ``sample_step_out``,
+and a ``field.step-out`` warning per sample that falls behind); segments with a field tolerance |B| at their
+joints (:func:`mime_gui.field.joint_field`: ``joint_*``, and a ``field.joint`` warning per joint over it).
+The summary is printed. Every refusal is one line ``error[CODE] PLACE: message`` on stderr, exit status 2.
 """
 
 from __future__ import annotations
@@ -27,8 +29,10 @@ from mime_gui.cli import package_dirs
 from mime_gui.cli.play import OUTPUT_LIMIT, PlayError, _ProgressBar, _write, check_times, number, output_bytes
 from mime_gui.field import FieldError, field_along, field_bytes, forces_along, rotating_summary, zone_findings
 from mime_gui.field.forces import gradient_at, gradient_bytes
+from mime_gui.field.joints import joint_bytes, joint_field, joint_frames
 from mime_gui.field.samples import forces_bytes
 from mime_gui.field.sources import magnet_sources
+from mime_gui.field.step_out import step_out
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.nodes import read_commands
@@ -115,7 +119,8 @@ def _check_memory(playable, recorded, args, magnets: int, probes: int) -> None:
     # the gradient at the probes, the samples' forces and the zones' check, each as large as asked
     rig = playable.built.apparatus
     extra = (gradient_bytes(steps, magnets, probes) if args.gradient else 0) + \
-        (forces_bytes(steps, magnets, len(rig.samples)) if rig.samples else 0) + 10 * steps * len(rig.zones)
+        (forces_bytes(steps, magnets, len(rig.samples)) if rig.samples else 0) + 10 * steps * len(rig.zones) \
+        + joint_bytes(steps, magnets, len(joint_frames(playable.built)[0])) + 24 * steps * len(rig.samples)
     field_only += extra
     size, cap = poses + field_only + shares, OUTPUT_LIMIT.bytes()
     if size > cap:
@@ -181,11 +186,20 @@ def field(args: argparse.Namespace, out=None, err=None) -> int:
                        "sample_positions": forces.position, "sample_moment": forces.moment,
                        "sample_B": forces.B, "sample_gradient": forces.gradient, "sample_force": forces.force,
                        "sample_torque": forces.torque, "sample_route": np.array(forces.routes, dtype=str)})
+        if any(sample.drag is not None for sample in built.apparatus.samples.values()):
+            keeping = step_out(built, trajectory, forces, start=schedule.start)
+            arrays["sample_step_out"] = keeping.available  # Hz; NaN for a sample without a drag
+            warnings += keeping.findings
     if built.apparatus.zones:
         zones = zone_findings(built, trajectory, start=schedule.start)
         arrays.update({"zone_names": np.array(zones.zone_names, dtype=str), "zone_worst": zones.worst,
                        "zone_breach": zones.breach})
         warnings += zones.findings
+    if any(seg.field_tolerance is not None for seg in built.apparatus.chain.values()):
+        joints = joint_field(built, trajectory, start=schedule.start)
+        arrays.update({"joint_names": np.array(joints.joint_names, dtype=str), "joint_B": joints.B,
+                       "joint_over": joints.over})
+        warnings += joints.findings
     _write(Path(args.out), arrays)
     for finding in warnings:
         print(printable(f"warning[{finding.code}] {finding.where}: {finding.message}"), file=err)

@@ -146,6 +146,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "play") -> None:
     parser.add_argument("--torques", action="store_true",
                         help="add the joint torques of every dynamic segment (joint_torques, "
                              "armature_torques) and check the effort and velocity limits (docs/dynamics.md)")
+    parser.add_argument("--clearance", action="store_true",
+                        help="add the smallest distance at every step between the rig's items that can touch "
+                             "and the closest pair (clearance_minimum, clearance_closest), and check for "
+                             "contacts and the rig's margin (docs/clearance.md); a rig file or bundle only")
     parser.add_argument("--integrator", choices=("euler", "rk4"), default="euler",
                         help="how torque-driven segments are integrated (default: semi-implicit Euler)")
     parser.add_argument("--substeps", type=count, default=1, metavar="N",
@@ -263,6 +267,56 @@ def _torques(playable, schedule: Schedule, trajectory: Trajectory, args):
         raise PlayError(exc.code, exc.message, str(args.file)) from None
 
 
+def _check_clearance_option(args: argparse.Namespace, playable) -> None:
+    """Refuse ``--clearance`` on what has no rig (a URDF alone has no parts, magnets nor margin)."""
+    if getattr(args, "clearance", False) and getattr(playable, "built", None) is None:
+        raise PlayError("play.clearance", "--clearance checks a rig's items (its links, parts, magnets and "
+                        "samples, and its margin): play a rig file or bundle that holds this description",
+                        "--clearance")
+
+
+def _clearance(playable, schedule: Schedule, trajectory: Trajectory, args):
+    """The clearance of ``--clearance`` along the played steps (None without it)."""
+    if not getattr(args, "clearance", False):
+        return None
+    from mime_gui.rig.clearance_check import check
+    from mime_gui.rig.collision import clearance_model
+
+    return check(clearance_model(playable.built), trajectory.frame_poses, trajectory.times(schedule.start))
+
+
+def _clearance_arrays(found) -> dict[str, np.ndarray]:
+    model = found.model
+    return {"clearance_minimum": found.minimum, "clearance_closest": found.closest,
+            "clearance_pairs": np.array(found.pairs, dtype=str).reshape(-1, 2),
+            "clearance_margin": np.float64(found.margin),
+            "clearance_left_out": np.array(model.left_out, dtype=str).reshape(-1, 3),
+            "clearance_allowed": np.array(model.allowed, dtype=str).reshape(-1, 3),
+            "clearance_findings": np.array([(f.code, f.where, f.message) for f in found.findings],
+                                           dtype=str).reshape(-1, 3)}
+
+
+FINDINGS_SHOWN = 20  # clearance findings printed (the output holds every one)
+
+
+def _clearance_summary(found) -> list[str]:
+    model = found.model
+    lines = [f"  clearance: {len(found.pairs)} moving pair(s) and {len(model.fixed)} fixed pair(s) of "
+             f"{len(model.bodies)} items checked, {len(model.left_out)} left out, {len(model.allowed)} "
+             f"allowed; margin {found.margin * 1e3:g} mm; {len(found.findings)} finding(s)"]
+    if len(found.minimum) and found.closest.min() >= 0:
+        k = int(np.argmin(found.minimum))
+        a, b = found.pairs[found.closest[k]]
+        lines.append(f"    smallest distance {found.minimum[k] * 1e3:.6g} mm at t = {found.time[k]:g} s "
+                     f"({a}, {b})")
+    lines += [f"    {f}" for f in found.findings[:FINDINGS_SHOWN]]
+    if len(found.findings) > FINDINGS_SHOWN:
+        lines.append(f"    … and {len(found.findings) - FINDINGS_SHOWN} more (clearance_findings in the "
+                     "output)")
+    lines += [f"    skipped {label}: {why}" for label, why in model.skipped]
+    return lines
+
+
 DEMANDS_SHOWN = 40  # joints whose demand is printed (the output holds every one)
 
 
@@ -274,6 +328,12 @@ def _torques_summary(torques) -> list[str]:
     worst = int(np.argmax(peak))
     lines = [f"  torques: {n} joint(s) of dynamic segments, largest |τ| {peak[worst]:.6g} at "
              f"{torques.joint_names[worst]}; {len(torques.excesses)} limit excess(es)"]
+    share = getattr(torques, "magnet_torques", None)
+    if share is not None and share.size:
+        size = np.abs(share).max(axis=0)
+        j = int(np.argmax(size))
+        lines.append(f"  magnets' pull on each other: {len(torques.magnet_pull.pairs)} pair(s), largest "
+                     f"share |τ| {size[j]:.6g} at {torques.joint_names[j]} (magnet_torques)")
     lines += [f"    {e}" for e in torques.excesses[:20]]
     if len(torques.excesses) > 20:
         lines.append(f"    … and {len(torques.excesses) - 20} more (limit_excesses in the output)")
@@ -300,6 +360,7 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
     _check_options(args)
     with package_dirs.applied(args):
         playable = load_playable(args.file, args)
+    _check_clearance_option(args, playable)
     recorded = read_commands(args.commands)
     _check_size(playable, recorded, args.dt, str(args.out))
     schedule = playable.schedule(recorded, args.dt)
@@ -315,6 +376,7 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
     playing = _time.perf_counter() - started
     _check_finite(trajectory, playable, schedule, str(args.commands))
     torques = _torques(playable, schedule, trajectory, args)
+    found = _clearance(playable, schedule, trajectory, args)
     _write(Path(args.out), {
         "time": trajectory.times(schedule.start),
         "joint_names": np.array(playable.joint_names, dtype=str),
@@ -326,14 +388,9 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
         "dt": np.float64(schedule.dt),
         "clamped": trajectory.clamped,
         **(torques.arrays() if torques is not None else {}),
+        **(_clearance_arrays(found) if found is not None else {}),
     })
     if not args.quiet:
-    share = getattr(torques, "magnet_torques", None)
-    if share is not None and share.size:
-        size = np.abs(share).max(axis=0)
-        j = int(np.argmax(size))
-        lines.append(f"  magnets' pull on each other: {len(torques.magnet_pull.pairs)} pair(s), largest "
-                     f"share |τ| {size[j]:.6g} at {torques.joint_names[j]} (magnet_torques)")
         steps, dt = schedule.steps, schedule.dt
         servo = getattr(playable, "servo_summary", None) or f"{args.servo_tau or 0.0:g} s"
         clamped = _clamped_summary(schedule.command_names, trajectory.clamped, steps)
@@ -348,6 +405,8 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
                  f"  wrote {args.out}"]
         if torques is not None:
             lines[-1:-1] = _torques_summary(torques)
+        if found is not None:
+            lines[-1:-1] = _clearance_summary(found)
         for line in lines:  # names and paths from files: escaped, so no line can be forged
             print(printable(line), file=out)
     return 0

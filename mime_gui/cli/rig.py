@@ -112,6 +112,11 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
             print(str(warning), file=out)
         if findings:
             return _print_findings(findings, out)
+        from mime_gui.rig.clearance_check import initial_clearance
+
+        for warning in initial_clearance(rig):  # they warn: a buried magnet is told, the rig stays valid
+            print(f"warning[{warning.code}] {printable(warning.where)}: {printable(warning.message)}",
+                  file=out)
         counts = f"{len(rig.chain)} segment(s), {len(rig.parts)} part(s), {len(rig.magnets)} magnet(s)" + \
             (f", {len(rig.poses)} pose(s)" if rig.poses else "")  # a rig without poses reads as before
         _say(f"{args.rig}: rig {rig.name!r} is valid ({counts})", out)

@@ -13,8 +13,10 @@ axis in both. Arrays over a trajectory carry the step first: ``B (T, probes, 3)`
     field = field_along(built, trajectory)            # every probe of the rig
     field.B, field.time, field.probe_names, rotating_summary(field.time, field.B)
 
-The gradient, the force and torque on the rig's samples and the keep-out zones' check ride on the same
-batching (:mod:`~mime_gui.field.forces`, :mod:`~mime_gui.field.samples`, :mod:`~mime_gui.field.zones`).
+The gradient, the force and torque on the rig's samples, the keep-out zones' check, |B| at the arm's own
+joints and the samples' step-out frequency ride on the same batching (:mod:`~mime_gui.field.forces`,
+:mod:`~mime_gui.field.samples`, :mod:`~mime_gui.field.zones`, :mod:`~mime_gui.field.joints`,
+:mod:`~mime_gui.field.step_out`).
 
 This package never imports Qt, pyvista or vtk.
 """
@@ -22,15 +24,18 @@ This package never imports Qt, pyvista or vtk.
 from mime_gui.field.along import FieldTrajectory, field_along, field_bytes, probe_points
 from mime_gui.field.errors import FieldError
 from mime_gui.field.forces import dipole_wrench, gradient_at
+from mime_gui.field.joints import JointField, joint_field
 from mime_gui.field.lines import field_lines
 from mime_gui.field.live import field_now
 from mime_gui.field.plane import FieldPlane, field_plane, rest_poses
 from mime_gui.field.samples import SampleForces, forces_along, forces_now
 from mime_gui.field.sources import MagnetSource, magnet_sources
+from mime_gui.field.step_out import StepOut, step_out
 from mime_gui.field.summary import RotatingField, rotating_summary
 from mime_gui.field.zones import ZoneCheck, zone_findings
 
-__all__ = ["FieldError", "FieldPlane", "FieldTrajectory", "MagnetSource", "RotatingField", "SampleForces",
-           "ZoneCheck", "dipole_wrench", "field_along", "field_bytes", "field_lines", "field_now",
-           "field_plane", "forces_along", "forces_now", "gradient_at", "magnet_sources", "probe_points",
-           "rest_poses", "rotating_summary", "zone_findings"]
+__all__ = ["FieldError", "FieldPlane", "FieldTrajectory", "JointField", "MagnetSource", "RotatingField",
+           "SampleForces", "StepOut", "ZoneCheck", "dipole_wrench", "field_along", "field_bytes",
+           "field_lines", "field_now", "field_plane", "forces_along", "forces_now", "gradient_at",
+           "joint_field", "magnet_sources", "probe_points", "rest_poses", "rotating_summary", "step_out",
+           "zone_findings"]

@@ -17,6 +17,7 @@ This package never imports Qt, pyvista or vtk.
 from mime_gui.rig.actuators import actuator, actuator_names, register_actuator, unregister_actuator
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.build import BuiltRig, RigTrajectory
+from mime_gui.rig.clearance import Allowed, Clearance
 from mime_gui.rig.dynamics import LabSegment, register_dynamics, unregister_dynamics
 from mime_gui.rig.findings import Finding, RigError
 from mime_gui.rig.frames import DeclaredFrame
@@ -31,16 +32,18 @@ from mime_gui.rig.rules import RULES
 from mime_gui.rig.samples import Sample
 from mime_gui.rig.segments import Arm, Motor
 from mime_gui.rig.trajectories import AccelerationLimit, Keyframe, Spin, Trajectory
-from mime_gui.rig.units import Quantity, a_m2, kg, kg_m2, kg_per_m3, m, s, tesla
+from mime_gui.rig.units import Quantity, a_m2, kg, kg_m2, kg_per_m3, m, n_m_s, s, tesla
 from mime_gui.rig.zones import Zone
 
 __all__ = [
     "RULES",
     "AccelerationLimit",
+    "Allowed",
     "Apparatus",
     "Arm",
     "Box",
     "BuiltRig",
+    "Clearance",
     "Cylinder",
     "DeclaredFrame",
     "Finding",
@@ -75,6 +78,7 @@ __all__ = [
     "material",
     "material_names",
     "materials",
+    "n_m_s",
     "register_actuator",
     "register_dynamics",
     "s",

@@ -14,6 +14,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from mime_gui.rig.clearance import Clearance
 from mime_gui.rig.findings import Finding, RigError
 from mime_gui.rig.frames import DeclaredFrame
 from mime_gui.rig.geometries import with_paths
@@ -35,7 +36,7 @@ class Apparatus:
                  base: str | Path | None = None, package_dirs=(), probes: dict[str, Probe] | None = None,
                  poses: dict[str, Pose] | None = None, frames: dict[str, DeclaredFrame] | None = None,
                  trajectories: dict[str, Trajectory] | None = None, samples: dict[str, Sample] | None = None,
-                 zones: dict[str, Zone] | None = None):
+                 zones: dict[str, Zone] | None = None, clearance: Clearance | None = None):
         for what, value in (("chain", chain), ("parts", parts), ("magnets", magnets), ("probes", probes),
                             ("poses", poses), ("frames", frames), ("trajectories", trajectories),
                             ("samples", samples), ("zones", zones)):
@@ -68,6 +69,10 @@ class Apparatus:
                 if not isinstance(item, cls):
                     raise TypeError(f"{what} maps names to {cls.__name__} values, got {name!r}: "
                                     f"{type(item).__name__}")
+        # the margin kept between moving items and the pairs allowed to touch (None: the default margin)
+        if clearance is not None and not isinstance(clearance, Clearance):
+            raise TypeError(f"clearance is a Clearance value, got {type(clearance).__name__}")
+        self.clearance: Clearance | None = clearance
         self.base: Path | None = Path(base) if base is not None else None
         if isinstance(package_dirs, str | os.PathLike):
             raise TypeError(f"package_dirs is a list of folders, got {package_dirs!r}")
@@ -117,7 +122,8 @@ class Apparatus:
                 [(n, segment(s)) for n, s in self.chain.items()],
                 {n: part(p) for n, p in self.parts.items()}, {n: part(p) for n, p in self.magnets.items()},
                 self.probes, self.poses, self.frames, self.trajectories,
-                {n: s if s.geometry is None else part(s) for n, s in self.samples.items()}, self.zones)
+                {n: s if s.geometry is None else part(s) for n, s in self.samples.items()}, self.zones,
+                self.clearance)
 
     def __eq__(self, other) -> bool:
         """Equal rigs: same name, same chain in the same order, same parts, magnets, probes, poses,
@@ -137,7 +143,8 @@ class Apparatus:
                 + (f", frames={self.frames!r}" if self.frames else "")
                 + (f", trajectories={self.trajectories!r}" if self.trajectories else "")
                 + (f", samples={self.samples!r}" if self.samples else "")
-                + (f", zones={self.zones!r})" if self.zones else ")"))
+                + (f", zones={self.zones!r}" if self.zones else "")
+                + (f", clearance={self.clearance!r})" if self.clearance is not None else ")"))
 
 
 __all__ = ["Apparatus", "Finding", "RigError"]

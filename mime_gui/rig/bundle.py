@@ -122,7 +122,8 @@ def _rewritten(rig, anchor: Path, roots: list[Path], stage: Path) -> Apparatus:
     return Apparatus(rig.name, chain=chain, parts={n: part(p) for n, p in rig.parts.items()},
                      magnets={n: part(p) for n, p in rig.magnets.items()}, base=stage,
                      package_dirs=[_inside(r, anchor) for r in roots], probes=rig.probes, poses=rig.poses,
-                     frames=rig.frames, trajectories=rig.trajectories, samples=rig.samples, zones=rig.zones)
+                     frames=rig.frames, trajectories=rig.trajectories, samples=rig.samples, zones=rig.zones,
+                     clearance=rig.clearance)
 
 
 def write_bundle(rig, out) -> Path:

@@ -35,6 +35,7 @@ _FRAME_IMPORT = "DeclaredFrame"  # and by a rig that declares frames
 _TRAJECTORY_IMPORTS = ("AccelerationLimit", "Keyframe", "Spin", "Trajectory")  # and by one with trajectories
 _SAMPLE_IMPORTS = ("Sample",)  # and by one with samples (a moment is a Quantity in A m2)
 _ZONE_IMPORT = "Zone"  # and by one with zones
+_CLEARANCE_IMPORTS = ("Allowed", "Clearance")  # and by one that declares its clearance
 
 
 def _optional_imports(rig) -> list[str]:
@@ -45,7 +46,8 @@ def _optional_imports(rig) -> list[str]:
         - set(_IMPORTS)
     return [*([_PROBE_IMPORT] if rig.probes else ()), *([_POSE_IMPORT] if rig.poses else ()),
             *([_FRAME_IMPORT] if rig.frames else ()), *(_TRAJECTORY_IMPORTS if rig.trajectories else ()),
-            *(_SAMPLE_IMPORTS if rig.samples else ()), *([_ZONE_IMPORT] if rig.zones else ()), *sorted(used)]
+            *(_SAMPLE_IMPORTS if rig.samples else ()), *([_ZONE_IMPORT] if rig.zones else ()),
+            *(_CLEARANCE_IMPORTS if rig.clearance is not None else ()), *sorted(used)]
 
 
 def _text(value: str) -> str:
@@ -121,6 +123,8 @@ def _segment(seg, rig, folder, indent: str) -> str:
         args.append(f"description={_text(_relative(seg.description, rig.base, folder))}")
     args += [f"at={_tuple(seg.at)}", f"orientation={_tuple(seg.orientation)}",
              f"mount={_optional(seg.mount)}", f"servo_time_constant={_num(seg.servo_time_constant)}"]
+    if seg.field_tolerance is not None:  # only when declared, so other exports read as before
+        args.append(f"field_tolerance={_quantity(seg.field_tolerance)}")
     inner = indent + "    "
     if isinstance(seg, LabSegment):  # a lab's registered kind: its name and parameters
         args = [f"kind={_text(seg.kind)}", f"params={_mapping(seg.params, _value, inner)}", *args,
@@ -158,6 +162,8 @@ def _sample(sample, rig, folder, indent: str) -> str:
             f"material={_optional(sample.material)}", f"remanence={_quantity(sample.remanence)}",
             f"moment={_quantity(sample.moment)}", f"magnetisation={_tuple(sample.magnetisation)}",
             f"orientation={_text(sample.orientation)}"]
+    if sample.drag is not None:
+        args.append(f"drag={_quantity(sample.drag)}")
     return _call("Sample", args, indent)
 
 
@@ -167,6 +173,13 @@ def _zone(zone, rig, folder, indent: str) -> str:
             f"sphere={'None' if zone.sphere is None else _num(zone.sphere)}", f"limit={_num(zone.limit)}",
             f"reason={_optional(zone.reason)}"]
     return _call("Zone", args, indent)
+
+
+def _clearance(c, indent: str) -> str:
+    pairs = "".join(f"{indent}    Allowed({_text(a.first)}, {_text(a.second)}, "
+                    f"reason={_optional(a.reason)}),\n" for a in c.allow)
+    return (f"Clearance({'None' if c.margin is None else _num(c.margin)}, reason={_optional(c.reason)}, "
+            f"allow=(\n{pairs}{indent}))")
 
 
 def _frame(frame, rig, folder, indent: str) -> str:
@@ -249,6 +262,7 @@ def to_python(rig, folder, source: str = "") -> str:
               *(["    probes={\n" + entries(rig.probes, _probe) + "    },"] if rig.probes else []),
               *(["    samples={\n" + entries(rig.samples, _sample) + "    },"] if rig.samples else []),
               *(["    zones={\n" + entries(rig.zones, _zone) + "    },"] if rig.zones else []),
+              *([f"    clearance={_clearance(rig.clearance, '    ')},"] if rig.clearance is not None else []),
               *(["    poses={\n" + entries(rig.poses, _pose) + "    },"] if rig.poses else []),
               *(["    trajectories={\n" + entries(rig.trajectories, _trajectory) + "    },"]
                 if rig.trajectories else []),

@@ -133,7 +133,8 @@ def with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
     ``poses`` or ``trajectories``) replaced."""
     tables = {c: getattr(rig, c) for c in (*COLLECTIONS, "poses", "trajectories")}
     tables[collection] = items
-    return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, **tables)
+    return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, clearance=rig.clearance,
+                     **tables)
 
 
 def replace(rig: Apparatus, path: str, value) -> Apparatus:
@@ -143,7 +144,8 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
     if parts == ("name",):
         return Apparatus(value, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
                          package_dirs=rig.package_dirs, probes=rig.probes, poses=rig.poses, frames=rig.frames,
-                         trajectories=rig.trajectories, samples=rig.samples, zones=rig.zones)
+                         trajectories=rig.trajectories, samples=rig.samples, zones=rig.zones,
+                         clearance=rig.clearance)
     collection, name, keys = parts[0], parts[1], parts[2:]
     items = dict(getattr(rig, collection))
     if not keys:

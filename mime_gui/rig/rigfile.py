@@ -23,6 +23,7 @@ from mime_gui.files import write_atomic
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig import dynamics, provenance
 from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.clearance import Allowed, Clearance
 from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.frames import DeclaredFrame
 from mime_gui.rig.geometries import KINDS, kind_of
@@ -156,7 +157,7 @@ class _Reader:
     def document(self, data, base: Path) -> Apparatus:
         d = self.obj(data, "", ("format", "version", "name"),
                      ("package_dirs", "chain", "parts", "magnets", "provenance", "probes", "poses", "frames",
-                      "trajectories", "samples", "zones"))
+                      "trajectories", "samples", "zones", "clearance"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -199,7 +200,8 @@ class _Reader:
         return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base,
                          package_dirs=self.package_dirs(d.get("package_dirs", []), "/package_dirs"),
                          probes=probes, poses=poses, frames=frames, trajectories=trajectories,
-                         samples=samples, zones=zones)
+                         samples=samples, zones=zones,
+                         clearance=self.clearance(d["clearance"], "/clearance") if "clearance" in d else None)
 
     def package_dirs(self, value, pointer: str) -> list[str]:
         """Folders (relative to the rig file) where the descriptions' ``package://`` meshes are looked for."""
@@ -217,7 +219,7 @@ class _Reader:
     def segment(self, value, p: str):
         kind = value.get("kind") if isinstance(value, dict) else None
         cls = SEGMENT_KINDS.get(kind) if isinstance(kind, str) else None
-        common = ("at", "orientation", "mount", "servo_time_constant")
+        common = ("at", "orientation", "mount", "servo_time_constant", "field_tolerance")
         if not isinstance(value, dict):
             self.fail("rigfile.type", p, f"expected a segment object, got {_kind(value)}")
         lab = cls is None and isinstance(kind, str) and self.lab_kind(kind, p) is not None
@@ -273,6 +275,8 @@ class _Reader:
         if "servo_time_constant" in d:
             kw["servo_time_constant"] = self.measured(d["servo_time_constant"], f"{p}/servo_time_constant",
                                                       "s")
+        if "field_tolerance" in d:
+            kw["field_tolerance"] = self.quantity(d["field_tolerance"], f"{p}/field_tolerance")
         return name, cls(**kw)
 
     def lab_kind(self, kind: str, p: str):
@@ -347,9 +351,9 @@ class _Reader:
 
     def sample(self, value, p: str) -> Sample:
         """``{"at", "mount", "geometry" | "moment", "material", "remanence", "magnetisation",
-        "orientation"}``: a small magnet the field acts on."""
+        "orientation", "drag"}``: a small magnet the field acts on."""
         d = self.obj(value, p, ("at",), ("mount", "geometry", "material", "remanence", "moment",
-                                         "magnetisation", "orientation"))
+                                         "magnetisation", "orientation", "drag"))
         kw: dict = {"at": self.measured(d["at"], f"{p}/at", "m", 3)}
         if "mount" in d:
             kw["mount"] = self.string(d["mount"], f"{p}/mount", nullable=True)
@@ -357,7 +361,7 @@ class _Reader:
             kw["geometry"] = self.geometry(d["geometry"], f"{p}/geometry")
         if "material" in d:
             kw["material"] = self.string(d["material"], f"{p}/material", nullable=True)
-        for key in ("remanence", "moment"):
+        for key in ("remanence", "moment", "drag"):
             if key in d:
                 kw[key] = self.quantity(d[key], f"{p}/{key}")
         if "magnetisation" in d:
@@ -382,6 +386,30 @@ class _Reader:
         if "reason" in d:
             kw["reason"] = self.string(d["reason"], f"{p}/reason", nullable=True)
         return Zone(**kw)
+
+    def clearance(self, value, p: str) -> Clearance:
+        """``{"margin": {"value": m, "unit": "m"}, "reason", "allow": [{"pair": [item, item], "reason"}]}``,
+        each key optional: the margin kept between moving items and the pairs allowed to touch."""
+        d = self.obj(value, p, (), ("margin", "reason", "allow"))
+        kw: dict = {}
+        if "margin" in d:
+            kw["margin"] = self.measured(d["margin"], f"{p}/margin", "m")
+        if "reason" in d:
+            kw["reason"] = self.string(d["reason"], f"{p}/reason", nullable=True)
+        allow = d.get("allow", [])
+        if not isinstance(allow, list):
+            self.fail("rigfile.type", f"{p}/allow", f"expected a list of pairs, got {_kind(allow)}")
+        pairs = []
+        for i, entry in enumerate(allow):
+            e = self.obj(entry, f"{p}/allow/{i}", ("pair",), ("reason",))
+            pair = e["pair"]
+            if not isinstance(pair, list) or len(pair) != 2:
+                self.fail("rigfile.type", f"{p}/allow/{i}/pair", f"expected a list of two item names, got "
+                                                                 f"{_kind(pair)}")
+            first, second = (self.string(v, f"{p}/allow/{i}/pair/{k}") for k, v in enumerate(pair))
+            pairs.append(Allowed(first, second,
+                                 reason=self.string(e.get("reason"), f"{p}/allow/{i}/reason", nullable=True)))
+        return Clearance(**kw, allow=tuple(pairs))
 
     def orientation(self, value, p: str) -> tuple[float, ...]:
         """``{"wxyz": [w, x, y, z]}``: a quaternion (the rules check it is a unit one)."""
@@ -681,6 +709,8 @@ def to_data(rig: Apparatus, folder) -> dict:
         d["at"] = _measured(seg.at, "m")
         d["orientation"] = {"wxyz": list(seg.orientation)}
         d["servo_time_constant"] = _measured(seg.servo_time_constant, "s")
+        if seg.field_tolerance is not None:  # written only when declared, so older files stay as they are
+            d["field_tolerance"] = _quantity(seg.field_tolerance)
         if isinstance(seg, _ArmSegment):
             d["initial_positions"] = {"value": dict(seg.initial_positions), "unit": POSITIONS_UNIT}
             if seg.dynamic:
@@ -724,10 +754,12 @@ def to_data(rig: Apparatus, folder) -> dict:
         if rig.frames else {}  # a rig without declared frames is written as before they existed
     trajectories = {"trajectories": {k: trajectory_data(v) for k, v in rig.trajectories.items()}} \
         if rig.trajectories else {}  # a rig without trajectories is written as before they existed
+    # and the clearance only when the rig declares one
+    clearance = {"clearance": _clearance(rig.clearance)} if rig.clearance is not None else {}
     return {"format": FORMAT, "version": VERSION, "name": rig.name, **dirs, "chain": chain, **frames,
             "parts": {k: part(v) for k, v in rig.parts.items()},
-            "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes, **samples, **zones, **poses,
-            **trajectories}
+            "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes, **samples, **zones,
+            **clearance, **poses, **trajectories}
 
 
 def _sample(sample: Sample, base, folder) -> dict:
@@ -738,8 +770,9 @@ def _sample(sample: Sample, base, folder) -> dict:
     for key in ("material", "remanence", "moment"):
         if getattr(sample, key) is not None:
             d[key] = _quantity(getattr(sample, key)) if key != "material" else sample.material
+    drag = {"drag": _quantity(sample.drag)} if sample.drag is not None else {}  # written only when declared
     return {**d, "magnetisation": list(sample.magnetisation), "at": _measured(sample.at, "m"),
-            "mount": sample.mount, "orientation": sample.orientation}
+            "mount": sample.mount, "orientation": sample.orientation, **drag}
 
 
 def _zone(zone: Zone) -> dict:
@@ -749,6 +782,14 @@ def _zone(zone: Zone) -> dict:
         shape["sphere"] = _measured(zone.sphere, "m")
     return {**shape, "at": _measured(zone.at, "m"), "mount": zone.mount, "limit": _measured(zone.limit, "T"),
             "reason": zone.reason}
+
+
+def _clearance(c: Clearance) -> dict:
+    """The clearance as written: a declared margin and its reason, then the pairs allowed to touch."""
+    margin = {"margin": _measured(c.margin, "m"), "reason": c.reason} if c.margin is not None else {}
+    if c.margin is None and c.reason is not None:
+        margin = {"reason": c.reason}
+    return {**margin, "allow": [{"pair": [a.first, a.second], "reason": a.reason} for a in c.allow]}
 
 
 def _pose(pose: Pose) -> dict:

@@ -21,6 +21,7 @@ from mime_gui.rig.geometries.tables import geometry_rule
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import MOTOR_JOINT, _ArmSegment, _MotorSegment
+from mime_gui.rig.tolerance_rules import tolerance_problems
 from mime_gui.rig.units import KG_M2, check_declaration
 
 #: Every rule code, with what it refuses.
@@ -37,6 +38,8 @@ RULES = {
                        "quaternion (w, x, y, z)",
     "chain.initial-positions": "initial positions name movable joints, finite and within their limits",
     "chain.servo": "the servo time constant is finite and not negative",
+    "chain.field-tolerance": "a segment's declared field tolerance (the largest |B| its joints take) is in "
+                             "tesla, finite, positive and at most 100 T, with a reason",
     "chain.motor": "a motor has an axis with a direction, and a dynamic one its rotor inertia (at most "
                    "1e21 kg m2)",
     "chain.armature": "each joint's armature comes from one place: declared, or reflected through an "
@@ -68,6 +71,8 @@ RULES = {
     "sample.magnetisation": "a sample's magnetisation direction is a non-zero vector",
     "sample.orientation": "a sample's orientation is fixed (held in its mount frame) or follows (along the "
                           "field)",
+    "sample.drag": "a sample's declared rotational drag is in N m s, finite, positive and at most 1e6 N m s, "
+                   "with a reason, on a sample that follows the field",
     "zone.name": "a zone's name is non-empty text without dots or surrounding spaces, and not the name of a "
                  "segment, part, magnet, probe, sample or other zone",
     "zone.mount": "a zone mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
@@ -76,6 +81,10 @@ RULES = {
                   "and at most 1e6 m",
     "zone.limit": "a zone's |B| limit is finite, positive and at most 100 T",
     "zone.reason": "a zone says why it is there",
+    "clearance.declaration": "a declared clearance margin is finite, not negative and at most 1e6 m, and "
+                             "says why",
+    "clearance.allow": "a pair allowed to touch names two different items (parts.<name>, magnets.<name>, "
+                       "samples.<name> or <segment>.<link>), once, with a reason",
     "pose.name": "a pose's name is non-empty text without dots or surrounding spaces, and differs from every "
                  "other pose's in more than case",
     "pose.segment": "a pose names segments of the chain",
@@ -227,6 +236,8 @@ def _check_segment(index: int, name: str, seg, rig, a: Analysis) -> None:
     if not math.isfinite(tau) or tau < 0:
         a.add("chain.servo", f"{where}.servo_time_constant", f"the servo time constant must be finite "
                                                              f"and not negative, got {tau} s")
+    for code, message in tolerance_problems(seg.field_tolerance):
+        a.add(code, f"{where}.field_tolerance", message)
 
     # mounts
     if index == 0:
@@ -377,6 +388,9 @@ def analyse(rig) -> Analysis:
 
     check_samples(rig, a)
     check_zones(rig, a)
+    from mime_gui.rig.clearance_rules import check_clearance
+
+    check_clearance(rig, a)
     from mime_gui.rig.pose_rules import check_poses  # here too: it reads the trees resolved above
 
     check_poses(rig, a)

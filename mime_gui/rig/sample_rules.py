@@ -5,8 +5,10 @@ A sample has a name of its own among the rig's items (``sample.name``), mounts o
 nowhere (``sample.mount``), sits at a finite point (``sample.placement``), is a shape with a remanence or a
 declared moment, one of them (``sample.moment``, ``sample.geometry``, ``sample.material``,
 ``sample.remanence``), has a magnetisation with a direction (``sample.magnetisation``) and an orientation
-that is ``fixed`` or ``follows`` (``sample.orientation``). A shape's remanence and moment ``Br·V/μ0`` come as
-a rig magnet's do (:func:`mime_gui.rig.mass.magnet_moment`), its findings renamed to the sample's codes.
+that is ``fixed`` or ``follows`` (``sample.orientation``); a declared rotational drag is in N·m·s, finite,
+positive and at most :data:`MAX_DRAG`, with its reason, on a sample that follows the field (``sample.drag``).
+A shape's remanence and moment ``Br·V/μ0`` come as a rig magnet's do
+(:func:`mime_gui.rig.mass.magnet_moment`), its findings renamed to the sample's codes.
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.probe_rules import _resolve
 from mime_gui.rig.samples import ORIENTATIONS
 from mime_gui.rig.segments import direction
-from mime_gui.rig.units import A_M2, Quantity, check_declaration
+from mime_gui.rig.units import A_M2, N_M_S, Quantity, check_declaration
 
 #: the largest moment a sample may declare, A·m² (a 10 cm NdFeB cube holds about 1e3)
 MAX_MOMENT = 1e6
+#: the largest rotational drag a sample may declare, N·m·s (a 1 cm ball in honey opposes some 3e-4)
+MAX_DRAG = 1e6
 #: the item collections whose names a sample's must differ from
 _NAMED = ("chain", "parts", "magnets", "probes")
 _RENAMED = {"part.geometry": "sample.geometry", "part.material": "sample.material",
@@ -89,6 +93,25 @@ def sample_moment(sample, base=None) -> tuple[np.ndarray | None, float | None, l
     return np.asarray(moment.direction, dtype=float), float(moment.moment), []
 
 
+def drag_problems(sample) -> list[tuple[str, str]]:
+    """``(code, message)`` of a sample's declared rotational drag (None: none declared)."""
+    q = sample.drag
+    if q is None:
+        return []
+    problems = check_declaration(q, N_M_S, "the rotational drag", "Quantity(value, 'N m s', reason=...)",
+                                 "sample.drag")
+    value = q.value if isinstance(q, Quantity) else None
+    ranged = any(code == "sample.drag" for code, _ in problems)
+    if value is not None and not ranged and not (math.isfinite(value) and 0 < value <= MAX_DRAG):
+        problems.append(("sample.drag", f"the rotational drag {value:g} N·m·s must be positive and at most "
+                                        f"{MAX_DRAG:g} N·m·s"))
+    if sample.orientation == "fixed":
+        problems.append(("sample.drag", "a fixed sample is held by its mount and never has to keep up with "
+                                        "the field: declare a drag only on a sample that follows it "
+                                        "(orientation 'follows'), or leave it out"))
+    return problems
+
+
 def _check_name(name, taken: dict[str, str], a) -> bool:
     where = f"samples.{name}"
     if not isinstance(name, str) or not name or name != name.strip() or "." in name:
@@ -125,6 +148,8 @@ def check_samples(rig, a) -> None:
         _, _, problems = sample_moment(sample, rig.base)
         for code, w, message in problems:
             a.add(code, f"{where}.{w}", message)
+        for code, message in drag_problems(sample):
+            a.add(code, f"{where}.drag", message)
 
 
-__all__ = ["MAX_MOMENT", "check_samples", "sample_moment"]
+__all__ = ["MAX_DRAG", "MAX_MOMENT", "check_samples", "drag_problems", "sample_moment"]

@@ -9,8 +9,10 @@ the world with no mount; ``magnetisation`` is a direction in the mount frame's a
 
 ``orientation`` says how the moment turns: ``"fixed"`` (held in its mount frame, as by a holder) or
 ``"follows"`` (along the local field at every step, as a free magnet does at low frequency, where it feels
-no torque: the force is then ``|m|·∇|B|``). A sample is not a rig magnet: its own field is not added to
-the rig's, and it has no mass in the chain (it changes nothing the chain does).
+no torque: the force is then ``|m|·∇|B|``). A sample that follows may declare its rotational ``drag``
+(N·m·s, with its reason: the torque per angular speed its fluid opposes), from which the field check tells
+the frequency beyond which it can no longer keep up with a turning field. A sample is not a rig magnet: its
+own field is not added to the rig's, and it has no mass in the chain (it changes nothing the chain does).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ ORIENTATIONS = ("fixed", "follows")
 class Sample:
     """A small magnet at ``at`` (m) in ``mount`` (or the world): a ``geometry`` with a ``material`` or a
     declared ``remanence`` (T), or a declared ``moment`` (A·m²); its moment along ``magnetisation`` (mount
-    frame), held ``"fixed"`` or ``"follows"`` the field."""
+    frame), held ``"fixed"`` or ``"follows"`` the field; ``drag`` (N·m·s) is what turns against it."""
 
     at: tuple[float, float, float] = (0.0, 0.0, 0.0)
     _: KW_ONLY
@@ -39,6 +41,7 @@ class Sample:
     moment: Quantity | None = None
     magnetisation: tuple[float, float, float] = (0.0, 0.0, 1.0)
     orientation: str = "fixed"
+    drag: Quantity | None = None
 
     role = "sample"
 
@@ -49,6 +52,9 @@ class Sample:
             raise TypeError(f"mount is '<segment>.<frame>', got {self.mount!r}")
         if not isinstance(self.orientation, str):
             raise TypeError(f"orientation is one of {', '.join(ORIENTATIONS)}, got {self.orientation!r}")
+        q = self.drag
+        if q is not None and (isinstance(q, bool) or not isinstance(q, Quantity | int | float)):
+            raise TypeError(f"drag is a rotational drag, Quantity(value, 'N m s', reason=...), got {q!r}")
 
 
 __all__ = ["ORIENTATIONS", "Sample"]

@@ -83,6 +83,8 @@ class _Segment:
     orientation: tuple[float, float, float, float] = (1.0, 0.0, 0.0, 0.0)
     mount: str | None = None
     servo_time_constant: float = 0.0
+    # the largest |B| its joints' motors and encoders take (tesla, with its reason); None: not checked
+    field_tolerance: Quantity | None = None
 
     kind = "segment"
     dynamic = False
@@ -96,6 +98,9 @@ class _Segment:
         self.servo_time_constant = float(self.servo_time_constant)
         if self.mount is not None and not isinstance(self.mount, str):
             raise TypeError(f"mount is a frame name, got {self.mount!r}")
+        q = self.field_tolerance
+        if q is not None and (isinstance(q, bool) or not isinstance(q, Quantity | int | float)):
+            raise TypeError(f"field_tolerance is a flux density, tesla(value, reason=...), got {q!r}")
 
     def placement(self) -> np.ndarray:
         return placement(self.at, self.orientation)

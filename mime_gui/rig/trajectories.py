@@ -122,6 +122,15 @@ class Spin:
         """The ramps' angular acceleration, rad/s² (infinite with no ramp)."""
         return abs(self.speed) / self.ramp if self.ramp > 0 else (math.inf if self.speed else 0.0)
 
+    def hertz_at(self, tau) -> np.ndarray:
+        """The turning frequency (Hz, signed) ``tau`` seconds after the start: up the ramp, held, down the
+        ramp, 0 before and after (the derivative of :meth:`angle` over 2π)."""
+        tau = np.asarray(tau, dtype=float)
+        r, h, f = self.ramp, self.hold_time, self.hertz
+        up = np.clip(tau / r, 0.0, 1.0) if r > 0 else (tau >= 0).astype(float)
+        down = np.clip((tau - r - h) / r, 0.0, 1.0) if r > 0 else (tau > r + h).astype(float)
+        return np.where((tau < 0) | (tau > self.duration), 0.0, f * (up - down))
+
     def angle(self, tau) -> np.ndarray:
         """The angle turned ``tau`` seconds after the start (after the end: the whole spin's)."""
         tau = np.clip(np.asarray(tau, dtype=float), 0.0, self.duration)

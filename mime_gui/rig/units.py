@@ -21,9 +21,11 @@ S = "s"
 RAD = "rad"
 TESLA = "T"
 A_M2 = "A m2"
+N_M_S = "N m s"
 
 #: Every unit a rig quantity may carry, with how it is written in prose.
-UNITS = {KG: "kg", KG_M2: "kg·m²", KG_PER_M3: "kg/m³", M: "m", S: "s", RAD: "rad", TESLA: "T", A_M2: "A·m²"}
+UNITS = {KG: "kg", KG_M2: "kg·m²", KG_PER_M3: "kg/m³", M: "m", S: "s", RAD: "rad", TESLA: "T", A_M2: "A·m²",
+         N_M_S: "N·m·s"}
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,11 @@ def tesla(value: float, reason: str | None = None) -> Quantity:
 def a_m2(value: float, reason: str | None = None) -> Quantity:
     """A magnetic moment (a sample's declared moment)."""
     return Quantity(value, A_M2, reason)
+
+
+def n_m_s(value: float, reason: str | None = None) -> Quantity:
+    """A rotational drag: the torque per angular speed that turns a sample in its fluid."""
+    return Quantity(value, N_M_S, reason)
 
 
 def check_declaration(q, unit: str, what: str, bare_hint: str, range_code: str) -> list[tuple[str, str]]:

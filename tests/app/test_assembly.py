@@ -454,17 +454,18 @@ def test_a_magnet_shows_its_magnetisation_and_the_selected_part_an_outline(windo
     marks = window.assembly.marks
     south, north = marks.arrow_actors("m1")
     rotor = window.session.frame_world_pose("motor", "part:m1")
-    # along +z of the magnet's frame: the north half's far end is above its centre, the south half below
+    # along +x of the magnet's frame (diametric): the north half's far end on its +x side, the south half
+    # on the other
     for actor, sign in ((north, 1), (south, -1)):
         points = np.array(actor.GetMapper().GetInput().points)
         world = (np.asarray(actor.user_matrix) @ np.c_[points, np.ones(len(points))].T).T[:, :3]
-        along = sign * (world - rotor[:3, 3]) @ rotor[:3, 2]  # on its own side of the centre only
+        along = sign * (world - rotor[:3, 3]) @ rotor[:3, 0]  # on its own side of the centre only
         assert along.min() > -1e-9 and along.max() == pytest.approx(2.2 * 0.005, rel=1e-6)
     assert north.GetProperty().GetColor() != south.GetProperty().GetColor()
-    window.session.apply(SetValue("magnets.m1.magnetisation", (1.0, 0.0, 0.0)))  # the arrow turns with it
+    window.session.apply(SetValue("magnets.m1.magnetisation", (0.0, 0.0, 1.0)))  # the arrow turns with it
     south, north = marks.arrow_actors("m1")
     tip = np.asarray(north.user_matrix)[:3, :3] @ np.array([1.0, 0.0, 0.0])
-    np.testing.assert_allclose(tip, rotor[:3, :3] @ np.array([1.0, 0.0, 0.0]), atol=1e-12)
+    np.testing.assert_allclose(tip, rotor[:3, :3] @ np.array([0.0, 0.0, 1.0]), atol=1e-12)
     assert marks.outline is None or not marks.outline.GetVisibility()
     click_row(window, ItemRef("motor", "link", "part:holder"))
     settle(qtbot)

@@ -23,7 +23,7 @@ def test_lines_leave_the_north_pole_follow_B_and_come_back_to_the_magnet(demo):
     lines = field_lines(built, poses, "m1", seeds=6)
     assert len(lines) == 6
     X = poses[built.frame_names.index("motor.part:m1")]
-    centre, north = X[:3, 3], X[:3, 2]  # m1 is magnetised along its frame's +z
+    centre, north = X[:3, 3], X[:3, 0]  # m1 is magnetised along its frame's +x (diametric)
     index = {n: i for i, n in enumerate(built.frame_names)}
     for line in lines:
         assert (line[0] - centre) @ north > 0  # starts on the north side

@@ -37,7 +37,7 @@ quantity = st.builds(Quantity, finite, st.sampled_from(sorted(UNITS)), st.none()
 declaration = st.none() | finite | quantity
 paths = st.sampled_from(["arm.urdf", "sub/arm.urdf", "../other/arm.urdf", "a b/ü.urdf"])
 common = {"at": vec3, "orientation": st.tuples(finite, finite, finite, finite), "mount": st.none() | text,
-          "servo_time_constant": finite}
+          "servo_time_constant": finite, "field_tolerance": declaration}
 positions = st.dictionaries(text, finite, max_size=3)
 arms = st.builds(Arm.Kinematic, description=paths, initial_positions=positions, **common) | st.builds(
     Arm.Dynamic, description=paths, initial_positions=positions,
@@ -57,7 +57,7 @@ probes = st.builds(Probe, vec3, mount=st.none() | text)
 frames = st.builds(DeclaredFrame, text, at=vec3, orientation=st.tuples(finite, finite, finite, finite))
 samples = st.builds(Sample, vec3, mount=st.none() | text, geometry=st.none() | geometry,
                     material=st.none() | text, remanence=declaration, moment=declaration, magnetisation=vec3,
-                    orientation=st.sampled_from(["fixed", "follows"]) | text)
+                    orientation=st.sampled_from(["fixed", "follows"]) | text, drag=declaration)
 zones = st.builds(Zone, vec3, mount=st.none() | text, box=st.none() | vec3, sphere=st.none() | finite,
                   limit=finite, reason=st.none() | text)
 rigs = st.builds(lambda name, chain, parts, magnets, dirs, probes, frames, samples, zones: Apparatus(

@@ -863,8 +863,108 @@ def test_every_rule_has_a_boundary_case_here():
                "trajectory.frame", "trajectory.spin", "trajectory.limits",
                "sample.name", "sample.mount", "sample.placement", "sample.moment", "sample.geometry",
                "sample.material", "sample.remanence", "sample.magnetisation", "sample.orientation",
-               "zone.name", "zone.mount", "zone.placement", "zone.shape", "zone.limit", "zone.reason"}
+               "zone.name", "zone.mount", "zone.placement", "zone.shape", "zone.limit", "zone.reason",
+               "clearance.declaration", "clearance.allow", "chain.field-tolerance", "sample.drag"}
     assert covered == set(RULES)
+
+
+# -- a segment's field tolerance in (0, 100] T and a sample's drag in (0, 1e6] N m s, each with its reason ---
+@pytest.mark.parametrize("value, ok", [(5e-324, True), (100.0, True), (0.0, False), (-5e-324, False),
+                                       (math.nextafter(100.0, up), False), (math.inf, False),
+                                       (math.nan, False)])
+def test_a_field_tolerance_is_positive_and_at_most_100_tesla(value, ok):
+    rig = snippet_rig()
+    rig.chain["arm"].field_tolerance = tesla(value, reason="the encoders' datasheet")
+    assert found(rig) == ([] if ok else [("chain.field-tolerance", "chain.arm.field_tolerance")])
+
+
+@pytest.mark.parametrize("q, expected", [
+    (None, []),
+    (0.005, [("unit", "chain.motor.field_tolerance")]),
+    (kg(0.005, reason="datasheet"), [("unit", "chain.motor.field_tolerance")]),
+    (tesla(0.005), [("declaration.reason", "chain.motor.field_tolerance")]),
+    (tesla(0.005, reason=" "), [("declaration.reason", "chain.motor.field_tolerance")]),
+])
+def test_a_field_tolerance_is_a_flux_density_with_its_reason(q, expected):
+    rig = snippet_rig()
+    rig.chain["motor"].field_tolerance = q
+    assert found(rig) == expected
+
+
+@pytest.mark.parametrize("value, ok", [(5e-324, True), (1e6, True), (0.0, False), (-5e-324, False),
+                                       (math.nextafter(1e6, up), False), (math.inf, False),
+                                       (math.nan, False)])
+def test_a_samples_drag_is_positive_and_at_most_1e6_n_m_s(value, ok):
+    from mime_gui.rig import Quantity, Sample, a_m2
+
+    rig = snippet_rig()
+    rig.samples["s"] = Sample((0.0, 0.0, 0.1), moment=a_m2(1e-3, reason="a VSM measurement"),
+                              orientation="follows", drag=Quantity(value, "N m s", reason="Stokes, 8πηr³"))
+    assert found(rig) == ([] if ok else [("sample.drag", "samples.s.drag")])
+
+
+@pytest.mark.parametrize("orientation, drag, expected", [
+    ("follows", None, []),
+    ("fixed", None, []),
+    ("fixed", 1e-9, [("sample.drag", "samples.s.drag")]),  # held by its mount: it never steps out
+    ("follows", "bare", [("unit", "samples.s.drag")]),
+    ("follows", "no reason", [("declaration.reason", "samples.s.drag")]),
+])
+def test_a_drag_is_declared_with_its_reason_on_a_sample_that_follows(orientation, drag, expected):
+    from mime_gui.rig import Sample, a_m2, n_m_s
+
+    q = {None: None, "bare": 1e-9, "no reason": n_m_s(1e-9)}.get(drag, drag)
+    if isinstance(q, float) and drag != "bare":
+        q = n_m_s(q, reason="Stokes")
+    rig = snippet_rig()
+    rig.samples["s"] = Sample((0.0, 0.0, 0.1), moment=a_m2(1e-3, reason="a VSM measurement"),
+                              orientation=orientation, drag=q)
+    assert found(rig) == expected
+
+
+# -- clearance: a declared margin in [0, 1e6] m with a reason; allowed pairs name two items, once, with why
+@pytest.mark.parametrize("margin, ok", [(0.0, True), (MAX_LENGTH, True), (-5e-324, False),
+                                        (PAST_LENGTH, False), (math.inf, False), (math.nan, False)])
+def test_a_declared_margin_is_at_least_zero_and_at_most_a_million_metres(margin, ok):
+    from mime_gui.rig import Clearance
+
+    rig = snippet_rig()
+    rig.clearance = Clearance(margin, reason="the servo's tracking error")
+    assert found(rig) == ([] if ok else [("clearance.declaration", "clearance.margin")])
+
+
+def test_a_declared_margin_says_why_and_the_default_needs_no_reason():
+    from mime_gui.rig import Clearance
+
+    rig = snippet_rig()
+    rig.clearance = Clearance(0.002, reason=" ")
+    assert found(rig) == [("clearance.declaration", "clearance.reason")]
+    rig.clearance = Clearance()
+    assert found(rig) == []
+
+
+@pytest.mark.parametrize("first, second, reason, expected", [
+    ("parts.holder", "arm.link_6", "seated", []),
+    ("magnets.m1", "motor.rotor", "seated", []),  # a frame of a later segment
+    ("parts.holder", "parts.holder", "seated", [("clearance.allow", "clearance.allow.0")]),
+    ("parts.holder", "arm.link_9", "seated", []),  # no such item: the check warns, the rules hold
+    ("parts.holder", "arm.link_6", None, [("clearance.allow", "clearance.allow.0.reason")]),
+])
+def test_an_allowed_pair_names_two_different_items_with_a_reason(first, second, reason, expected):
+    from mime_gui.rig import Allowed, Clearance
+
+    rig = snippet_rig()
+    rig.clearance = Clearance(allow=(Allowed(first, second, reason=reason),))
+    assert found(rig) == expected
+
+
+def test_a_pair_allowed_twice_in_either_order_is_a_finding():
+    from mime_gui.rig import Allowed, Clearance
+
+    rig = snippet_rig()
+    rig.clearance = Clearance(allow=(Allowed("parts.holder", "arm.link_6", reason="seated"),
+                                     Allowed("arm.link_6", "parts.holder", reason="seated")))
+    assert found(rig) == [("clearance.allow", "clearance.allow.1")]
 
 
 @pytest.mark.parametrize("description", ["", "   ", "arm\x00.urdf"], ids=["empty", "blank", "nul"])

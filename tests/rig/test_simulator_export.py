@@ -118,7 +118,7 @@ def test_armature_and_its_reason_are_written(tmp_path):
     model = mujoco.MjModel.from_xml_path(str(tmp_path / "rig.xml"))
     assert model.dof_armature[model.joint("arm/joint_6").dofadr[0]] == 0.0002
     m1 = model.numeric("magnet:motor/part:m1").data
-    assert m1[1:4].tolist() == [0.0, 0.0, 1.0]
+    assert m1[1:4].tolist() == [1.0, 0.0, 0.0]  # diametric
 
 
 def test_a_rig_that_breaks_a_rule_is_refused_and_nothing_is_written(tmp_path):
@@ -200,7 +200,7 @@ def test_urdf_holds_the_armature_its_reason_and_the_magnets_moment(tmp_path):
 
     text = export_urdf(_demo(), tmp_path / "rig.urdf").read_text()
     assert "armature of arm/joint_6: 0.0002 kg m2 (declared: wrist rotor 1.25e-5 kg m2" in text
-    assert '<mime_magnet moment="' in text and 'direction="0.0 0.0 1.0"' in text
+    assert '<mime_magnet moment="' in text and 'direction="1.0 0.0 0.0"' in text
     assert "sha256" in text
     copied = sorted(p.name for p in (tmp_path / "rig_meshes").iterdir())
     assert "base.stl" in copied and "wrist.obj" in copied

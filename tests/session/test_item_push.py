@@ -44,7 +44,7 @@ def test_opening_shows_every_part_magnet_and_probe_with_its_world_pose(session):
     assert set(r.items) == {HOLDER, M1, SAMPLE}
     m1, sample = r.items[M1], r.items[SAMPLE]
     assert m1.rides == ("motor", "part:m1") and m1.shape is None  # drawn by its segment, as its graft link
-    assert m1.moment == pytest.approx((0.0, 0.0, 1.0))
+    assert m1.moment == pytest.approx((1.0, 0.0, 0.0))  # diametric, across the shaft
     assert m1.half_extents == pytest.approx((0.005, 0.005, 0.005))
     assert r.items[HOLDER].moment is None
     np.testing.assert_allclose(r.item_poses[M1], session.frame_world_pose("motor", "part:m1"))
@@ -97,10 +97,10 @@ def test_a_world_part_whose_shape_breaks_a_rule_is_not_drawn_until_fixed(session
 def test_editing_a_magnet_pushes_only_that_magnet_with_its_new_moment(session):
     r = session.renderer
     r.calls.clear()
-    session.apply(SetValue("magnets.m1.magnetisation", (1.0, 0.0, 0.0)))
+    session.apply(SetValue("magnets.m1.magnetisation", (0.0, 0.0, 1.0)))
     change = _last_change(r)
     assert set(change.changed) == {M1} and not change.added and not change.removed
-    assert r.items[M1].moment == pytest.approx((1.0, 0.0, 0.0))
+    assert r.items[M1].moment == pytest.approx((0.0, 0.0, 1.0))
 
 
 def test_adding_and_editing_a_probe_pushes_only_that_probe(session):
@@ -155,7 +155,7 @@ def test_a_rig_that_breaks_rules_has_no_field_to_draw_and_the_centre_of_mass_is_
 def test_without_a_view_no_item_is_computed():
     s = Session()
     s.open(DEMO_RIG)
-    s.apply(SetValue("magnets.m1.magnetisation", (1.0, 0.0, 0.0)))
+    s.apply(SetValue("magnets.m1.magnetisation", (0.0, 0.0, 1.0)))
     assert s.view.items == {}
     r = FakeRenderer()
     s.attach_renderer(r)
