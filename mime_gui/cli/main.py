@@ -22,6 +22,7 @@ SUBCOMMANDS = {
     "export": ("rig", "export a valid rig as MIME-style Python, a rig file or a bundle"),
     "field": ("field", "the magnets' field at probes along played commands, headless"),
     "trajectory": ("trajectory", "render a rig's authored trajectory to a command file, headless"),
+    "plan": ("plan", "poses and a command file that give a probe the field asked for, headless"),
 }
 
 

@@ -1,0 +1,172 @@
+"""Ask for a field, get the motion: a field read at a known pose is asked for and found again, a rotating
+field built from a known pose and spin is met and confirmed by ``mime-gui field`` on the written command
+file, a target beyond the magnet's reach names what binds, and every offered candidate passes what it claims
+— each checked by an independent route (Pinocchio's poses and Magpylib's field: tests/oracle.py)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from oracle import DEMO_MAGNETISATION, demo_poses, magnet_B
+
+from mime_gui import RESOURCES
+from mime_gui.cli.main import main
+from mime_gui.field.planner import check_candidate, plan, rotation_of, trajectory_to
+from mime_gui.nodes import read_commands
+from mime_gui.rig import Probe, load, save
+from mime_gui.rig.targets import FieldTarget, TargetError
+
+DEMO = RESOURCES / "demo"
+#: a pose of the demo arm (rad) and its motor, the flange turned down over the bench
+KNOWN = np.array([0.35, 0.55, 0.45, 0.25, -0.6, 0.3])
+MOTOR = 0.4
+
+
+def field_by_hand(arm, motor, point) -> np.ndarray:
+    return magnet_B(demo_poses(arm, motor)["rotor"], [point], DEMO_MAGNETISATION)[0]
+
+
+def magnet_centre(arm, motor) -> np.ndarray:
+    rotor = demo_poses(arm, motor)["rotor"]
+    return rotor[:3, :3] @ np.array([0.0, 0.0, 0.025]) + rotor[:3, 3]
+
+
+@pytest.fixture(scope="module")
+def dish():
+    """The demo rig with a probe fixed in the world 3 cm beside the magnet at the known pose."""
+    rig = load(DEMO / "demo.rig.json")
+    point = magnet_centre(KNOWN, MOTOR) + np.array([0.02, -0.01, -0.02])
+    rig.probes = {**rig.probes, "dish": Probe(tuple(point))}
+    return rig, rig.build(), point
+
+
+def test_a_field_read_at_a_known_pose_is_asked_for_and_found(dish):
+    rig, built, point = dish
+    B = field_by_hand(KNOWN, MOTOR, point)
+    size = float(np.linalg.norm(B))
+    target = FieldTarget("probes.dish", direction=tuple(B), tolerance=math.radians(3.0), low=0.95 * size,
+                         high=1.05 * size)
+    found = plan(built, target, starts=6)
+    assert found.candidates and found.binding is None
+    for c in found.candidates:  # each by Pinocchio and Magpylib at its own joints
+        arm, motor = c.positions[:6], c.positions[6]
+        b = field_by_hand(arm, motor, point)
+        assert math.degrees(math.acos(np.clip(b @ B / (np.linalg.norm(b) * size), -1, 1))) <= 3.0 + 1e-9
+        assert 0.95 * size <= np.linalg.norm(b) <= 1.05 * size
+        assert np.linalg.norm(magnet_centre(arm, motor) - point) > 0.0056  # outside the magnet's sphere
+        node = built.node("arm")
+        lo, hi = node.lower[node._commanded], node.upper[node._commanded]
+        assert np.all(arm >= lo - 1e-12) and np.all(arm <= hi + 1e-12)
+    ranked = [c.margin for c in found.candidates]
+    assert ranked == sorted(ranked, reverse=True)
+
+
+def test_the_chosen_candidate_plays_to_the_field_asked_for(dish):
+    rig, built, point = dish
+    B = field_by_hand(KNOWN, MOTOR, point)
+    size = float(np.linalg.norm(B))
+    target = FieldTarget("probes.dish", direction=tuple(B), tolerance=math.radians(3.0), low=0.95 * size,
+                         high=1.05 * size)
+    found = plan(built, target, starts=4)
+    best = found.candidates[0]
+    trajectory = trajectory_to(built, found, best)
+    checked = check_candidate(built, found, trajectory)
+    assert checked.findings == [] and checked.confirms
+    # the trajectory ends at the candidate: the last pose's field by hand
+    from mime_gui.rig.trajectories import render
+
+    _, commands = render(built, trajectory, 0.01)
+    last = commands[-1]
+    b = field_by_hand(last[:6], last[6], point)
+    assert np.linalg.norm(b - best.B) <= 1e-9 * size + 1e-15
+
+
+def test_a_target_beyond_the_magnets_reach_names_the_window(dish):
+    rig, built, point = dish
+    target = FieldTarget("probes.dish", direction=(0.0, 0.0, 1.0), low=2.0, high=3.0)  # 2 T: no magnet here
+    found = plan(built, target, starts=3)
+    assert found.candidates == [] and found.binding == "window"
+
+
+def test_a_rotation_read_over_a_known_turn(dish):
+    """rotation_of against the field of a turn sampled by hand: the axis is the sense the field turns."""
+    rig, built, point = dish
+    turn = [field_by_hand(KNOWN, MOTOR + 2 * math.pi * k / 16, point) for k in range(16)]
+    axis, ellipticity, b_min, b_max = rotation_of(np.array(turn))
+    # the field turns about axis: each step's cross product points along it
+    crosses = np.cross(turn, np.roll(turn, -1, axis=0))
+    assert np.all(crosses @ axis > 0)
+    sizes = np.linalg.norm(turn, axis=1)
+    assert b_min == pytest.approx(sizes.min(), rel=1e-12) and b_max == pytest.approx(sizes.max(), rel=1e-12)
+    assert 0.0 < ellipticity <= 1.0
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_rotating_target_from_a_known_pose_is_met_and_confirmed_by_mime_gui_field(dish, tmp_path, capsys):
+    rig, built, point = dish
+    turn = np.array([field_by_hand(KNOWN, MOTOR + 2 * math.pi * k / 16, point) for k in range(16)])
+    axis, ellipticity, b_min, b_max = rotation_of(turn)
+    folder = tmp_path / "rig"
+    folder.mkdir()
+    for name in ("arm.urdf", "actuators.json"):
+        if (DEMO / name).exists():
+            (folder / name).write_bytes((DEMO / name).read_bytes())
+    import shutil
+
+    shutil.copytree(DEMO / "meshes", folder / "meshes")
+    path = save(rig, folder / "dish.rig.json")
+    out = tmp_path / "plan.csv"
+    axis_text = ",".join(repr(float(v)) for v in axis)
+    code, text, err = run(capsys, "plan", path, "--at", "probes.dish", f"--axis={axis_text}",
+                          "--frequency", "5", "--tolerance", "10", "--low", repr(float(0.8 * b_min * 1e3)),
+                          "--high", repr(float(1.2 * b_max * 1e3)),
+                          "--ellipticity", repr(float(max(ellipticity - 0.1, 0))),
+                          "--starts", "4", "--out", out)
+    assert code == 0 and err == "", (text, err)
+    assert "passes its checks" in text and out.exists()
+    # the written file, played by mime-gui field: its rotating-field summary over the held spin
+    field_out = tmp_path / "field.npz"
+    code, _, err = run(capsys, "field", path, "--commands", out, "--probe", "dish", "--out", field_out)
+    assert code == 0, err
+    recorded = read_commands(out)
+    shaft = recorded.joint_positions[:, list(recorded.joint_names).index("motor.shaft")]
+    speed = np.gradient(shaft, recorded.time)
+    held = np.abs(np.abs(speed) - 2 * math.pi * 5.0) < 1e-6  # the spin's held part, from the file itself
+    assert held.sum() > 100
+    from mime_gui.field.summary import rotating_summary
+
+    with np.load(field_out) as data:
+        time, B = data["time"], data["B"]
+    # the field's rows are the played steps, one per command row
+    s = rotating_summary(time[held], B[held][:, :1])[0]
+    assert s.frequency == pytest.approx(5.0, rel=0.01)
+    assert math.degrees(math.acos(np.clip(s.axis @ axis, -1, 1))) <= 10.0
+    assert 0.8 * b_min <= s.B_min and s.B_max <= 1.2 * b_max
+
+
+def test_what_cannot_be_aimed_at_is_refused_with_its_code(dish):
+    rig, built, point = dish
+    with pytest.raises(Exception) as err:
+        plan(built, FieldTarget("probes.nowhere", direction=(0, 0, 1)))
+    assert err.value.code == "plan.target"
+    for kwargs, code in ((dict(direction=(0, 0, 0)), "target.direction"),
+                         (dict(direction=(0, 0, 1), frequency=5.0), "target.kind"),
+                         (dict(axis=(0, 0, 1)), "target.frequency"),
+                         (dict(axis=(0, 0, 1), frequency=0.0), "target.frequency"),
+                         (dict(direction=(0, 0, 1), low=2e-3, high=1e-3), "target.window"),
+                         (dict(direction=(0, 0, 1), ellipticity=1.5), "target.ellipticity"),
+                         (dict(direction=(0, 0, 1), tolerance=math.nan), "target.tolerance"),
+                         (dict(), "target.kind")):
+        with pytest.raises(TargetError) as err:
+            FieldTarget("probes.dish", **kwargs)
+        assert err.value.code == code, kwargs
+    with pytest.raises(TargetError) as err:
+        FieldTarget("parts.holder", direction=(0, 0, 1))
+    assert err.value.code == "target.at"
