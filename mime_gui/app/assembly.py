@@ -66,6 +66,9 @@ class Assembly(QObject):
         from mime_gui.app.scene.probe_marks import install_probe_marks
 
         self.probe_marks = install_probe_marks(window.scene)
+        from mime_gui.app.scene.sample_marks import install_sample_marks
+
+        self.sample_marks, self.zone_marks = install_sample_marks(window.scene) or (None, None)
         from mime_gui.app.scene.world_parts import install_world_parts
 
         self.world_parts = install_world_parts(window.scene)
@@ -107,9 +110,10 @@ class Assembly(QObject):
         edit = w.menus["Edit"]
         edit.addSeparator()
         self.act_delete = self._action(edit, "&Delete", self.delete_selected, QKeySequence.Delete,
-                                       "Remove the selected segment, part, magnet or probe")
+                                       "Remove the selected segment, part, magnet, probe, sample or zone")
         self.act_duplicate = self._action(edit, "D&uplicate", self.duplicate_selected, "Ctrl+D",
-                                          "Copy the selected part, magnet or probe, on the same frame")
+                                          "Copy the selected part, magnet, probe, sample or zone, on the "
+                                          "same frame")
         self.act_rename = self._action(edit, "Re&name", self.rename_selected, "F2",
                                        "Edit the selected item's name")
         file = w.menus["File"]
@@ -227,7 +231,7 @@ class Assembly(QObject):
         rig = self.session.rig
         if template is None or rig is None:
             return False
-        if template.collection not in ("parts", "magnets", "probes"):
+        if template.collection not in ("parts", "magnets", "probes", "samples"):
             return self.drop_template(key, segment, frame)
         path = None
         if template.needs_path:
@@ -241,7 +245,7 @@ class Assembly(QObject):
         face = unique_in(f"{name}_face", frames | taken_names(rig))
         try:
             value = template.make(f"{segment}.{face}", path)
-            if template.collection != "probes":
+            if template.collection != "probes" and getattr(value, "geometry", None) is not None:
                 half = getattr(value.geometry, "half_extents", None)
                 height = float(half()[2]) if half is not None else 0.0
                 value = replace(value, at=(0.0, 0.0, height))

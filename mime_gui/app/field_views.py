@@ -6,6 +6,9 @@ in the 3D view (View → |B| plane at the selected probe).
   loaded, :func:`~mime_gui.field.field_along` over the whole trajectory, computed once per loaded file, rig
   and probe (not per frame), with the rotating-field summary in the readout line under the plots.
 - **Plane**: :class:`~mime_gui.app.scene.field_plane.FieldPlaneView`.
+- **Keep-out surface** (View → Keep-out |B| surface): |B| = the smallest zone limit around the magnets at the
+  pose shown, :class:`~mime_gui.app.scene.keepout_surface.KeepoutSurfaceView`; its toggle is the services'
+  ``keepout_surface``, which a zone's form shows and sets too.
 
 ``install_field_views(window, docks, services)`` adds both once the Plots dock exists and returns the
 :class:`FieldViews`; the plane's toggle is the services' ``field_plane`` (app/services.py), which the probe's
@@ -203,14 +206,17 @@ class FieldViews(QObject):
         self.window = window
         session, bridge = window.session, window.bridge
         self.plot = FieldPlot(docks["PlotsDock"], session, bridge, services.transport, self)
-        self.plane = self.lines = None
+        self.plane = self.lines = self.surface = None
         if getattr(window.scene, "plotter", None) is not None:
             from mime_gui.app.scene.field_plane import FieldLinesView, FieldPlaneView
+            from mime_gui.app.scene.keepout_surface import KeepoutSurfaceView
 
             self.plane = FieldPlaneView(window.scene, self)
             self.plane.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
             self.lines = FieldLinesView(window.scene, self)
             self.lines.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
+            self.surface = KeepoutSurfaceView(window.scene, self)
+            self.surface.changed.connect(lambda text: window.statusBar().showMessage(text, 4000))
         self.plane_action = services.field_plane  # the probe's form shows and sets it too
         self.plane_action.setStatusTip("A colour map of the magnets' |B| on a 10 cm square through the "
                                        "selected probe, computed when the rig stops moving")
@@ -221,11 +227,17 @@ class FieldViews(QObject):
                                        "traced when the rig stops moving")
         self.lines_action.setEnabled(self.lines is not None)
         self.lines_action.toggled.connect(lambda on: self.lines is not None and self.lines.set_on(on))
+        self.surface_action = services.keepout_surface  # a zone's form shows and sets it too
+        self.surface_action.setStatusTip("The surface where the magnets' |B| equals the smallest keep-out "
+                                         "zone limit (0.5 mT without zones), at the pose shown")
+        self.surface_action.setEnabled(self.surface is not None)
+        self.surface_action.toggled.connect(lambda on: self.surface is not None and self.surface.set_on(on))
         view = window.menus.get("View")
         if view is not None:
             view.addSeparator()
             view.addAction(self.plane_action)
             view.addAction(self.lines_action)
+            view.addAction(self.surface_action)
 
     def _plane_toggled(self, on: bool) -> None:
         if self.plane is not None:
@@ -233,7 +245,7 @@ class FieldViews(QObject):
 
     def close(self) -> None:
         """Close the 3D views (the window is closing)."""
-        for view in (self.plane, self.lines):
+        for view in (self.plane, self.lines, self.surface):
             if view is not None:
                 view.close()
 

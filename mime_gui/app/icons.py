@@ -16,6 +16,8 @@ COLOURS = {
     "part": "#9a6fd0",
     "magnet": "#d2475a",
     "probe": "#299e52",
+    "sample": "#1aa9c4",
+    "zone": "#e0503a",
     "group": "#8d949c",
     "used": "#3aa776",
     "ignored": "#d9a21b",
@@ -72,6 +74,18 @@ def kind_icon(kind: str) -> QIcon:
         p.drawLine(QPointF(2, 16), QPointF(30, 16))
         p.setBrush(QBrush(colour))
         p.drawEllipse(QRectF(12, 12, 8, 8))
+    elif kind == "sample":  # a bead with its moment: a ball and an arrow through it
+        p.drawEllipse(QRectF(8, 8, 16, 16))
+        p.setPen(QPen(colour.darker(160), 3.0, Qt.SolidLine, Qt.RoundCap))
+        p.drawLine(QPointF(6, 26), QPointF(26, 6))
+        p.drawLine(QPointF(26, 6), QPointF(18, 7))
+        p.drawLine(QPointF(26, 6), QPointF(25, 14))
+    elif kind == "zone":  # a place to keep out of: a dashed ring with a bar across
+        p.setBrush(Qt.NoBrush)
+        p.setPen(QPen(colour, 3.0, Qt.DashLine))
+        p.drawEllipse(QRectF(4, 4, 24, 24))
+        p.setPen(QPen(colour, 4.0, Qt.SolidLine, Qt.RoundCap))
+        p.drawLine(QPointF(10, 16), QPointF(22, 16))
     elif kind == "warning":
         p.drawPolygon(QPolygonF([QPointF(16, 3), QPointF(30, 28), QPointF(2, 28)]))
         p.setPen(QPen(QColor("white"), 3.0))

@@ -1,7 +1,7 @@
 """What a handle drag in the 3D view does to the rig (the view only measures how far the mouse went):
 
-- a **part, magnet or probe** moves along an axis of the frame it is mounted in (its offset ``at`` edited);
-  the whole drag is one undo step and the forms follow it live;
+- a **part, magnet, probe, sample or keep-out zone** moves along an axis of the frame it is mounted in (its
+  offset ``at`` edited); the whole drag is one undo step and the forms follow it live;
 - a **declared frame** (the rig's own, :mod:`mime_gui.rig.frames`) moves along and turns about its own axes:
   its offset ``at`` or its ``orientation`` in the frame it is fixed to is edited (one undo step per drag),
   and what is mounted on it follows; with Alt held at the press it is reached instead, as below;
@@ -28,7 +28,7 @@ from mime_gui.session import SessionError
 from mime_gui.session.edits import SetValue
 
 #: the rig collection an item of each kind lives in
-COLLECTIONS = {"part": "parts", "magnet": "magnets", "probe": "probes"}
+COLLECTIONS = {"part": "parts", "magnet": "magnets", "probe": "probes", "sample": "samples", "zone": "zones"}
 LENGTH_STEPS_MM = (1.0, 5.0, 10.0, 50.0)
 
 

@@ -51,6 +51,8 @@ class Services:
     torques: TorqueResults  # the torques' excesses and demands, for the docks that show them
     field_plane: QAction  # View → |B| plane at the selected probe: the field views draw it, the probe's
     #                      form shows and sets it
+    keepout_surface: QAction  # View → Keep-out |B| surface: the field views draw it, a zone's form shows and
+    #                           sets it
 
 
 def make_services(session: Session, parent: QObject) -> Services:
@@ -60,7 +62,8 @@ def make_services(session: Session, parent: QObject) -> Services:
     return Services(transport=transport,
                     clock=Clock(transport, parent),  # the transport has a clock's document and tick
                     torques=TorqueResults(parent),
-                    field_plane=plane)
+                    field_plane=plane,
+                    keepout_surface=QAction("Keep-out |B| surface", parent, checkable=True))
 
 
 __all__ = ["Services", "TorqueResults", "make_services"]

@@ -1,7 +1,8 @@
 """Templates the palette offers: parts, magnets and segments with sensible first values, ready to mount.
 
 A template makes one rig value (a :class:`~mime_gui.rig.parts.Part`, a
-:class:`~mime_gui.rig.parts.PermanentMagnet`, a :class:`~mime_gui.rig.probes.Probe` or a segment) mounted on
+:class:`~mime_gui.rig.parts.PermanentMagnet`, a :class:`~mime_gui.rig.probes.Probe`, a
+:class:`~mime_gui.rig.samples.Sample`, a keep-out :class:`~mime_gui.rig.zones.Zone` or a segment) mounted on
 a frame, at the frame's origin. The part and magnet templates are the geometry kinds' own
 (:class:`~mime_gui.rig.geometries.KindTemplate`, declared in each kind's module), parts first, then magnets,
 each in the kinds' order: small lab-scale solids (tens of millimetres) of a material from the materials
@@ -21,21 +22,28 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mime_gui.multibody.errors import CodedError
-from mime_gui.rig.geometries import KINDS, KindTemplate
+from mime_gui.rig.geometries import KINDS, KindTemplate, Sphere
 from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.probes import Probe
+from mime_gui.rig.samples import Sample
 from mime_gui.rig.segments import Arm, Motor
+from mime_gui.rig.zones import DEFAULT_LIMIT, Zone
 
 PART_MATERIAL = "aluminium"
 MAGNET_MATERIAL = "NdFeB-N42"
+#: a new sample: a 1 mm ball of the magnets' grade, turning along the field (a free bead)
+SAMPLE_RADIUS = 0.5e-3
+#: a new keep-out zone: a ball of this radius (m) where people stand, at the default limit
+ZONE_RADIUS = 0.3
+ZONE_REASON = "people stand here: the 0.5 mT line for pacemaker wearers"
 
 
 @dataclass(frozen=True)
 class Template:
     key: str  # stable id (what a drag carries)
     label: str
-    group: str  # "Parts", "Magnets", "Probes", "Segments"
-    collection: str  # "parts", "magnets", "probes", "chain"
+    group: str  # "Parts", "Magnets", "Probes", "Samples", "Keep-out zones", "Segments"
+    collection: str  # "parts", "magnets", "probes", "samples", "zones", "chain"
     base_name: str  # the new item's name, numbered when taken
     tip: str
     build: Callable[[str | None, str | None], object]  # (mount, path) -> rig value
@@ -79,6 +87,16 @@ TEMPLATES: dict[str, Template] = {t.key: t for t in (
     Template("probe.point", "Probe", "Probes", "probes", "probe",
              "A point where the magnets' field is computed, at the frame's origin; it rides with the frame",
              lambda mount, path: Probe((0.0, 0.0, 0.0), mount=mount)),
+    Template("sample.sphere", "Sample", "Samples", "samples", "sample",
+             f"A small magnet the field acts on: a {2 * SAMPLE_RADIUS * 1e3:g} mm {MAGNET_MATERIAL} ball at "
+             "the frame's origin whose moment turns along the field; it rides with the frame",
+             lambda mount, path: Sample((0.0, 0.0, 0.0), mount=mount, geometry=Sphere(SAMPLE_RADIUS),
+                                        material=MAGNET_MATERIAL, orientation="follows")),
+    Template("zone.sphere", "Keep-out zone", "Keep-out zones", "zones", "zone",
+             f"A ball of radius {ZONE_RADIUS:g} m at the frame's origin where |B| must stay below "
+             f"{DEFAULT_LIMIT * 1e3:g} mT (where people stand); it rides with the frame",
+             lambda mount, path: Zone((0.0, 0.0, 0.0), mount=mount, sphere=ZONE_RADIUS, limit=DEFAULT_LIMIT,
+                                      reason=ZONE_REASON)),
     Template("segment.motor", "Motor", "Segments", "chain", "motor",
              "A motor (stator and rotor about z) mounted on the frame; it publishes the frames stator and "
              "rotor", lambda mount, path: Motor.Kinematic(mount=mount)),
@@ -162,8 +180,10 @@ def template(key: str) -> Template | None:
 
 
 def taken_names(rig) -> set[str]:
-    """Every name in use: segments, parts, magnets and probes share one namespace (``name.duplicate``)."""
-    return {*rig.chain, *rig.parts, *rig.magnets, *rig.probes}
+    """Every name in use: segments, parts, magnets, probes, samples and zones share one namespace
+    (``name.duplicate``, ``sample.name``, ``zone.name``)."""
+    return {*rig.chain, *rig.parts, *rig.magnets, *rig.probes, *getattr(rig, "samples", {}),
+            *getattr(rig, "zones", {})}
 
 
 def unique_name(rig, base: str) -> str:
@@ -191,5 +211,6 @@ def segment_mount(rig, segment: str, frame: str) -> str:
     return frame if segment == last else f"{segment}.{frame}"
 
 
-__all__ = ["LAB_PREFIX", "ROLES", "TEMPLATES", "Template", "copy_name", "default_params", "kind_templates",
-           "lab_templates", "required_params", "segment_mount", "taken_names", "template", "unique_name"]
+__all__ = ["LAB_PREFIX", "ROLES", "SAMPLE_RADIUS", "TEMPLATES", "ZONE_RADIUS", "ZONE_REASON", "Template",
+           "copy_name", "default_params", "kind_templates", "lab_templates", "required_params",
+           "segment_mount", "taken_names", "template", "unique_name"]

@@ -1,5 +1,6 @@
-"""The parts, magnets and probes as the 3D view draws them, computed from the document without Qt: which are
-drawn, what each looks like, where each is in the world, and what the magnets' field is computed from. The
+"""The parts, magnets, probes, samples and keep-out zones as the 3D view draws them, computed from the
+document without Qt: which are drawn, what each looks like, where each is in the world, and what the
+magnets' field is computed from. The
 view state pushes them through the :class:`~mime_gui.session.renderer.Renderer` as item changes
 (:class:`ItemChange`) and moved items' poses.
 
@@ -12,7 +13,12 @@ An item rides on a frame (``rides``: ``(segment, frame)``, or None when fixed in
   triangles, :func:`~mime_gui.rig.visuals.part_shape`) comes with it; one whose shape breaks a rule is not
   drawn until it is fixed, as on a segment;
 - a probe rides on its mount frame, ``at`` from it (so its pose's z axis is the frame's); one on a frame the
-  drawn rig lacks is not drawn.
+  drawn rig lacks is not drawn;
+- a sample and a zone ride the same way (or sit in the world): a sample with its size (``half_extents``, None
+  for a declared moment, which has no shape), its moment's direction in its mount frame (``moment``) and
+  whether it turns along the field (``follows``); a zone with its outline (``outline``: ``"box"`` or
+  ``"sphere"``, ``half_extents`` its half sizes) and its |B| limit (``limit``, T). A zone whose shape breaks
+  a rule is not drawn until it is fixed.
 """
 
 from __future__ import annotations
@@ -25,21 +31,25 @@ import numpy as np
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import direction
 from mime_gui.rig.visuals import part_shape
+from mime_gui.rig.zone_rules import zone_problems
 from mime_gui.session.document import Document
 from mime_gui.session.renderer import ItemRef
 
 
 @dataclass(frozen=True, eq=False)
 class DrawnItem:
-    """What the view needs to draw one part, magnet or probe, its pose aside."""
+    """What the view needs to draw one part, magnet, probe, sample or zone, its pose aside."""
 
-    ref: ItemRef  # ("", "part" | "magnet" | "probe", name)
+    ref: ItemRef  # ("", "part" | "magnet" | "probe" | "sample" | "zone", name)
     rides: tuple[str, str] | None  # (segment, frame) it follows; None: fixed in the world
     local: np.ndarray  # (4, 4): the item in the frame it rides on (in the world when it rides on none)
     shape: object = None  # a description Shape the view draws itself: a part fixed in the world
     moment: tuple[float, float, float] | None = None  # a magnet's magnetisation direction, in its own axes
-    half_extents: tuple[float, float, float] | None = None  # a part's, along its own axes (its outline)
+    half_extents: tuple[float, float, float] | None = None  # a part's, sample's or zone's, along its axes
     key: tuple = field(default=(), repr=False)  # what the drawing comes from: equal keys, the same drawing
+    follows: bool = False  # a sample whose moment turns along the field
+    outline: str | None = None  # a zone's: "box" or "sphere"
+    limit: float | None = None  # a zone's largest |B| allowed inside, T
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,8 +100,8 @@ def _half_extents(geometry) -> tuple[float, float, float]:
 
 def drawn_items(doc: Document | None, previous: Mapping[ItemRef, DrawnItem] | None = None
                 ) -> dict[ItemRef, DrawnItem]:
-    """Every drawn part, magnet and probe of the document, by ref; an item whose key is the one in
-    ``previous`` is the same object (its shape is not computed again)."""
+    """Every drawn part, magnet, probe, sample and zone of the document, by ref; an item whose key is the
+    one in ``previous`` is the same object (its shape is not computed again)."""
     if doc is None:
         return {}
     previous = previous or {}
@@ -116,18 +126,59 @@ def drawn_items(doc: Document | None, previous: Mapping[ItemRef, DrawnItem] | No
         if rides is None and part.mount is not None:
             continue  # on a mount being fixed: not drawn, as on a segment
         keep(ref, (part, rides), lambda ref=ref, part=part, rides=rides: _part_item(ref, part, rides, base))
-    for name, probe in rig.probes.items():
-        ref = ItemRef("", "probe", name)
-        rides = None
-        if probe.mount is not None:
-            segment, _, frame = probe.mount.partition(".")
-            seg = doc.segments.get(segment)
-            if seg is None or frame not in seg.articulation.frame_names:
+    for kind, collection, make in (("probe", "probes", _probe_item), ("sample", "samples", _sample_item),
+                                   ("zone", "zones", _zone_item)):
+        for name, value in getattr(rig, collection, {}).items():
+            ref = ItemRef("", kind, name)
+            found, rides = _rides(doc, value.mount)
+            if not found:
                 continue  # a mount being fixed (a finding): drawn once it is one
-            rides = (segment, frame)
-        keep(ref, (probe, rides), lambda ref=ref, probe=probe, rides=rides: DrawnItem(
-            ref, rides, _at(probe.at), key=(probe, rides)))
+            keep(ref, (value, rides), lambda ref=ref, value=value, rides=rides, make=make: make(
+                ref, value, rides, base))
     return out
+
+
+def _rides(doc: Document, mount) -> tuple[bool, tuple[str, str] | None]:
+    """``(found, (segment, frame))`` of a mount (``(True, None)`` in the world); not found: a frame the
+    drawn rig lacks."""
+    if mount is None:
+        return True, None
+    segment, _, frame = str(mount).partition(".")
+    seg = doc.segments.get(segment)
+    if seg is None or frame not in seg.articulation.frame_names:
+        return False, None
+    return True, (segment, frame)
+
+
+def _probe_item(ref: ItemRef, probe, rides, _base) -> DrawnItem:
+    return DrawnItem(ref, rides, _at(probe.at), key=(probe, rides))
+
+
+def _sample_item(ref: ItemRef, sample, rides, base) -> DrawnItem:
+    """A sample: its size when its shape holds (None for a declared moment, or a shape being fixed), its
+    moment's direction in its mount frame (None while it has none)."""
+    half = None
+    if sample.geometry is not None:
+        try:
+            ok = not sample.geometry.problems(base)
+        except Exception:  # a value of the wrong type being fixed (a finding)
+            ok = False
+        half = _half_extents(sample.geometry) if ok else None
+    moment = direction(sample.magnetisation)
+    moment = None if moment is None else tuple(float(v) for v in moment)
+    return DrawnItem(ref, rides, _at(sample.at), None, moment, half, (sample, rides),
+                     follows=sample.orientation == "follows")
+
+
+def _zone_item(ref: ItemRef, zone, rides, _base) -> DrawnItem | None:
+    if any(code == "zone.shape" for code, _w, _m in zone_problems(zone)):
+        return None  # a shape being fixed (a finding): drawn once it is one
+    if zone.box is not None:
+        half, outline = tuple(0.5 * float(v) for v in zone.box), "box"
+    else:
+        half, outline = (float(zone.sphere),) * 3, "sphere"
+    return DrawnItem(ref, rides, _at(zone.at), None, None, half, (zone, rides), outline=outline,
+                     limit=float(zone.limit))
 
 
 def _part_item(ref: ItemRef, part, rides, base) -> DrawnItem | None:

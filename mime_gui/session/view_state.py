@@ -186,9 +186,13 @@ class ViewState:
         return refuse(self._error, code, message, file)
 
 
+#: the items that ride on a frame without being part of a segment's tree, by kind: their rig collection
+_RIDERS = {"probe": "probes", "sample": "samples", "zone": "zones"}
+
+
 def has_item(doc: Document | None, item: ItemRef) -> bool:
-    """Whether the document has ``item``: a part, magnet or probe of its rig (on the segment named, when one
-    is), or a segment, link, joint or frame of its drawn segments."""
+    """Whether the document has ``item``: a part, magnet, probe, sample or zone of its rig (on the segment
+    named, when one is), or a segment, link, joint or frame of its drawn segments."""
     if doc is None:
         return False
     rig = doc.rig
@@ -198,11 +202,11 @@ def has_item(doc: Document | None, item: ItemRef) -> bool:
             return False
         mount = part.mount.split(".", 1)[0] if isinstance(part.mount, str) else ""
         return item.segment in ("", mount)
-    if item.kind == "probe":  # selected by itself, ItemRef("", "probe", name), as a part is
-        probe = rig.probes.get(item.name)
-        if probe is None:
+    if item.kind in _RIDERS:  # selected by itself, ItemRef("", "probe", name), as a part is
+        value = getattr(rig, _RIDERS[item.kind], {}).get(item.name)
+        if value is None:
             return False
-        return item.segment in ("", (probe.mount or "").split(".", 1)[0])
+        return item.segment in ("", (value.mount or "").split(".", 1)[0])
     seg = doc.segments.get(item.segment)
     if seg is None:
         return False

@@ -53,7 +53,10 @@ def test_every_kind_that_can_be_a_magnet_offers_a_magnet_template_or_says_why_no
 def test_the_palette_lists_the_kinds_templates_parts_then_magnets_and_keeps_the_earlier_ones():
     keys = list(TEMPLATES)
     assert [k for k in keys if k in EARLIER] == EARLIER  # the earlier keys, in their order
-    assert [k for k in keys if k not in EARLIER] == ["magnet.arc"]
+    # then the arc magnet among the magnets, the sample and the keep-out zone after the probe
+    assert [k for k in keys if k not in EARLIER] == ["magnet.arc", "sample.sphere", "zone.sphere"]
+    assert keys.index("probe.point") < keys.index("sample.sphere") < keys.index("zone.sphere") \
+        < keys.index("segment.motor")
     made = kind_templates()
     assert len({t.key for t in made}) == len(made) == sum(len(k.templates) for k in KINDS.values())
     groups = [t.group for t in made]

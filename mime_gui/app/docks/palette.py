@@ -1,6 +1,7 @@
-"""The palette: part, magnet, probe and segment templates to drag onto a frame (a row of the chain tree, or a
-link in the 3D view). Double-click or Enter adds the template to the selected frame, for keyboard users. The
-lab's registered segment kinds are listed under Segments too, read again each time a document opens.
+"""The palette: part, magnet, probe, sample, keep-out zone and segment templates to drag onto a frame (a row
+of the chain tree, or a link in the 3D view). Double-click or Enter adds the template to the selected frame,
+for keyboard users. The lab's registered segment kinds are listed under Segments too, read again each time a
+document opens.
 
 The palette only starts drags and says which template was chosen; :mod:`mime_gui.app.assembly` turns a
 template and a frame into one edit."""
@@ -18,7 +19,8 @@ from mime_gui.app.icons import kind_icon
 from mime_gui.rig.templates import TEMPLATES, lab_templates
 
 KEY_ROLE = Qt.UserRole
-GROUP_ICONS = {"Parts": "part", "Magnets": "magnet", "Probes": "probe", "Segments": "segment"}
+GROUP_ICONS = {"Parts": "part", "Magnets": "magnet", "Probes": "probe", "Samples": "sample",
+               "Keep-out zones": "zone", "Segments": "segment"}
 
 
 class _TemplateTree(QTreeWidget):

@@ -64,7 +64,8 @@ class PropertiesDock(QDockWidget):
         layout = QVBoxLayout(body)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        self.forms = FormPanel(session, body, field_plane=services.field_plane)
+        self.forms = FormPanel(session, body, field_plane=services.field_plane,
+                               keepout_surface=services.keepout_surface)
         self.tree = QTreeWidget(body)
         self.tree.setColumnCount(2)
         self.tree.setHeaderLabels(["Property", "Value"])

@@ -1,6 +1,7 @@
 """The chain tree: segments → links → joints → child links (nested as the chain), and each segment's frames.
 
-Probes have rows under the row of the frame they ride on, or in a "World" group. A frame the rig declares (its
+Probes, samples and keep-out zones have rows under the row of the frame they ride on, or in a "World"
+group. A frame the rig declares (its
 ``frames``) is a row under the frame it is fixed to, drawn with a triad's icon and saying it is declared.
 
 Selecting an item calls :meth:`Session.select` (a segment's own row selects the segment); the tree follows
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from mime_gui.app.docks.forms.base import RIDERS
 from mime_gui.app.docks.registry import declare
 from mime_gui.app.drag import template_key
 from mime_gui.app.icons import kind_icon
@@ -49,6 +51,19 @@ def _fmt(v: float, unit: str) -> str:
     if unit == "rad":
         return f"{math.degrees(v):.0f}°"
     return f"{v:.3g} {unit}"
+
+
+def rider_text(kind: str, value) -> str:
+    """A probe's, sample's or zone's details: what it is, a zone's shape and limit."""
+    if kind == "zone":
+        shape = "sphere" if value.box is None else "box"
+        try:
+            return f"keep-out {shape}, {float(value.limit) * 1e3:.3g} mT"
+        except (TypeError, ValueError):
+            return f"keep-out {shape}"
+    if kind == "sample":
+        return f"sample ({value.orientation})" if isinstance(value.orientation, str) else "sample"
+    return kind
 
 
 def joint_summary(joint) -> str:
@@ -176,7 +191,7 @@ class TreeDock(QDockWidget):
         a "World" group (no mount, or a mount the chain lacks), and in that group a row per part or magnet
         that no segment carries (fixed in the world, or on a mount the chain lacks; a carried one is its
         graft link's row): made again after every edit (a few rows)."""
-        for ref in [r for r in self._items if r.kind in ("probe", "part", "magnet")]:
+        for ref in [r for r in self._items if r.kind in (*RIDERS, "part", "magnet")]:
             item = self._items.pop(ref)
             try:
                 parent = item.parent()
@@ -197,13 +212,19 @@ class TreeDock(QDockWidget):
                 self._tops[" world"].setExpanded(True)
             return self._tops[" world"]
 
-        for name, probe in (getattr(rig, "probes", {}) if rig is not None else {}).items():
-            segment, _, frame = (probe.mount or "").partition(".")
-            parent = self._items.get(ItemRef(segment, "link", frame)) or \
-                self._items.get(ItemRef(segment, "frame", frame))
-            details = "probe" if parent is not None else \
-                ("probe in the world" if probe.mount is None else f"probe on {probe.mount} (not found)")
-            self._item(parent or world_group(), name, details, "probe", ItemRef("", "probe", name), "probe")
+        for kind, collection in RIDERS.items():
+            for name, value in (getattr(rig, collection, {}) if rig is not None else {}).items():
+                segment, _, frame = (value.mount or "").partition(".")
+                parent = self._items.get(ItemRef(segment, "link", frame)) or \
+                    self._items.get(ItemRef(segment, "frame", frame))
+                what = rider_text(kind, value)
+                if parent is not None:
+                    details = what
+                elif value.mount is None:
+                    details = f"{what} in the world"
+                else:
+                    details = f"{what} on {value.mount} (not found)"
+                self._item(parent or world_group(), name, details, kind, ItemRef("", kind, name), kind)
         grafted = {item[1] for item in map(self._grafted, self._items) if item is not None}
         for collection, name, part in (rig.solids() if rig is not None else ()):
             if name in grafted:
@@ -469,7 +490,7 @@ class TreeDock(QDockWidget):
         focus = menu.addAction("Focus camera")
         hidden = not self.session.is_item_visible(ref)
         # a probe's marker, and a part fixed in the world (a World row), go with the parts layer
-        shown_alone = ref.kind not in ("segment", "probe", "part", "magnet")
+        shown_alone = ref.kind not in ("segment", "part", "magnet", *RIDERS)
         toggle = menu.addAction("Show" if hidden else "Hide") if shown_alone else None
         extra = self.context_actions(ref)  # Delete, Duplicate, Rename … (the assembly code's)
         if extra:

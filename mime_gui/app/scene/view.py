@@ -411,7 +411,16 @@ class SceneView(QWidget):
         self.request_render()
 
     def focus(self, item: ItemRef) -> None:
-        self._camera.focus(item, self._decorations.size)
+        """Fit ``item`` in the view; a probe, sample or zone (drawn by the marks, not the registry) by a box
+        of its size around where it is."""
+        drawn = self.items.items.get(item) if item.kind in ("probe", "sample", "zone") else None
+        X = self.items.poses.get(item) if drawn is not None else None
+        if X is not None:
+            h = max(max(drawn.half_extents or (0.0,)), 0.05 * self._decorations.size)
+            lo, hi = X[:3, 3] - h, X[:3, 3] + h
+            self._camera.fit((lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]), margin=1.3)
+        else:
+            self._camera.focus(item, self._decorations.size)
         self.request_render()
 
     def reset_camera(self) -> None:

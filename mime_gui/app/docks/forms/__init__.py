@@ -1,7 +1,7 @@
 """Editable forms of the selection, shown in the properties dock: the rig (nothing selected), a segment, a
-part, a magnet or a probe. :class:`FormPanel` picks the form for a selection, keeps it in step with the rig
-(in place while its shape holds) and focuses the field of a rig path (a finding clicked in the validation
-dock)."""
+part, a magnet, a probe, a sample or a keep-out zone. :class:`FormPanel` picks the form for a selection,
+keeps it in step with the rig (in place while its shape holds) and focuses the field of a rig path (a
+finding clicked in the validation dock)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from mime_gui.app.docks.forms.base import Form, canonical, graft_of, item_ref, p
 from mime_gui.app.docks.forms.document import DocumentForm
 from mime_gui.app.docks.forms.part import PartForm
 from mime_gui.app.docks.forms.probe import ProbeForm
+from mime_gui.app.docks.forms.sample import SampleForm
 from mime_gui.app.docks.forms.segment import SegmentForm
+from mime_gui.app.docks.forms.zone import ZoneForm
 from mime_gui.app.docks.look import hint
 
 
 class FormPanel(QWidget):
-    def __init__(self, session, parent=None, field_plane=None):
+    def __init__(self, session, parent=None, field_plane=None, keepout_surface=None):
         super().__init__(parent)
         self.session = session
         self.lengths = LengthUnit("mm")
@@ -27,6 +29,10 @@ class FormPanel(QWidget):
         self.field_plane = field_plane
         if field_plane is not None:
             field_plane.toggled.connect(self._field_plane_toggled)
+        # View → Keep-out |B| surface: the zone's form shows and sets it
+        self.keepout_surface = keepout_surface
+        if keepout_surface is not None:
+            keepout_surface.toggled.connect(self._keepout_toggled)
         self.builds = 0  # forms built (tests count them: an edit refreshes in place)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -54,6 +60,10 @@ class FormPanel(QWidget):
         if hasattr(self.form, "sync_plane"):
             self.form.sync_plane()
 
+    def _keepout_toggled(self, _on: bool) -> None:
+        if hasattr(self.form, "sync_surface"):
+            self.form.sync_surface()
+
     # -- which form ----------------------------------------------------------------------------------
     def target(self, ref):
         """``("document",)``, ``("segment", name)``, ``("part", collection, name)`` or None (a link, joint or
@@ -65,8 +75,9 @@ class FormPanel(QWidget):
         if ref.kind == "segment":
             return ("segment", ref.name) if ref.name in self.session.rig.chain else None
         found = part_target(self.session, ref)
-        if found is not None and found[0] == "probes":
-            return ("probe", found[1])
+        riders = {"probes": "probe", "samples": "sample", "zones": "zone"}
+        if found is not None and found[0] in riders:
+            return (riders[found[0]], found[1])
         return ("part", *found) if found is not None else None
 
     def show(self, ref) -> bool:
@@ -90,11 +101,15 @@ class FormPanel(QWidget):
             form = SegmentForm(self, target[1])
         elif target[0] == "probe":
             form = ProbeForm(self, target[1])
+        elif target[0] == "sample":
+            form = SampleForm(self, target[1])
+        elif target[0] == "zone":
+            form = ZoneForm(self, target[1])
         else:
             form = PartForm(self, target[1], target[2])
         form.target = target
         self.title.setText({"document": "the rig", "segment": "segment", "part": "part or magnet",
-                            "probe": "probe"}[target[0]])
+                            "probe": "probe", "sample": "sample", "zone": "keep-out zone"}[target[0]])
         rig = self.session.rig
         form._shape = form.shape(rig)
         form.refresh(rig, force=True)

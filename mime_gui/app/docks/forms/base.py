@@ -17,15 +17,19 @@ from mime_gui.app.docks.look import hint, message
 from mime_gui.app.docks.look import title as title_look
 from mime_gui.session import ItemRef, SessionError
 
+#: the items that ride on a frame by themselves (no graft link), by kind: their rig collection
+RIDERS = {"probe": "probes", "sample": "samples", "zone": "zones"}
+
 
 def part_target(session, ref: ItemRef | None):
     """``(collection, name)`` of the part or magnet ``ref`` stands for (its own ref, or the link it is
-    grafted as), or of the probe (``("probes", name)``), else None."""
+    grafted as), or of the probe, sample or zone (``("probes", name)`` …), else None."""
     rig = session.rig
     if ref is None or rig is None:
         return None
-    if ref.kind == "probe":
-        return ("probes", ref.name) if ref.name in getattr(rig, "probes", {}) else None
+    if ref.kind in RIDERS:
+        collection = RIDERS[ref.kind]
+        return (collection, ref.name) if ref.name in getattr(rig, collection, {}) else None
     if ref.kind in ("part", "magnet"):
         collection = "parts" if ref.kind == "part" else "magnets"
         return (collection, ref.name) if ref.name in getattr(rig, collection) else None
@@ -45,7 +49,8 @@ def item_ref(session, collection: str, name: str) -> ItemRef | None:
     rig = session.rig
     if rig is None or name not in getattr(rig, collection, {}):
         return None
-    return ItemRef("", {"parts": "part", "magnets": "magnet", "probes": "probe"}[collection], name)
+    kinds = {"parts": "part", "magnets": "magnet", **{c: k for k, c in RIDERS.items()}}
+    return ItemRef("", kinds[collection], name)
 
 
 def graft_of(session, name: str) -> tuple[str, str] | None:
