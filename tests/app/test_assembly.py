@@ -202,6 +202,9 @@ def test_from_the_demo_urdf_to_the_demo_rig_through_the_window_alone(window, qtb
     drop_on_row(window, "magnet.cylinder", ItemRef("motor", "frame", "rotor"))
     type_into(qtbot, field(window, "magnets.magnet").edit, "m1", enter=True)
     type_vector(qtbot, window, "magnets.m1.at", 2, "25")
+    # magnetised across the shaft (diametric), so a turn of the motor turns its field
+    type_vector(qtbot, window, "magnets.m1.magnetisation", 0, "1")
+    type_vector(qtbot, window, "magnets.m1.magnetisation", 2, "0")
 
     # the probe where the sample sits, 5 cm above the stator
     drop_on_row(window, "probe.point", ItemRef("motor", "link", "stator"))
@@ -232,9 +235,11 @@ def test_from_the_demo_urdf_to_the_demo_rig_through_the_window_alone(window, qtb
     settle(qtbot)
     saved = folder / "arm.rig.json"
     demo = json.loads((DEMO / "demo.rig.json").read_text())
-    # the demo's trajectory spins the motor: a spin profile is written in the rig file (the Trajectory dock
-    # edits keyframes' times and interpolations, not spin profiles), so the walk makes all but that
+    # the demo's trajectory spins the motor (typed in the Trajectory dock's table: tested there) and its
+    # clearance allows the holder to turn against the flange face (a rig file section with no form yet), so
+    # the walk makes all but those
     assert set(demo.pop("trajectories")) == {"spin 5 Hz"}
+    assert [a["pair"] for a in demo.pop("clearance")["allow"]] == [["parts.holder", "arm.link_6"]]
     assert json.loads(saved.read_text()) == demo
     assert not window.isWindowModified()
 

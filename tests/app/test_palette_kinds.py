@@ -9,7 +9,7 @@ import shutil
 import numpy as np
 import pytest
 from gestures import click_row, drop_on_row
-from oracle import demo_poses, magnet_B
+from oracle import DEMO_MAGNETISATION, demo_poses, magnet_B
 from PySide6.QtWidgets import QApplication
 
 from mime_gui import RESOURCES
@@ -74,7 +74,7 @@ def test_the_arc_magnet_dropped_on_the_rotor_is_valid_and_its_field_is_magpylib_
     # the part's at (the frame's origin) is the segment's centroid: the whole ring's axis lies behind it
     segment.position = rotor[:3, :3] @ -g.mass_properties().centroid + rotor[:3, 3]
     segment.orientation = Rotation.from_matrix(rotor[:3, :3])
-    expected = magnet_B(rotor, [probe], (0.0, 0.0, 1.0))[0] + segment.getB(probe)
+    expected = magnet_B(rotor, [probe], DEMO_MAGNETISATION)[0] + segment.getB(probe)
     np.testing.assert_allclose(B, expected, rtol=1e-9, atol=1e-15)
-    assert not np.allclose(B, magnet_B(rotor, [probe], (0.0, 0.0, 1.0))[0])  # the arc adds its share
+    assert not np.allclose(B, magnet_B(rotor, [probe], DEMO_MAGNETISATION)[0])  # the arc adds its share
     assert f"{np.linalg.norm(B) * 1e3:.5g} mT" == demo.properties_dock.forms.form.magnitude.text()
