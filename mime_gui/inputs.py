@@ -59,6 +59,7 @@ LIMITS = {
     "mesh": Limit("mesh", "a mesh file", 256, "MIME_GUI_MAX_MESH_MB"),
     "commands": Limit("commands", "a command file", 256, "MIME_GUI_MAX_COMMANDS_MB"),
     "bundle": Limit("bundle", "a rig bundle", 512, "MIME_GUI_MAX_BUNDLE_MB"),
+    "table": Limit("table", "a sweep table", 256, "MIME_GUI_MAX_TABLE_MB"),
 }
 
 

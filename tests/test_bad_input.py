@@ -885,6 +885,122 @@ def test_any_text_exports_and_executes_back(tmp_path_factory, reason, name):
     assert _exec_export(out) == rig
 
 
+# == sweep: every bad --vary, option and table =============================================================
+SWEEP_VARY_CASES = [
+    # (--vary values, code): each refused at --vary before any variant is computed
+    (["parts.holder.geometry.radius"], "sweep.vary"),  # no =
+    (["=0.01"], "sweep.vary"),
+    (["parts.holder.geometry.radius="], "sweep.vary"),
+    (["parts.holder.geometry.radius=1", "parts.holder.geometry.radius=2"], "sweep.vary"),
+    (["parts.nothing.geometry.radius=0.01"], "sweep.path"),
+    (["parts.holder.geometry.girth=0.01"], "sweep.path"),
+    (["furniture.holder=0.01"], "sweep.path"),
+    (["parts.holder.at.3=0.01"], "sweep.path"),  # a vector of three
+    (["parts.holder.at.x=0.01"], "sweep.path"),
+    (["parts.holder.at=0.01"], "sweep.type"),  # a vector: one component by its index
+    (["parts.holder.geometry=0.01"], "sweep.type"),
+    (["parts.holder=0.01"], "sweep.type"),
+    (["chain.arm.initial_positions=0.1"], "sweep.type"),
+    (["magnets.m1.remanence=1.3"], "sweep.type"),  # not set in the rig
+    (["parts.holder.geometry.radius=0.01:0.03"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01:0.03:5:7"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01:0.03:0"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01:0.03:-2"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01:0.03:100001"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01:0.03:99999999999999999999999"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01:0.03:2.5"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01:0.03:1_0"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01:inf:3"], "sweep.range"),
+    (["parts.holder.geometry.radius=-1e308:1e308:3"], "sweep.range"),  # the span overflows
+    (["parts.holder.geometry.radius=a:b:3"], "sweep.range"),
+    (["parts.holder.geometry.radius=0.01,,0.02"], "sweep.range"),
+    (["parts.holder.mount=motor.rotor,"], "sweep.range"),
+    (["parts.holder.geometry.radius=big"], "sweep.value"),
+    (["parts.holder.geometry.radius=nan"], "sweep.value"),
+    (["parts.holder.geometry.radius=1e400"], "sweep.value"),
+    (["parts.holder.geometry.radius=\u0663"], "sweep.value"),  # an Arabic-Indic three
+    (["chain.motor.inertia.unit=furlong"], "sweep.value"),  # text the rig's own checks refuse
+    (["parts.holder.geometry.radius=0.01:0.02:1000", "parts.holder.geometry.length=0.01:0.02:1000"],
+     "sweep.too-many"),
+    ([], "sweep.vary"),
+]
+
+
+@pytest.mark.parametrize("vary, code", SWEEP_VARY_CASES,
+                         ids=["|".join(v) or "none" for v, _ in SWEEP_VARY_CASES])
+def test_sweep_refuses_a_bad_vary_at_the_option_with_its_code(demo_dir, tmp_path, vary, code):
+    out = tmp_path / "table.csv"
+    argv = ["sweep", demo_dir / "demo.rig.json", *[f"--vary={v}" for v in vary], "--out", out, "--workers", 1]
+    if not vary:  # argparse requires one: the API refuses none with its code
+        from mime_gui.sweep import SweepError, parse_all
+
+        with pytest.raises(SweepError) as info:
+            parse_all([], load(demo_dir / "demo.rig.json"))
+        assert info.value.code == code
+        status, stdout, stderr = cli(*argv)
+        assert status == 2 and "--vary" in stderr and "Traceback" not in stderr
+        return
+    status, stdout, stderr = cli(*argv)
+    assert status == 2 and stdout == ""
+    (m,) = error_lines(stderr)
+    assert (m["code"], m["where"]) == (code, "--vary"), stderr
+    assert not out.exists()
+
+
+def test_sweep_refuses_bad_options_files_and_tables_and_keeps_what_was_there(demo_dir, tmp_path, monkeypatch):
+    rig, vary = demo_dir / "demo.rig.json", "--vary=parts.holder.geometry.radius=0.01"
+    (tmp_path / "folder.csv").mkdir()
+    plain = tmp_path / "plain.csv"
+    plain.write_text("a,b\n1,2\n")
+    damaged = tmp_path / "damaged.csv"
+    damaged.write_text(f"# mime-gui sweep: key {'0' * 64}; 1 variants\nvariant,findings\n0,1,2\n")
+    cases = [
+        ((rig, vary, "--out", tmp_path / "t.txt"), "sweep.out", str(tmp_path / "t.txt")),
+        ((rig, vary, "--out", tmp_path / "t.csv", "--workers", "0"), "sweep.workers", "--workers"),
+        ((rig, vary, "--out", tmp_path / "t.csv", "--workers", "257"), "sweep.workers", "--workers"),
+        ((rig, vary, "--out", tmp_path / "t.csv", "--workers", "1", "--scheduler", "tcp://127.0.0.1:9"),
+         "sweep.workers", "--workers"),
+        ((rig, vary, "--out", tmp_path / "t.csv", "--dt", "0"), "sweep.dt", "--dt"),
+        ((rig, vary, "--out", tmp_path / "t.csv", "--servo-tau", "-1"), "sweep.servo-tau", "--servo-tau"),
+        ((DEMO_URDF, vary, "--out", tmp_path / "t.csv"), "sweep.format", str(DEMO_URDF)),
+        ((tmp_path / "missing.rig.json", vary, "--out", tmp_path / "t.csv"), "rigfile.io",
+         str(tmp_path / "missing.rig.json")),
+        ((rig, vary, "--commands", tmp_path / "missing.csv", "--out", tmp_path / "t.csv"), "commands.io",
+         str(tmp_path / "missing.csv")),
+        ((rig, vary, "--out", tmp_path / "folder.csv", "--workers", "1"), "file.not-regular",
+         str(tmp_path / "folder.csv")),
+        ((rig, vary, "--out", plain, "--workers", "1"), "sweep.table", f"{plain}:1"),
+        ((rig, vary, "--out", damaged, "--workers", "1"), "sweep.table", f"{damaged}:3"),
+    ]
+    for args, code, where in cases:
+        status, stdout, stderr = cli("sweep", *args)
+        assert status == 2 and stdout == "", (args, stderr)
+        (m,) = error_lines(stderr)
+        assert (m["code"], m["where"]) == (code, where), (args, stderr)
+    monkeypatch.setenv("MIME_GUI_MAX_PLAY_MB", "0.01")  # what one worker holds while it plays a variant
+    status, _, stderr = cli("sweep", rig, vary, "--commands", DEMO / "chain.csv", "--out", tmp_path / "t.csv")
+    (m,) = error_lines(stderr)
+    assert status == 2 and (m["code"], m["where"]) == ("sweep.too-large", str(DEMO / "chain.csv"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.csv", "folder.csv", "plain.csv"]
+    assert plain.read_text() == "a,b\n1,2\n" and not any((tmp_path / "folder.csv").iterdir())
+
+
+@SETTINGS
+@given(text=st.text(st.sampled_from("parts.holder.geometry.radius.mount.at.012:,=-e+ x\u0663"), max_size=60)
+       | st.text(max_size=30))
+def test_any_vary_text_is_a_variant_list_or_a_coded_refusal(text):
+    from mime_gui.sweep import MAX_VARIANTS, SweepError, parse_all
+
+    try:
+        varies = parse_all([text], load(DEMO / "demo.rig.json"))
+    except SweepError as exc:
+        event(exc.code)
+        assert exc.code.startswith("sweep.") and exc.file == "--vary" and exc.message
+        return
+    event("taken")
+    assert 1 <= len(varies[0].values) <= MAX_VARIANTS
+
+
 # == one subprocess per command: the real program, no traceback on stderr ================================
 def _run(*argv, cwd=None):
     return subprocess.run([sys.executable, "-m", "mime_gui", *map(str, argv)], capture_output=True, text=True,
@@ -902,12 +1018,14 @@ def test_the_program_never_prints_a_traceback(demo_dir, tmp_path):
         (("validate", deep), 1, "rigfile.json"),
         (("report", surrogate, "--json"), 1, "rigfile.value"),
         (("export", nul, "--python", tmp_path / "o.py"), 1, "chain.description"),
+        (("sweep", demo_dir / "demo.rig.json", "--vary", "parts.holder.at=1", "--out", tmp_path / "o.csv"), 2,
+         "sweep.type"),
     ]
     for argv, status, code in cases:
         done = _run(*argv)
         assert done.returncode == status, (argv, done.stdout, done.stderr)
         assert "Traceback" not in done.stderr and "Error:" not in done.stderr, done.stderr
-        printed = done.stderr if argv[0] == "play" else done.stdout
+        printed = done.stderr if argv[0] in ("play", "sweep") else done.stdout
         assert error_lines(printed)[0]["code"] == code, printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["damaged.npz", "deep.rig.json", "good.npz",
                                                             "surrogate.rig.json"]

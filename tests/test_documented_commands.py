@@ -47,7 +47,7 @@ def _placeholders(out: Path) -> dict[str, str]:
         "S": "0.02",
         "N": "2",
         **{f"OUT.{suffix}": out / f"out.{suffix}"
-           for suffix in ("png", "npz", "py", "rig.json", "zip", "csv", "urdf", "xml")},
+           for suffix in ("png", "npz", "py", "rig.json", "zip", "csv", "urdf", "xml", "parquet")},
     }
 
 

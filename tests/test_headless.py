@@ -15,7 +15,7 @@ HEADLESS = ["mime_gui.multibody", "mime_gui.nodes", "mime_gui.rig", "mime_gui.se
             "mime_gui.mesh_files", "mime_gui.nodes.columns", "mime_gui.rig.typed_units",
             "mime_gui.session.watched", "mime_gui.session.stand_ins", "mime_gui.cli.play",
             "mime_gui.cli.rig", "mime_gui.cli.inspect", "mime_gui.field", "mime_gui.cli.field",
-            "mime_gui.rig.measures", "mime_gui.session.measures"]
+            "mime_gui.rig.measures", "mime_gui.session.measures", "mime_gui.sweep", "mime_gui.cli.sweep"]
 FORBIDDEN = ("PySide6", "pyvista", "pyvistaqt", "vtk", "vtkmodules", "qtpy", "PyQt5", "PyQt6", "shiboken6")
 
 PROBE = """

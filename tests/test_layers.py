@@ -29,6 +29,7 @@ LAYERS = (
     ("mime_gui.nodes",),
     ("mime_gui.rig",),
     ("mime_gui.field",),  # the magnets' field: reads a built rig
+    ("mime_gui.sweep",),  # design sweeps: variants of a rig evaluated for findings, field and torques
     ("mime_gui.session",),
     ("mime_gui.cli", "mime_gui.app"),  # the two front ends (the command line opens the window)
     ("mime_gui.__main__", "mime_gui.resources"),  # the entry point; the package's data and its scripts

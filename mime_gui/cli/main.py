@@ -2,7 +2,7 @@
 
 ``mime-gui [FILE]`` and ``mime-gui --screenshot OUT.png [FILE]`` open the desktop app (the only path that
 imports Qt). The headless subcommands (``inspect``, ``play``, ``validate``, ``report``, ``export``,
-``field``, ``trajectory``) live in ``mime_gui.cli`` and never import Qt, pyvista or vtk.
+``field``, ``trajectory``, ``plan``, ``sweep``) live in ``mime_gui.cli`` and never import Qt, pyvista or vtk.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "field": ("field", "the magnets' field at probes along played commands, headless"),
     "trajectory": ("trajectory", "render a rig's authored trajectory to a command file, headless"),
     "plan": ("plan", "poses and a command file that give a probe the field asked for, headless"),
+    "sweep": ("sweep", "every variant of a rig (findings, field, torques, clearance) as a table, headless"),
 }
 
 

@@ -35,6 +35,8 @@ from mime_gui.multibody import UrdfError, read_urdf
 from mime_gui.nodes import read_commands
 from mime_gui.nodes.commands import CommandFileError
 from mime_gui.rig import RigFileError, load
+from mime_gui.sweep import SweepError
+from mime_gui.sweep.table import read as read_table
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -50,6 +52,7 @@ READERS = {  # kind -> (file name, reader, error class)
     "rig": ("x.rig.json", load, RigFileError),
     "commands": ("x.csv", read_commands, CommandFileError),
     "mesh": ("x.dae", read_mesh, MeshFileError),
+    "table": ("x.csv", read_table, SweepError),  # a sweep's table, read to resume it
 }
 
 

@@ -367,12 +367,29 @@ OPTION_REFUSED = {
     ("export", "--hold"): (HUGE, "export.hold"),
     ("export", "--dt"): (HUGE, "export.dt"),
     ("trajectory", "--dt"): (HUGE, "trajectory.dt"),
+    ("plan", "--frequency"): (HUGE, "plan.option"),
+    ("plan", "--tolerance"): (HUGE, "plan.option"),
+    ("plan", "--low"): (HUGE, "plan.option"),
+    ("plan", "--high"): (HUGE, "plan.option"),
+    ("plan", "--ellipticity"): (HUGE, "plan.option"),
+    ("plan", "--starts"): (HUGE, "plan.option"),
+    ("plan", "--seed"): (HUGE, "plan.option"),
+    ("plan", "--dt"): (HUGE, "plan.option"),
+    ("sweep", "--dt"): (HUGE, "sweep.dt"),
+    ("sweep", "--servo-tau"): (HUGE, "sweep.servo-tau"),
+    ("sweep", "--workers"): (HUGE, "sweep.workers"),
 }
 MORE_REFUSED = [("play", "--substeps", "-" + HUGE, "play.substeps"),
                 ("play", "--substeps", repr(MAX_SUBSTEPS + 1), "play.substeps"),
                 ("play", "--dt", "1e400", "play.dt"),
                 ("field", "--probe", f"{HUGE},0,0", "field.probe"),
-                ("field", "--probe", "0,-1e300,0", "field.probe")]
+                ("field", "--probe", "0,-1e300,0", "field.probe"),
+                ("plan", "--starts", "0", "plan.option"),
+                ("plan", "--seed", "-1", "plan.option"),
+                ("plan", "--tolerance", "nan", "plan.option"),
+                ("plan", "--direction", "0,0,1e400", "target.direction"),
+                ("plan", "--direction", "0,0,0", "target.direction"),
+                ("sweep", "--workers", "-" + HUGE, "sweep.workers")]
 
 
 def _typed_options():
@@ -412,8 +429,19 @@ def test_a_number_option_too_large_is_one_coded_line_at_the_option(tmp_path, com
         m = one_error(stdout)
         assert (m["code"], m["where"]) == (code, option), stdout
         return
-    out = tmp_path / "o.npz"
-    status, stdout, err = cli(command, target, "--commands", DEMO / "wave.csv", f"{option}={value}",
+    if command == "plan":  # a usage error as play's: exit status 2, one line on stderr, nothing written
+        out = tmp_path / "o.csv"
+        kind = [] if option == "--direction" else \
+            ["--axis", "0,0,1"] + (["--frequency", "5"] if option != "--frequency" else [])
+        status, stdout, err = cli(command, target, "--at", "probes.sample", *kind, f"{option}={value}",
+                                  "--out", out)
+        assert status == 2 and stdout == "" and not out.exists(), (stdout, err)
+        m = one_error(err)
+        assert (m["code"], m["where"]) == (code, option if code == "plan.option" else "direction"), err
+        return
+    out = tmp_path / ("o.csv" if command == "sweep" else "o.npz")
+    varied = ("--vary", "parts.holder.geometry.radius=0.01") if command == "sweep" else ()
+    status, stdout, err = cli(command, target, *varied, "--commands", DEMO / "wave.csv", f"{option}={value}",
                               "--out", out)
     assert status == 2 and stdout == "" and not out.exists()
     m = one_error(err)
