@@ -40,6 +40,7 @@ class Driving(QObject):
         self.poses.set_degrees(self.sliders.degrees)
         self.sliders.units_changed.connect(self.poses.set_degrees)
         self.poses.go_to_requested.connect(self.sliders.go_to)
+        docks["PlannerDock"].go_to_requested.connect(self.sliders.go_to)  # a found pose, previewed
         self.poses.centre_requested.connect(self.sliders.centre_positions)
         self.poses.randomize_requested.connect(self.sliders.randomize_positions)
         self.player.video_requested.connect(self.export_video_dialog)

@@ -26,7 +26,7 @@ def test_default_arrangement(make_window, qtbot):
     assert area["PropertiesDock"] == area["JointSlidersDock"] == Qt.RightDockWidgetArea
     for name in ("ValidationDock", "ArmatureDock", "BuildReportDock", "MassPropertiesDock", "ReadReportDock",
                  "PlotsDock", "TorquesDock", "MotorDemandDock", "PosesDock", "MeasuresDock", "TrajectoryDock",
-                 "PlayerDock"):
+                 "PlannerDock", "PlayerDock"):
         assert area[name] == Qt.BottomDockWidgetArea, name
     driving = window.driving
     # the forms above the joint sliders, both in sight
@@ -35,7 +35,7 @@ def test_default_arrangement(make_window, qtbot):
     assert not driving.sliders.visibleRegion().isEmpty()
     assert driving.sliders.geometry().top() >= window.properties_dock.geometry().bottom()
     # one bar per tab group, none left behind by the arrangement
-    assert _bars(window) == [("Plots", "Torques", "Demand", "Poses", "Measures", "Trajectory"),
+    assert _bars(window) == [("Plots", "Torques", "Demand", "Poses", "Measures", "Trajectory", "Find poses"),
                              ("Validation", "Armature", "Build report", "Mass properties", "Read report")]
     player, plots = driving.player, driving.plots
     # the player runs across the foot of the window, under the plots and the findings

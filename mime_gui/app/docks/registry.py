@@ -46,6 +46,7 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("PosesDock", "Poses", "beside", _DOCKS + "poses:PosesDock"),
     DockSpec("MeasuresDock", "Measures", "beside", _DOCKS + "measures:MeasuresDock"),
     DockSpec("TrajectoryDock", "Trajectory", "beside", _DOCKS + "trajectory:TrajectoryDock"),
+    DockSpec("PlannerDock", "Find poses", "beside", _DOCKS + "planner:PlannerDock"),
     DockSpec("PlayerDock", "Player", "foot", _DOCKS + "player:PlayerDock"),
 )
 

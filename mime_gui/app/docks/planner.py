@@ -1,0 +1,381 @@
+"""Find poses: ask for the field a probe or a sample needs, get the arm's poses, preview one, use it.
+
+The target is typed in the dock (where, a fixed direction or a rotating axis and frequency, the tolerance,
+the |B| window, the least ellipticity: :class:`~mime_gui.rig.targets.FieldTarget`); *Find poses* runs
+:func:`~mime_gui.field.planner.plan` from the current pose on a worker thread (the window stays live; a
+newer search or an edit of the rig makes an older one's answer stale, and it is dropped). The candidates are
+listed best margin first; choosing one previews it (the joint sliders go to it, commanded or placed as their
+Teleport says); *Use* turns the chosen one into a trajectory from the current pose
+(:func:`~mime_gui.field.planner.trajectory_to`), checks it as played
+(:func:`~mime_gui.field.planner.check_candidate`) and, when it passes, adds it to the rig (one edit, one
+undo step) and plays it. A target the rig cannot meet says which constraint binds.
+"""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from PySide6.QtCore import QSignalBlocker, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDockWidget,
+    QDoubleSpinBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from mime_gui.app.docks.look import hint, message
+from mime_gui.app.docks.poses import current_positions
+from mime_gui.app.docks.registry import declare
+from mime_gui.errors import CodedError
+from mime_gui.session import AddItem, Session, SessionError
+
+#: the step of the trajectory a candidate becomes (s): the Trajectory dock's
+DT = 0.01
+HEADERS = ["#", "Margin", "Off (°)", "|B| (mT)", "Joints"]
+FIXED, ROTATING = "fixed direction", "rotating"
+#: the dock's least size (px), no larger than the other tabs' beside the plots
+MINIMUM = (240, 120)
+
+
+def _spin(parent, low: float, high: float, value: float, decimals: int, suffix: str,
+          tip: str) -> QDoubleSpinBox:
+    box = QDoubleSpinBox(parent)
+    box.setRange(low, high)
+    box.setDecimals(decimals)
+    box.setValue(value)
+    box.setSuffix(suffix)
+    box.setKeyboardTracking(False)
+    box.setToolTip(tip)
+    return box
+
+
+class PlannerDock(QDockWidget):
+    go_to_requested = Signal(object)  # {segment: {joint: radians or metres}}: the joint sliders take it
+    found = Signal(object)  # the Plan arrived (tests wait on it)
+    _arrived = Signal(int, object)  # (search token, Plan or CodedError) from the worker
+
+    def __init__(self, session: Session, bridge, services, parent=None):
+        super().__init__(parent)
+        declare(self, "PlannerDock")  # its title and object name: the dock registry
+        self.session = session
+        self.transport = services.transport
+        self.plan = None  # the last Plan shown
+        self.plan_built = None  # the build it was found on (a new trajectory or pose keeps it valid)
+        self.searches = 0  # searches started (tests)
+        self._token = 0
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="find-poses")
+        self._arrived.connect(self._show_plan)
+
+        body = QWidget(self)
+        col = QVBoxLayout(body)
+        col.setContentsMargins(4, 4, 4, 4)
+        col.setSpacing(3)
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        self.at = QComboBox(body)
+        self.at.setToolTip("The probe or sample where the field is asked for")
+        self.at.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.at.setMinimumContentsLength(10)
+        form.addRow("At", self.at)
+        self.kind = QComboBox(body)
+        self.kind.addItems([FIXED, ROTATING])
+        self.kind.setToolTip("A field along a fixed direction, or one rotating about an axis at a frequency "
+                             "(the motor that turns a magnet spins it)")
+        self.kind.currentTextChanged.connect(lambda _t: self._enable())
+        form.addRow("Field", self.kind)
+        self.vector = QLineEdit("0, 0, 1", body)
+        self.vector.setToolTip("The direction (fixed) or the axis (rotating, right-handed for a positive "
+                               "frequency), world axes: three numbers")
+        form.addRow("Direction / axis", self.vector)
+        row = QHBoxLayout()
+        self.frequency = _spin(body, -1e4, 1e4, 5.0, 2, " Hz", "The rotating field's frequency (negative: "
+                               "the other way about the axis)")
+        self.tolerance = _spin(body, 0.0, 180.0, 10.0, 1, "°", "How far the direction or the axis may be off")
+        row.addWidget(self.frequency)
+        row.addWidget(QLabel("within", body))
+        row.addWidget(self.tolerance)
+        form.addRow("Frequency", row)
+        window = QHBoxLayout()
+        self.low = _spin(body, 0.0, 1e5, 1.0, 3, " mT", "The least |B|")
+        self.high = _spin(body, 0.0, 1e5, 50.0, 3, " mT", "The largest |B|")
+        window.addWidget(self.low)
+        window.addWidget(QLabel("to", body))
+        window.addWidget(self.high)
+        form.addRow("|B|", window)
+        self.ellipticity = _spin(body, 0.0, 1.0, 0.0, 2, "", "A rotating field's least ellipticity (minor "
+                                 "over major axis; 1 a circle)")
+        form.addRow("Ellipticity ≥", self.ellipticity)
+        col.addLayout(form)
+
+        buttons = QHBoxLayout()
+        self.find_button = QToolButton(body)
+        self.find_button.setText("Find poses")
+        self.find_button.setToolTip("Search the arm's poses for this field from the current pose and 8 "
+                                    "starts within the limits")
+        self.find_button.clicked.connect(self.find)
+        self.use_button = QToolButton(body)
+        self.use_button.setText("Use")
+        self.use_button.setToolTip("The chosen pose as a trajectory from the current pose (then the spin), "
+                                   "checked as played, added to the rig (an edit: Edit → Undo) and played")
+        self.use_button.clicked.connect(self.use)
+        buttons.addWidget(self.find_button)
+        buttons.addWidget(self.use_button)
+        buttons.addStretch(1)
+        col.addLayout(buttons)
+
+        self.table = QTableWidget(0, len(HEADERS), body)
+        self.table.setObjectName("candidates")
+        self.table.setHorizontalHeaderLabels(HEADERS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        header = self.table.horizontalHeader()
+        for c in range(len(HEADERS) - 1):
+            header.setSectionResizeMode(c, QHeaderView.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.setWordWrap(False)
+        self.table.setMinimumHeight(60)
+        self.table.currentCellChanged.connect(lambda row, *_: self.preview(row))
+        col.addWidget(self.table, 1)
+        self.status = QLabel(body)
+        self.status.setObjectName("planner-status")
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.status.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)  # never widens the window
+        col.addWidget(self.status)
+        scroll = QScrollArea(self)  # the form scrolls in a short dock rather than making the window taller
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        scroll.setWidget(body)
+        scroll.setMinimumSize(*MINIMUM)
+        self.setWidget(scroll)
+
+        bridge.document_changed.connect(lambda _d: self.refresh())
+        bridge.rig_changed.connect(lambda _c: self.refresh())
+        bridge.findings_changed.connect(lambda _f: self._enable())
+        self.refresh()
+
+    # -- the rig -----------------------------------------------------------------------------------------
+    def _built(self):
+        doc = self.session.document
+        return getattr(doc, "built", None) if doc is not None else None
+
+    def refresh(self) -> None:
+        """The probes and samples offered; an answer computed for the rig before the edit is dropped."""
+        rig = self.session.rig
+        places = [] if rig is None else [f"probes.{n}" for n in rig.probes] + \
+            [f"samples.{n}" for n in getattr(rig, "samples", {})]
+        if places != [self.at.itemText(i) for i in range(self.at.count())]:
+            keep = self.at.currentText()
+            with QSignalBlocker(self.at):
+                self.at.clear()
+                self.at.addItems(places)
+                if keep in places:
+                    self.at.setCurrentIndex(places.index(keep))
+        if self.plan is not None and _key(self.plan_built) != _key(self._built()):
+            self._token += 1  # a search under way is for the rig as it was
+            self._set_plan(None)
+            self._say("The rig changed: find poses again")
+        self._enable()
+
+    def _enable(self) -> None:
+        ready = self._built() is not None and self.at.count() > 0
+        self.find_button.setEnabled(ready)
+        self.use_button.setEnabled(ready and self.chosen() is not None)
+        rotating = self.kind.currentText() == ROTATING
+        self.frequency.setEnabled(rotating)
+        self.ellipticity.setEnabled(rotating)
+
+    # -- the target --------------------------------------------------------------------------------------
+    def target(self):
+        """The :class:`FieldTarget` typed in the dock (raises a coded error for what is not one)."""
+        from mime_gui.magnitudes import parse_float  # the one number parser
+        from mime_gui.rig.targets import FieldTarget, TargetError
+
+        try:
+            vector = tuple(parse_float(p.strip()) for p in self.vector.text().split(","))
+        except ValueError:
+            vector = ()
+        if len(vector) != 3:
+            raise TargetError("target.direction", f"{self.vector.text()!r} is not three numbers; type X, Y, "
+                              "Z (0, 0, 1)", "direction")
+        rotating = self.kind.currentText() == ROTATING
+        return FieldTarget(self.at.currentText(), direction=None if rotating else vector,
+                           axis=vector if rotating else None,
+                           frequency=self.frequency.value() if rotating else None,
+                           tolerance=math.radians(self.tolerance.value()), low=self.low.value() * 1e-3,
+                           high=self.high.value() * 1e-3,
+                           ellipticity=self.ellipticity.value() if rotating else 0.0)
+
+    def _current(self, built) -> np.ndarray:
+        """The current commands in ``built.command_names`` order."""
+        positions = current_positions(self.session)
+        return np.array([positions.get(n.partition(".")[0], {}).get(n.partition(".")[2], 0.0)
+                         for n in built.command_names], dtype=float)
+
+    # -- searching ---------------------------------------------------------------------------------------
+    def find(self) -> None:
+        """Search on the worker from the current pose; the answer is shown when it arrives."""
+        from mime_gui.field.planner import plan
+
+        built = self._built()
+        if built is None:
+            return
+        try:
+            target = self.target()
+        except CodedError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return
+        current = self._current(built)
+        self._token += 1
+        self.searches += 1
+        token = self._token
+        self._say(f"Searching for {target.at}'s field …")
+        self.find_button.setEnabled(False)
+
+        def work():
+            try:
+                return plan(built, target, current=current)
+            except CodedError as err:
+                return err
+
+        future = self._pool.submit(work)
+        future.add_done_callback(lambda f, t=token, b=built: self._arrived.emit(t, (b, f.result())))
+
+    def _show_plan(self, token: int, answer) -> None:
+        self._enable()
+        if token != self._token:
+            return  # a newer search, or an edit of the rig, made it stale
+        built, found = answer
+        if isinstance(found, CodedError):
+            self._set_plan(None)
+            self._say(f"[{found.code}] {found.message}", bad=True)
+            self.found.emit(found)
+            return
+        self.plan_built = built
+        self._set_plan(found)
+        if found.candidates:
+            self._say(f"{len(found.candidates)} pose(s) meet the target ({found.evaluations} poses "
+                      "evaluated); choose one to preview it, Use to make it a trajectory")
+        else:
+            from mime_gui.field.planner import describe_binding
+
+            self._say(f"No pose meets the target: {found.binding} binds: {describe_binding(found)}", bad=True)
+        self.found.emit(found)
+
+    def _set_plan(self, found) -> None:
+        self.plan = found
+        rows = found.candidates if found is not None else []
+        with QSignalBlocker(self.table):
+            self.table.setRowCount(0)
+            self.table.setRowCount(len(rows))
+            for r, c in enumerate(rows):
+                joints = ", ".join(f"{n.partition('.')[2]} {math.degrees(v):.1f}°"
+                                   for n, v in zip(found.names, c.positions, strict=True))
+                size = f"{c.B_min * 1e3:.3g}" if c.B_min == c.B_max else \
+                    f"{c.B_min * 1e3:.3g}–{c.B_max * 1e3:.3g}"
+                cells = [str(r + 1), f"{c.margin:.2f}", f"{math.degrees(c.angle):.2f}", size, joints]
+                for k, text in enumerate(cells):
+                    item = QTableWidgetItem(text)
+                    item.setToolTip(text if k == len(cells) - 1 else HEADERS[k])
+                    self.table.setItem(r, k, item)
+        self._enable()
+
+    def chosen(self):
+        row = self.table.currentRow()
+        if self.plan is None or not 0 <= row < len(self.plan.candidates):
+            return None
+        return self.plan.candidates[row]
+
+    def preview(self, row: int) -> None:
+        """The candidate of ``row`` to the joint sliders (the arm goes there as the sliders move it)."""
+        self._enable()
+        if self.plan is None or not 0 <= row < len(self.plan.candidates):
+            return
+        c = self.plan.candidates[row]
+        positions: dict[str, dict[str, float]] = {}
+        for name, value in zip(self.plan.names, c.positions, strict=True):
+            seg, _, joint = name.partition(".")
+            if self.plan.spinner is not None and (seg, joint) == tuple(self.plan.spinner):
+                continue  # the shaft turns through the spin: its angle is where the turn starts
+            positions.setdefault(seg, {})[joint] = float(value)
+        self.go_to_requested.emit(positions)
+
+    def next_name(self) -> str:
+        taken = {n.casefold() for n in (self.session.rig.trajectories if self.session.rig else {})}
+        i = 1
+        while f"plan {i}" in taken:
+            i += 1
+        return f"plan {i}"
+
+    def use(self) -> bool:
+        """The chosen candidate as a checked trajectory from the current pose, added (one edit) and played."""
+        from mime_gui.field.planner import check_candidate, trajectory_to
+
+        built, c, plan = self._built(), self.chosen(), self.plan
+        if built is None or c is None or plan is None:
+            return False
+        try:
+            trajectory = trajectory_to(built, plan, c, current=self._current(built))
+            checked = check_candidate(built, plan, trajectory, DT)
+        except CodedError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return False
+        if not checked.confirms:
+            reasons = [f"[{f.code}] {f.message}" for f in checked.findings] or \
+                ["the field as played does not meet the target"]
+            self._say("This pose fails its checks: " + "; ".join(reasons[:3]), bad=True)
+            return False
+        name = self.next_name()
+        try:
+            self.session.apply(AddItem("trajectories", name, trajectory))
+        except SessionError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return False
+        try:
+            self.transport.open_trajectory(name, DT)
+        except CodedError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return False
+        what = (f"{checked.frequency:.3g} Hz, axis {math.degrees(checked.angle):.1f}° off, |B| "
+                f"{checked.B_min * 1e3:.3g}–{checked.B_max * 1e3:.3g} mT" if plan.target.rotating
+                else f"{math.degrees(checked.angle):.1f}° off, |B| {checked.B_min * 1e3:.3g} mT")
+        self._say(f"Added and playing {name!r}: checked as played, {what}")
+        return True
+
+    def _say(self, text: str, bad: bool = False) -> None:
+        self.status.setText(text)
+        (message if bad else hint)(self.status)
+
+    def closeEvent(self, event) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        super().closeEvent(event)
+
+
+def _key(built) -> tuple | None:
+    """What a plan depends on: the rig but its trajectories and poses (adding the trajectory a plan made
+    leaves its candidates as they were)."""
+    if built is None:
+        return None
+    rig = built.apparatus
+    return (rig.name, rig.base, rig.chain, rig.parts, rig.magnets, rig.probes, rig.frames,
+            getattr(rig, "samples", {}), getattr(rig, "zones", {}))
+
+
+__all__ = ["DT", "PlannerDock"]
