@@ -1,7 +1,8 @@
-"""``mime-gui plan RIG --at probes.NAME (--direction X,Y,Z | --axis X,Y,Z --frequency HZ) [--tolerance DEG]
-[--low MT] [--high MT] [--ellipticity E] [--starts N] [--seed N] [--dt S] --out CMD.csv|.npz``: poses of the
-chain that give a probe or a sample the field asked for (:mod:`mime_gui.field.planner`), checked, and the
-command file of the best one.
+"""``mime-gui plan RIG (--target NAME | --at probes.NAME (--direction X,Y,Z | --axis X,Y,Z --frequency HZ))
+[--tolerance DEG] [--low MT] [--high MT] [--ellipticity E] [--starts N] [--seed N] [--dt S]
+--out CMD.csv|.npz``: poses of the chain that give a probe or a sample the field asked for (a target of the
+rig, or one given by the options; :mod:`mime_gui.field.planner`), checked, and the command file of the best
+one.
 
 A table of the candidates is printed (margin, what the target sees, the joints), each candidate's trajectory
 is checked as played (its limits, the keep-out zones, the field at the target over the spin), and the first
@@ -34,8 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "plan") -> None:
     from mime_gui.cli.play import count, number  # the one number parser of every subcommand
 
     parser.add_argument("rig", metavar="RIG.rig.json", help="the rig file, or a bundle (.zip)")
-    parser.add_argument("--at", required=True, metavar="probes.NAME", help="where the field is asked for: "
-                        "probes.<name> or samples.<name>")
+    parser.add_argument("--target", metavar="NAME", help="a field target of the rig (its file's targets); "
+                        "or give --at and the field below")
+    parser.add_argument("--at", metavar="probes.NAME", help="where the field is asked for: probes.<name> or "
+                        "samples.<name>")
     parser.add_argument("--direction", metavar="X,Y,Z", help="a fixed field along this direction (world "
                         "axes; --direction=-1,0,0 when the first is negative)")
     parser.add_argument("--axis", metavar="X,Y,Z", help="a field rotating about this axis (world axes, "
@@ -92,6 +95,14 @@ def target_of(args: argparse.Namespace):
     if not 0 <= args.seed < 2**32:
         raise TargetError("plan.option", f"--seed is a whole number from 0 to {2**32 - 1}, got {args.seed}",
                           "--seed")
+    if args.target is not None:
+        if args.at is not None or args.direction is not None or args.axis is not None:
+            raise TargetError("plan.option", "--target names a target of the rig; give it alone, or --at "
+                              "with --direction or --axis", "--target")
+        return None  # the rig's own, once it is read
+    if args.at is None:
+        raise TargetError("plan.option", "give --target NAME (a target of the rig) or --at probes.NAME with "
+                          "the field asked for", "--at")
     direction, axis = _vector(args.direction, "--direction"), _vector(args.axis, "--axis")
     if (direction is None) == (axis is None):
         raise TargetError("plan.option", "give --direction (a fixed field) or --axis with --frequency (a "
@@ -133,6 +144,13 @@ def _run(args: argparse.Namespace, out, err) -> int:
         path = bundle.open_bundle(args.rig) if bundle.is_bundle(args.rig) else Path(args.rig)
         rig = load(path)
         actuator_sources.discover(path.resolve().parent)
+        if target is None:
+            from mime_gui.rig.targets import TargetError
+
+            target = rig.targets.get(args.target)
+            if target is None:
+                raise TargetError("plan.target", f"the rig has no target {args.target!r}; targets: "
+                                  f"{', '.join(rig.targets) or '(none)'}", "--target")
     except CodedError as exc:  # a usage error, as play's and field's: one line on stderr
         print(printable(exc.one_line()), file=err)
         return EXIT_USAGE

@@ -31,6 +31,7 @@ from mime_gui.rig.rigfile import RigFileError, load, save
 from mime_gui.rig.rules import RULES
 from mime_gui.rig.samples import Sample
 from mime_gui.rig.segments import Arm, Motor
+from mime_gui.rig.targets import FieldTarget, TargetError
 from mime_gui.rig.trajectories import AccelerationLimit, Keyframe, Spin, Trajectory
 from mime_gui.rig.units import Quantity, a_m2, kg, kg_m2, kg_per_m3, m, n_m_s, s, tesla
 from mime_gui.rig.zones import Zone
@@ -67,6 +68,8 @@ __all__ = [
     "Spin",
     "Trajectory",
     "Zone",
+    "FieldTarget",
+    "TargetError",
     "a_m2",
     "actuator",
     "actuator_names",

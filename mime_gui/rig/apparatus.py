@@ -23,6 +23,7 @@ from mime_gui.rig.poses import Pose
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.samples import Sample
 from mime_gui.rig.segments import Segment
+from mime_gui.rig.targets import FieldTarget
 from mime_gui.rig.trajectories import Trajectory
 from mime_gui.rig.zones import Zone
 
@@ -36,10 +37,11 @@ class Apparatus:
                  base: str | Path | None = None, package_dirs=(), probes: dict[str, Probe] | None = None,
                  poses: dict[str, Pose] | None = None, frames: dict[str, DeclaredFrame] | None = None,
                  trajectories: dict[str, Trajectory] | None = None, samples: dict[str, Sample] | None = None,
-                 zones: dict[str, Zone] | None = None, clearance: Clearance | None = None):
+                 zones: dict[str, Zone] | None = None, clearance: Clearance | None = None,
+                 targets: dict[str, FieldTarget] | None = None):
         for what, value in (("chain", chain), ("parts", parts), ("magnets", magnets), ("probes", probes),
                             ("poses", poses), ("frames", frames), ("trajectories", trajectories),
-                            ("samples", samples), ("zones", zones)):
+                            ("samples", samples), ("zones", zones), ("targets", targets)):
             if value is not None and not isinstance(value, dict):
                 raise TypeError(f"{what} maps names to {what}, got {type(value).__name__}")
         self.name = name
@@ -73,6 +75,12 @@ class Apparatus:
         if clearance is not None and not isinstance(clearance, Clearance):
             raise TypeError(f"clearance is a Clearance value, got {type(clearance).__name__}")
         self.clearance: Clearance | None = clearance
+        # the fields probes and samples need, for the planner (mime_gui.field.planner)
+        self.targets: dict[str, FieldTarget] = dict(targets or {})
+        for name, target in self.targets.items():
+            if not isinstance(target, FieldTarget):
+                raise TypeError(f"targets maps names to FieldTarget values, got {name!r}: "
+                                f"{type(target).__name__}")
         self.base: Path | None = Path(base) if base is not None else None
         if isinstance(package_dirs, str | os.PathLike):
             raise TypeError(f"package_dirs is a list of folders, got {package_dirs!r}")
@@ -123,7 +131,7 @@ class Apparatus:
                 {n: part(p) for n, p in self.parts.items()}, {n: part(p) for n, p in self.magnets.items()},
                 self.probes, self.poses, self.frames, self.trajectories,
                 {n: s if s.geometry is None else part(s) for n, s in self.samples.items()}, self.zones,
-                self.clearance)
+                self.clearance, self.targets)
 
     def __eq__(self, other) -> bool:
         """Equal rigs: same name, same chain in the same order, same parts, magnets, probes, poses,
@@ -144,7 +152,8 @@ class Apparatus:
                 + (f", trajectories={self.trajectories!r}" if self.trajectories else "")
                 + (f", samples={self.samples!r}" if self.samples else "")
                 + (f", zones={self.zones!r}" if self.zones else "")
-                + (f", clearance={self.clearance!r})" if self.clearance is not None else ")"))
+                + (f", clearance={self.clearance!r}" if self.clearance is not None else "")
+                + (f", targets={self.targets!r})" if self.targets else ")"))
 
 
 __all__ = ["Apparatus", "Finding", "RigError"]

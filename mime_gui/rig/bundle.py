@@ -123,7 +123,7 @@ def _rewritten(rig, anchor: Path, roots: list[Path], stage: Path) -> Apparatus:
                      magnets={n: part(p) for n, p in rig.magnets.items()}, base=stage,
                      package_dirs=[_inside(r, anchor) for r in roots], probes=rig.probes, poses=rig.poses,
                      frames=rig.frames, trajectories=rig.trajectories, samples=rig.samples, zones=rig.zones,
-                     clearance=rig.clearance)
+                     clearance=rig.clearance, targets=rig.targets)
 
 
 def write_bundle(rig, out) -> Path:

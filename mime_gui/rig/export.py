@@ -36,6 +36,7 @@ _TRAJECTORY_IMPORTS = ("AccelerationLimit", "Keyframe", "Spin", "Trajectory")  #
 _SAMPLE_IMPORTS = ("Sample",)  # and by one with samples (a moment is a Quantity in A m2)
 _ZONE_IMPORT = "Zone"  # and by one with zones
 _CLEARANCE_IMPORTS = ("Allowed", "Clearance")  # and by one that declares its clearance
+_TARGET_IMPORT = "FieldTarget"  # and by one with field targets
 
 
 def _optional_imports(rig) -> list[str]:
@@ -47,7 +48,8 @@ def _optional_imports(rig) -> list[str]:
     return [*([_PROBE_IMPORT] if rig.probes else ()), *([_POSE_IMPORT] if rig.poses else ()),
             *([_FRAME_IMPORT] if rig.frames else ()), *(_TRAJECTORY_IMPORTS if rig.trajectories else ()),
             *(_SAMPLE_IMPORTS if rig.samples else ()), *([_ZONE_IMPORT] if rig.zones else ()),
-            *(_CLEARANCE_IMPORTS if rig.clearance is not None else ()), *sorted(used)]
+            *(_CLEARANCE_IMPORTS if rig.clearance is not None else ()),
+            *([_TARGET_IMPORT] if rig.targets else ()), *sorted(used)]
 
 
 def _text(value: str) -> str:
@@ -175,6 +177,14 @@ def _zone(zone, rig, folder, indent: str) -> str:
     return _call("Zone", args, indent)
 
 
+def _target(t, rig, folder, indent: str) -> str:
+    kind = [f"direction={_tuple(t.direction)}"] if t.direction is not None else \
+        [f"axis={_tuple(t.axis)}", f"frequency={_num(t.frequency)}"]
+    args = [_text(t.at), *kind, f"tolerance={_num(t.tolerance)}", f"low={_num(t.low)}",
+            f"high={_num(t.high)}", f"ellipticity={_num(t.ellipticity)}"]
+    return _call("FieldTarget", args, indent)
+
+
 def _clearance(c, indent: str) -> str:
     pairs = "".join(f"{indent}    Allowed({_text(a.first)}, {_text(a.second)}, "
                     f"reason={_optional(a.reason)}),\n" for a in c.allow)
@@ -266,6 +276,7 @@ def to_python(rig, folder, source: str = "") -> str:
               *(["    poses={\n" + entries(rig.poses, _pose) + "    },"] if rig.poses else []),
               *(["    trajectories={\n" + entries(rig.trajectories, _trajectory) + "    },"]
                 if rig.trajectories else []),
+              *(["    targets={\n" + entries(rig.targets, _target) + "    },"] if rig.targets else []),
               *([f"    package_dirs=[{dirs}],"] if rig.package_dirs else []),
               "    base=HERE,",
               ")", "", *_provenance(rig, folder), ""]

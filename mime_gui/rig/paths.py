@@ -130,8 +130,8 @@ def _replaced(value, keys: tuple[str, ...], new, path: str):
 
 def with_items(rig: Apparatus, collection: str, items: dict) -> Apparatus:
     """A new rig like ``rig`` with ``collection`` (``chain``, ``parts``, ``magnets``, ``probes``, ``frames``,
-    ``poses`` or ``trajectories``) replaced."""
-    tables = {c: getattr(rig, c) for c in (*COLLECTIONS, "poses", "trajectories")}
+    ``poses``, ``trajectories`` or ``targets``) replaced."""
+    tables = {c: getattr(rig, c) for c in (*COLLECTIONS, "poses", "trajectories", "targets")}
     tables[collection] = items
     return Apparatus(rig.name, base=rig.base, package_dirs=rig.package_dirs, clearance=rig.clearance,
                      **tables)
@@ -145,7 +145,7 @@ def replace(rig: Apparatus, path: str, value) -> Apparatus:
         return Apparatus(value, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
                          package_dirs=rig.package_dirs, probes=rig.probes, poses=rig.poses, frames=rig.frames,
                          trajectories=rig.trajectories, samples=rig.samples, zones=rig.zones,
-                         clearance=rig.clearance)
+                         clearance=rig.clearance, targets=rig.targets)
     collection, name, keys = parts[0], parts[1], parts[2:]
     items = dict(getattr(rig, collection))
     if not keys:

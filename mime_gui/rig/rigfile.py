@@ -33,6 +33,7 @@ from mime_gui.rig.poses import POSE_UNITS, UNIT_FACTORS, Pose
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.samples import Sample
 from mime_gui.rig.segments import SEGMENT_KINDS, _ArmSegment, _MotorSegment
+from mime_gui.rig.targets import FieldTarget, TargetError
 from mime_gui.rig.trajectories import (
     ACCELERATION_UNITS,
     FREQUENCY_UNITS,
@@ -157,7 +158,7 @@ class _Reader:
     def document(self, data, base: Path) -> Apparatus:
         d = self.obj(data, "", ("format", "version", "name"),
                      ("package_dirs", "chain", "parts", "magnets", "provenance", "probes", "poses", "frames",
-                      "trajectories", "samples", "zones", "clearance"))
+                      "trajectories", "samples", "zones", "clearance", "targets"))
         if d["format"] != FORMAT:
             self.fail("rigfile.format", "/format",
                       f"this is not a rig file: format {d['format']!r}, expected {FORMAT!r}")
@@ -197,7 +198,9 @@ class _Reader:
                   for k, v in self.names(d.get("frames", {}), "/frames").items()}
         trajectories = {k: self.trajectory(v, f"/trajectories/{_escape(k)}")
                         for k, v in self.names(d.get("trajectories", {}), "/trajectories").items()}
-        return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base,
+        targets = {k: self.target(v, f"/targets/{_escape(k)}")
+                   for k, v in self.names(d.get("targets", {}), "/targets").items()}
+        return Apparatus(name, chain=chain, parts=parts, magnets=magnets, base=base, targets=targets,
                          package_dirs=self.package_dirs(d.get("package_dirs", []), "/package_dirs"),
                          probes=probes, poses=poses, frames=frames, trajectories=trajectories,
                          samples=samples, zones=zones,
@@ -386,6 +389,26 @@ class _Reader:
         if "reason" in d:
             kw["reason"] = self.string(d["reason"], f"{p}/reason", nullable=True)
         return Zone(**kw)
+
+    def target(self, value, p: str) -> FieldTarget:
+        """``{"at": "probes.<name>", "direction": [x, y, z]}`` or ``{"at", "axis": [x, y, z], "frequency":
+        {"value": Hz, "unit": "Hz"}}``, and optionally ``"tolerance": {"value": rad, "unit": "rad"}``,
+        ``"low"``/``"high": {"value": T, "unit": "T"}``, ``"ellipticity"``: a field target."""
+        d = self.obj(value, p, ("at",), ("direction", "axis", "frequency", "tolerance", "low", "high",
+                                         "ellipticity"))
+        kw: dict = {"at": self.string(d["at"], f"{p}/at")}
+        for key in ("direction", "axis"):
+            if key in d:
+                kw[key] = self.numbers(d[key], f"{p}/{key}", 3)
+        for key, unit in (("frequency", "Hz"), ("tolerance", "rad"), ("low", "T"), ("high", "T")):
+            if key in d:
+                kw[key] = self.measured(d[key], f"{p}/{key}", unit)
+        if "ellipticity" in d:
+            kw["ellipticity"] = self.number(d["ellipticity"], f"{p}/ellipticity")
+        try:
+            return FieldTarget(**kw)
+        except TargetError as err:  # a value no target has: refused at its place, with its own code
+            self.fail(err.code, f"{p}/{err.file}" if err.file in kw else p, err.message)
 
     def clearance(self, value, p: str) -> Clearance:
         """``{"margin": {"value": m, "unit": "m"}, "reason", "allow": [{"pair": [item, item], "reason"}]}``,
@@ -754,12 +777,21 @@ def to_data(rig: Apparatus, folder) -> dict:
         if rig.frames else {}  # a rig without declared frames is written as before they existed
     trajectories = {"trajectories": {k: trajectory_data(v) for k, v in rig.trajectories.items()}} \
         if rig.trajectories else {}  # a rig without trajectories is written as before they existed
-    # and the clearance only when the rig declares one
+    # and the clearance only when the rig declares one, the targets when it has some
     clearance = {"clearance": _clearance(rig.clearance)} if rig.clearance is not None else {}
+    targets = {"targets": {k: _target(v) for k, v in rig.targets.items()}} if rig.targets else {}
     return {"format": FORMAT, "version": VERSION, "name": rig.name, **dirs, "chain": chain, **frames,
             "parts": {k: part(v) for k, v in rig.parts.items()},
             "magnets": {k: part(v) for k, v in rig.magnets.items()}, **probes, **samples, **zones,
-            **clearance, **poses, **trajectories}
+            **clearance, **poses, **trajectories, **targets}
+
+
+def _target(t: FieldTarget) -> dict:
+    """A target as written: where, the direction or the axis and frequency, then its bounds."""
+    kind = {"direction": list(t.direction)} if t.direction is not None else \
+        {"axis": list(t.axis), "frequency": _measured(t.frequency, "Hz")}
+    return {"at": t.at, **kind, "tolerance": _measured(t.tolerance, "rad"), "low": _measured(t.low, "T"),
+            "high": _measured(t.high, "T"), "ellipticity": t.ellipticity}
 
 
 def _sample(sample: Sample, base, folder) -> dict:

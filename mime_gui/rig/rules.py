@@ -81,6 +81,10 @@ RULES = {
                   "and at most 1e6 m",
     "zone.limit": "a zone's |B| limit is finite, positive and at most 100 T",
     "zone.reason": "a zone says why it is there",
+    "target.name": "a target's name is non-empty text without dots or surrounding spaces, and differs from "
+                   "every other target's in more than case",
+    "target.at": "a target asks for the field at a probe or a sample of the rig (probes.<name> or "
+                 "samples.<name>)",
     "clearance.declaration": "a declared clearance margin is finite, not negative and at most 1e6 m, and "
                              "says why",
     "clearance.allow": "a pair allowed to touch names two different items (parts.<name>, magnets.<name>, "
@@ -397,6 +401,9 @@ def analyse(rig) -> Analysis:
     from mime_gui.rig.trajectory_rules import check_trajectories  # and the poses' names
 
     check_trajectories(rig, a)
+    from mime_gui.rig.target_rules import check_targets
+
+    check_targets(rig, a)
     return a
 
 

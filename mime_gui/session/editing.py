@@ -14,13 +14,10 @@ from dataclasses import dataclass
 from mime_gui.rig import paths as rig_paths
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.session.document import Document
-from mime_gui.session.edits import Edit, EditError
+from mime_gui.session.edits import WHOLE, Edit, EditError  # WHOLE: what an edit replaces whole
 from mime_gui.session.errors import SessionError, refuse
 from mime_gui.session.events import Event
 from mime_gui.session.history import History, Step
-
-#: what an edit replaces whole (no rig path reaches into one): a step's paths name them by their names
-WHOLE = ("poses", "trajectories")
 
 
 @dataclass(frozen=True)

@@ -17,11 +17,12 @@ from mime_gui.rig.poses import Pose
 from mime_gui.rig.segments import SEGMENT_KINDS
 
 _SINGULAR = {"chain": "segment", "parts": "part", "magnets": "magnet", "probes": "probe", "frames": "frame",
-             "poses": "pose", "trajectories": "trajectory", "samples": "sample", "zones": "zone"}
-#: what AddItem, RemoveItem, RenameItem and ReplaceItem work on: the items, the named poses and the
-#: trajectories (no rig path reaches into a pose or a trajectory, so each is added, renamed, replaced or
-#: removed whole)
-WHOLE = ("poses", "trajectories")
+             "poses": "pose", "trajectories": "trajectory", "samples": "sample", "zones": "zone",
+             "targets": "target"}
+#: what AddItem, RemoveItem, RenameItem and ReplaceItem work on: the items, the named poses, the
+#: trajectories and the field targets (no rig path reaches into one of those, so each is added, renamed,
+#: replaced or removed whole)
+WHOLE = ("poses", "trajectories", "targets")
 EDITABLE = (*COLLECTIONS, *WHOLE)
 
 
@@ -206,6 +207,8 @@ class RenameItem(Edit):
             out = _rename_in_trajectories(out, segment=(self.old, self.new))
         elif self.collection == "poses":
             out = _rename_in_trajectories(out, pose=(self.old, self.new))
+        elif self.collection in ("probes", "samples"):  # a target aims at it by name
+            out = _rename_in_targets(out, f"{self.collection}.{self.old}", f"{self.collection}.{self.new}")
         elif self.collection == "frames":
             segment = items[self.old].segment
             out = _rename_mounts(out, f"{segment}.{self.old}", f"{segment}.{self.new}", whole=True)
@@ -388,6 +391,14 @@ def _rename_in_poses(rig: Apparatus, old: str, new: str) -> Apparatus:
     poses = {name: Pose(renamed(pose.values), pose.unit, renamed(pose.units)) if old in pose.values else pose
              for name, pose in rig.poses.items()}
     return paths.with_items(rig, "poses", poses)
+
+
+def _rename_in_targets(rig: Apparatus, old: str, new: str) -> Apparatus:
+    """The targets aimed at ``old`` (``probes.<name>``) aim at ``new``."""
+    if not any(t.at == old for t in rig.targets.values()):
+        return rig
+    return paths.with_items(rig, "targets", {n: dataclasses.replace(t, at=new) if t.at == old else t
+                                             for n, t in rig.targets.items()})
 
 
 def _rename_in_trajectories(rig: Apparatus, segment=None, pose=None) -> Apparatus:

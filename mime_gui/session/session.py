@@ -62,7 +62,7 @@ __all__ = ["ChangeSet", "Session", "SessionError", "file_kind"]
 
 
 #: the rig's collections nothing in the 3D view draws: an edit of them alone pushes nothing to the view
-UNDRAWN = ("trajectories", "poses")
+UNDRAWN = ("trajectories", "poses", "targets")
 
 
 class Session:

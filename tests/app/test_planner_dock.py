@@ -99,3 +99,27 @@ def test_what_is_no_target_is_refused_and_an_unreachable_one_names_what_binds(wi
         qtbot.mouseClick(dock.find_button, Qt.LeftButton)
     assert dock.table.rowCount() == 0 and "window binds" in dock.status.text()
     assert not dock.use_button.isEnabled()
+
+
+def test_a_typed_field_kept_as_a_target_and_chosen_again(window, qtbot, demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, planner_dock(window, qtbot)
+    ask_rotating(qtbot, dock, "0, 1, 0")
+    dock.ellipticity.setValue(0.5)
+    qtbot.mouseClick(dock.keep_button, Qt.LeftButton)
+    t = session.rig.targets["target 1"]
+    assert (t.at, t.axis, t.frequency, t.low, t.high, t.ellipticity) == \
+        ("probes.sample", (0.0, 1.0, 0.0), 5.0, 1e-3, 50e-3, 0.5)
+    assert math.isclose(t.tolerance, math.radians(10.0))
+    assert dock.targets.currentText() == "target 1"
+    # typed over, then the kept target chosen again: the form shows it
+    dock.targets.setCurrentIndex(0)
+    ask_rotating(qtbot, dock, "1, 0, 0")
+    dock.kind.setCurrentText("fixed direction")
+    dock.targets.setCurrentText("target 1")
+    assert dock.kind.currentText() == "rotating" and dock.vector.text() == "0, 1, 0"
+    assert dock.ellipticity.value() == 0.5
+    # one undo step takes it away, and the list follows
+    qtbot.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
+    qtbot.waitUntil(lambda: "target 1" not in session.rig.targets)
+    assert [dock.targets.itemText(i) for i in range(dock.targets.count())] == ["(as typed below)"]

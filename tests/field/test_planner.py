@@ -170,3 +170,67 @@ def test_what_cannot_be_aimed_at_is_refused_with_its_code(dish):
     with pytest.raises(TargetError) as err:
         FieldTarget("parts.holder", direction=(0, 0, 1))
     assert err.value.code == "target.at"
+
+
+def test_a_target_kept_in_the_rig_file_is_planned_by_name(dish, tmp_path, capsys):
+    """targets in the rig file: read back as written, checked by the rules, planned with --target NAME."""
+    import json
+    import shutil
+
+    import jsonschema
+
+    rig, built, point = dish
+    B = field_by_hand(KNOWN, MOTOR, point)
+    size = float(np.linalg.norm(B))
+    rig.targets = {"beside": FieldTarget("probes.dish", direction=tuple(B), tolerance=math.radians(3.0),
+                                         low=0.95 * size, high=1.05 * size)}
+    folder = tmp_path / "rig"
+    shutil.copytree(DEMO, folder)
+    path = save(rig, folder / "dish.rig.json")
+    data = json.loads(path.read_text())
+    jsonschema.validate(data, json.loads((RESOURCES / "rig.schema.json").read_text()))
+    assert data["targets"]["beside"]["tolerance"] == {"value": math.radians(3.0), "unit": "rad"}
+    assert load(path).targets == rig.targets and load(path).validate() == []
+    out = tmp_path / "beside.csv"
+    code, text, err = run(capsys, "plan", path, "--target", "beside", "--starts", "3", "--out", out)
+    assert code == 0 and err == "" and out.exists(), (text, err)
+    code, _, err = run(capsys, "plan", path, "--target", "nowhere", "--out", out)
+    assert code == 2 and "error[plan.target] --target: the rig has no target 'nowhere'; targets: beside" in err
+    code, _, err = run(capsys, "plan", path, "--target", "beside", "--at", "probes.dish", "--out", out)
+    assert code == 2 and "error[plan.option] --target" in err
+
+
+def test_a_bad_target_in_a_rig_file_is_refused_at_its_place(dish, tmp_path):
+    import json
+
+    from mime_gui.rig import RigFileError
+
+    rig, built, point = dish
+    rig.targets = {"t": FieldTarget("probes.dish", direction=(0.0, 0.0, 1.0))}
+    path = save(rig, tmp_path / "t.rig.json")
+    for change, code, pointer in ((lambda t: t.update(direction=[0, 0, 0]), "target.direction",
+                                   "/targets/t/direction"),
+                                  (lambda t: t.update(ellipticity=2), "target.ellipticity",
+                                   "/targets/t/ellipticity"),
+                                  (lambda t: t.update(tolerance={"value": 10, "unit": "deg"}), "rigfile.unit",
+                                   "/targets/t/tolerance/unit")):
+        data = json.loads(path.read_text())
+        change(data["targets"]["t"])
+        bad = tmp_path / "bad.rig.json"
+        bad.write_text(json.dumps(data))
+        with pytest.raises(RigFileError) as err:
+            load(bad)
+        assert (err.value.code, err.value.pointer) == (code, pointer), err.value
+
+
+def test_a_target_follows_its_probe_when_the_probe_is_renamed(dish):
+    from mime_gui.session import RenameItem, Session
+
+    rig, built, point = dish
+    rig.targets = {"t": FieldTarget("probes.dish", direction=(0.0, 0.0, 1.0))}
+    session = Session()
+    session.open_apparatus(rig)
+    session.apply(RenameItem("probes", "dish", "bench"))
+    assert session.rig.targets["t"].at == "probes.bench" and session.findings == ()
+    session.undo()
+    assert session.rig.targets["t"].at == "probes.dish"

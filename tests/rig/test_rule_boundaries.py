@@ -864,7 +864,8 @@ def test_every_rule_has_a_boundary_case_here():
                "sample.name", "sample.mount", "sample.placement", "sample.moment", "sample.geometry",
                "sample.material", "sample.remanence", "sample.magnetisation", "sample.orientation",
                "zone.name", "zone.mount", "zone.placement", "zone.shape", "zone.limit", "zone.reason",
-               "clearance.declaration", "clearance.allow", "chain.field-tolerance", "sample.drag"}
+               "clearance.declaration", "clearance.allow", "chain.field-tolerance", "sample.drag",
+               "target.name", "target.at"}
     assert covered == set(RULES)
 
 
@@ -1123,3 +1124,30 @@ def test_a_zone_says_why_it_is_there(reason, ok):
     rig = snippet_rig()
     rig.zones["z"] = Zone(sphere=0.1, reason=reason)
     assert found(rig) == ([] if ok else [("zone.reason", "zones.z.reason")])
+
+
+@pytest.mark.parametrize("names, expected", [
+    (("spin", "hold"), []),
+    (("spin", "Spin"), [("target.name", "targets.Spin")]),  # only in case: the second is named
+    (("spin", " spin"), [("target.name", "targets. spin")]),
+    (("", "x"), [("target.name", "targets.")]),
+])
+def test_target_names_differ_in_more_than_case(names, expected):
+    from mime_gui.rig.targets import FieldTarget
+
+    rig = snippet_rig()
+    rig.probes = {"dish": Probe((0.3, 0.0, 0.1))}
+    for n in names:
+        rig.targets[n] = FieldTarget("probes.dish", direction=(0, 0, 1))
+    assert found(rig) == expected
+
+
+@pytest.mark.parametrize("at, ok", [("probes.dish", True), ("probes.Dish", False), ("samples.dish", False),
+                                    ("probes.dish2", False)])
+def test_a_target_aims_at_a_probe_or_sample_the_rig_has(at, ok):
+    from mime_gui.rig.targets import FieldTarget
+
+    rig = snippet_rig()
+    rig.probes = {"dish": Probe((0.3, 0.0, 0.1))}
+    rig.targets["t"] = FieldTarget(at, axis=(0, 0, 1), frequency=5.0)
+    assert found(rig) == ([] if ok else [("target.at", "targets.t.at")])

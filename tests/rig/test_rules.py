@@ -41,6 +41,7 @@ from mime_gui.rig import (
     n_m_s,
     tesla,
 )
+from mime_gui.rig.targets import FieldTarget
 
 
 def _set(obj, **kw):
@@ -293,6 +294,12 @@ CASES = [
      lambda r, t: setattr(r, "clearance", Clearance(allow=(Allowed("parts.holder", "parts.holder",
                                                                    reason="r"),))),
      ["'parts.holder'", "two different items"]),
+    ("a target with a dot in its name", "target.name", "targets.a.b",
+     lambda r, t: r.targets.update({"a.b": FieldTarget("probes.sample", direction=(0, 0, 1))}),
+     ["'a.b'", "without dots"]),
+    ("a target at a missing probe", "target.at", "targets.t.at",
+     lambda r, t: r.targets.update(t=FieldTarget("probes.nowhere", direction=(0, 0, 1))),
+     ["'nowhere'", "(none)"]),
     ("a pose with a dot in its name", "pose.name", "poses.a.b",
      lambda r, t: r.poses.update({"a.b": Pose({})}), ["'a.b'", "without dots"]),
     ("a pose of a missing segment", "pose.segment", "poses.p.stage",

@@ -1,6 +1,7 @@
 """Find poses: ask for the field a probe or a sample needs, get the arm's poses, preview one, use it.
 
-The target is typed in the dock (where, a fixed direction or a rotating axis and frequency, the tolerance,
+The target is one of the rig's (its file's ``targets``, chosen at the top: it fills the form) or typed in
+the dock (where, a fixed direction or a rotating axis and frequency, the tolerance,
 the |B| window, the least ellipticity: :class:`~mime_gui.rig.targets.FieldTarget`); *Find poses* runs
 :func:`~mime_gui.field.planner.plan` from the current pose on a worker thread (the window stays live; a
 newer search or an edit of the rig makes an older one's answer stale, and it is dropped). The candidates are
@@ -8,7 +9,8 @@ listed best margin first; choosing one previews it (the joint sliders go to it, 
 Teleport says); *Use* turns the chosen one into a trajectory from the current pose
 (:func:`~mime_gui.field.planner.trajectory_to`), checks it as played
 (:func:`~mime_gui.field.planner.check_candidate`) and, when it passes, adds it to the rig (one edit, one
-undo step) and plays it. A target the rig cannot meet says which constraint binds.
+undo step) and plays it. *Keep as target* adds the typed field to the rig's targets (one edit). A target the
+rig cannot meet says which constraint binds.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from mime_gui.session import AddItem, Session, SessionError
 DT = 0.01
 HEADERS = ["#", "Margin", "Off (°)", "|B| (mT)", "Joints"]
 FIXED, ROTATING = "fixed direction", "rotating"
+TYPED = "(as typed below)"
 #: the dock's least size (px), no larger than the other tabs' beside the plots
 MINIMUM = (240, 120)
 
@@ -86,6 +89,13 @@ class PlannerDock(QDockWidget):
         col.setSpacing(3)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        self.targets = QComboBox(body)
+        self.targets.setObjectName("targets")
+        self.targets.setToolTip("The rig's field targets (its file's targets): choosing one fills the form")
+        self.targets.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
+        self.targets.setMinimumContentsLength(10)
+        self.targets.currentTextChanged.connect(self._target_chosen)
+        form.addRow("Target", self.targets)
         self.at = QComboBox(body)
         self.at.setToolTip("The probe or sample where the field is asked for")
         self.at.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
@@ -132,8 +142,14 @@ class PlannerDock(QDockWidget):
         self.use_button.setToolTip("The chosen pose as a trajectory from the current pose (then the spin), "
                                    "checked as played, added to the rig (an edit: Edit → Undo) and played")
         self.use_button.clicked.connect(self.use)
+        self.keep_button = QToolButton(body)
+        self.keep_button.setText("Keep as target")
+        self.keep_button.setToolTip("Keep the field typed here as a target of the rig (its file's targets; "
+                                    "an edit: Edit → Undo)")
+        self.keep_button.clicked.connect(self.keep)
         buttons.addWidget(self.find_button)
         buttons.addWidget(self.use_button)
+        buttons.addWidget(self.keep_button)
         buttons.addStretch(1)
         col.addLayout(buttons)
 
@@ -188,6 +204,13 @@ class PlannerDock(QDockWidget):
                 self.at.addItems(places)
                 if keep in places:
                     self.at.setCurrentIndex(places.index(keep))
+        names = [TYPED] + (list(rig.targets) if rig is not None else [])
+        if names != [self.targets.itemText(i) for i in range(self.targets.count())]:
+            keep = self.targets.currentText()
+            with QSignalBlocker(self.targets):
+                self.targets.clear()
+                self.targets.addItems(names)
+                self.targets.setCurrentIndex(names.index(keep) if keep in names else 0)
         if self.plan is not None and _key(self.plan_built) != _key(self._built()):
             self._token += 1  # a search under way is for the rig as it was
             self._set_plan(None)
@@ -197,6 +220,7 @@ class PlannerDock(QDockWidget):
     def _enable(self) -> None:
         ready = self._built() is not None and self.at.count() > 0
         self.find_button.setEnabled(ready)
+        self.keep_button.setEnabled(ready)
         self.use_button.setEnabled(ready and self.chosen() is not None)
         rotating = self.kind.currentText() == ROTATING
         self.frequency.setEnabled(rotating)
@@ -222,6 +246,44 @@ class PlannerDock(QDockWidget):
                            tolerance=math.radians(self.tolerance.value()), low=self.low.value() * 1e-3,
                            high=self.high.value() * 1e-3,
                            ellipticity=self.ellipticity.value() if rotating else 0.0)
+
+    def _target_chosen(self, name: str) -> None:
+        """A target of the rig fills the form (the form's fields stay editable: a search uses them)."""
+        rig = self.session.rig
+        t = rig.targets.get(name) if rig is not None else None
+        if t is None:
+            return
+        self.at.setCurrentText(t.at)
+        self.kind.setCurrentText(ROTATING if t.rotating else FIXED)
+        self.vector.setText(", ".join(f"{v:g}" for v in (t.axis if t.rotating else t.direction)))
+        if t.rotating:
+            self.frequency.setValue(t.frequency)
+            self.ellipticity.setValue(t.ellipticity)
+        self.tolerance.setValue(math.degrees(t.tolerance))
+        self.low.setValue(t.low * 1e3)
+        self.high.setValue(t.high * 1e3)
+        self._enable()
+
+    def keep(self) -> bool:
+        """The typed field as a new target of the rig: one edit."""
+        try:
+            target = self.target()
+        except CodedError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return False
+        taken = {n.casefold() for n in self.session.rig.targets}
+        i = 1
+        while f"target {i}" in taken:
+            i += 1
+        name = f"target {i}"
+        try:
+            self.session.apply(AddItem("targets", name, target))
+        except SessionError as err:
+            self._say(f"[{err.code}] {err.message}", bad=True)
+            return False
+        self.targets.setCurrentText(name)
+        self._say(f"Kept as {name!r} in the rig's targets (mime-gui plan --target {name!r})")
+        return True
 
     def _current(self, built) -> np.ndarray:
         """The current commands in ``built.command_names`` order."""
