@@ -421,6 +421,27 @@ def trajectory_to(built, plan_: Plan, candidate: Candidate, current=None, spin_h
     return spun
 
 
+def _played_findings(built, played) -> list[Finding]:
+    """What the played trajectory breaks beyond its own limits: the keep-out zones, clearance (a contact or
+    a pair within the margin), the dynamic segments' effort and velocity limits (the demand), and the
+    field at the arm's own joints against their declared tolerance."""
+    from mime_gui.field.joints import joint_field
+    from mime_gui.field.zones import zone_findings
+    from mime_gui.rig.clearance_check import clearance_along
+
+    rig = built.apparatus
+    found: list[Finding] = []
+    if rig.zones:
+        found += zone_findings(built, played).findings
+    found += [f for f in clearance_along(built, played).findings if f.code != "clearance.allow"]
+    if any(s.segment.dynamic for s in built.segments.values()):
+        found += [Finding(e.code, f"chain.{e.joint.partition('.')[0]}", str(e).split(": ", 1)[1])
+                  for e in built.torques(played).excesses]
+    if any(s.field_tolerance is not None for s in rig.chain.values()):
+        found += joint_field(built, played).findings
+    return found
+
+
 @dataclass(frozen=True, eq=False)
 class Checked:
     """A candidate's trajectory as played: ``findings`` of every check (none: it passes), the field the
@@ -438,18 +459,17 @@ class Checked:
 
 def check_candidate(built, plan_: Plan, trajectory, dt: float = 0.01) -> Checked:
     """Play ``trajectory`` and check it: its limits (:func:`~mime_gui.rig.trajectories.check`), the keep-out
-    zones along it, and the field at the target (the last pose's, or the summary of the spin's held part)."""
+    zones, clearance, the demand on the dynamic segments and the field at the arm's own joints along it, and
+    the field at the target (the last pose's, or the summary of the spin's held part)."""
     from mime_gui.field.along import field_along
     from mime_gui.field.summary import rotating_summary
-    from mime_gui.field.zones import zone_findings
     from mime_gui.rig.trajectories import check, render
 
     t = plan_.target
     findings = list(check(built, trajectory, dt))
     time, commands = render(built, trajectory, dt)
     played = built.play(commands, dt)
-    if built.apparatus.zones:
-        findings += zone_findings(built, played).findings
+    findings += _played_findings(built, played)
     item = getattr(built.apparatus, t.collection)[t.item]
     point = {t.item: Probe(item.at, mount=item.mount)}
     B = field_along(built, played, point).B[:, 0]

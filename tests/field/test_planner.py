@@ -147,6 +147,13 @@ def test_a_rotating_target_from_a_known_pose_is_met_and_confirmed_by_mime_gui_fi
     # the field's rows are the played steps, one per command row
     s = rotating_summary(time[held], B[held][:, :1])[0]
     assert s.frequency == pytest.approx(5.0, rel=0.01)
+    # the checks it claims, again by mime-gui play on the written file: no limit exceeded, no contact
+    played = tmp_path / "played.npz"
+    code, _, err = run(capsys, "play", path, "--commands", out, "--torques", "--clearance", "--out", played,
+                       "--quiet")
+    assert code == 0, err
+    with np.load(played) as data:
+        assert data["limit_excesses"].size == 0 and data["clearance_findings"].size == 0
     assert math.degrees(math.acos(np.clip(s.axis @ axis, -1, 1))) <= 10.0
     assert 0.8 * b_min <= s.B_min and s.B_max <= 1.2 * b_max
 
