@@ -47,6 +47,7 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("MeasuresDock", "Measures", "beside", _DOCKS + "measures:MeasuresDock"),
     DockSpec("TrajectoryDock", "Trajectory", "beside", _DOCKS + "trajectory:TrajectoryDock"),
     DockSpec("PlannerDock", "Find poses", "beside", _DOCKS + "planner:PlannerDock"),
+    DockSpec("SweepDock", "Sweep", "beside", _DOCKS + "sweep:SweepDock"),
     DockSpec("PlayerDock", "Player", "foot", _DOCKS + "player:PlayerDock"),
 )
 
