@@ -54,6 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "plan") -> None:
                         help=f"starts of the search: the initial pose and N-1 drawn within the limits "
                              f"(default 8, at most {MAX_STARTS})")
     parser.add_argument("--seed", type=count, default=0, metavar="N", help="the starts' seed (default 0)")
+    parser.add_argument("--workers", type=count, default=None, metavar="N",
+                        help="run the starts on N local worker processes (default: in this process)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the starts on the Dask cluster at ADDRESS (tcp://host:8786), as mime-gui "
+                             "sweep does (docs/sweeps.md)")
     parser.add_argument("--dt", type=number, default=DT, metavar="S",
                         help=f"the command file's step in seconds (default {DT:g})")
     parser.add_argument("--out", required=True, metavar="CMD.csv", help="the command file to write (.csv or "
@@ -112,6 +117,20 @@ def target_of(args: argparse.Namespace):
                        ellipticity=args.ellipticity)
 
 
+def _executor(args: argparse.Namespace, path: Path, target):
+    """``(executor, job)`` for ``--workers`` or ``--scheduler`` (the sweep's), ``(None, None)`` without."""
+    if args.workers is None and args.scheduler is None:
+        return None, None
+    from mime_gui import inputs
+    from mime_gui.field.planner import plan_job
+    from mime_gui.multibody.resolve import package_dirs as current_dirs
+    from mime_gui.sweep.executors import executor
+
+    runner = executor(args.workers, args.scheduler)
+    text = inputs.read_bytes(path, "rig").decode("utf-8-sig")
+    return runner, plan_job(text, str(path), str(path.resolve().parent), target, tuple(current_dirs()))
+
+
 def run(args: argparse.Namespace, out=None, err=None) -> int:
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
@@ -161,7 +180,12 @@ def _run(args: argparse.Namespace, out, err) -> int:
         _print_findings(exc.findings, out)
         return EXIT_NONE
     try:
-        found = plan(built, target, starts=args.starts, seed=args.seed)
+        runner, job = _executor(args, path, target)
+        try:
+            found = plan(built, target, starts=args.starts, seed=args.seed, executor=runner, job=job)
+        finally:
+            if runner is not None:
+                runner.close()
     except CodedError as exc:
         print(printable(exc.one_line()), file=err)
         return EXIT_USAGE

@@ -342,17 +342,73 @@ def _starts(space: _Space, x0: np.ndarray, count: int, seed: int) -> np.ndarray:
     return np.array(out)
 
 
-def plan(built, target: FieldTarget, current=None, starts: int = 8, seed: int = 0) -> Plan:
+@dataclass(frozen=True, eq=False)
+class PlanJob:
+    """What every start of a plan shares when the starts run on an executor (``mime-gui sweep``'s local
+    worker processes or a Dask cluster): the rig file's text, its name and ``base`` folder, the package
+    folders, and the target; ``key`` names it, so a worker builds the rig once."""
+
+    rig_text: str
+    rig_file: str
+    base: str
+    target: FieldTarget
+    package_dirs: tuple[str, ...] = ()
+    key: str = ""
+
+
+def plan_job(rig_text: str, rig_file: str, base: str, target: FieldTarget, package_dirs=()) -> PlanJob:
+    import hashlib
+
+    key = hashlib.sha256(rig_text.encode("utf-8", "surrogatepass") + repr(target).encode()).hexdigest()
+    return PlanJob(rig_text, rig_file, str(base), target, tuple(package_dirs), key)
+
+
+_built: dict[str, object] = {}  # a worker's build of its job's rig, by the job's key
+
+
+def _job_built(job: PlanJob):
+    built = _built.get(job.key)
+    if built is None:
+        from mime_gui.multibody.resolve import set_package_dirs
+        from mime_gui.rig.actuator_sources import discover
+        from mime_gui.rig.rigfile import parse
+
+        set_package_dirs(list(job.package_dirs))
+        discover(job.base)
+        built = parse(job.rig_text, job.rig_file, base=job.base).build()
+        _built.clear()
+        _built[job.key] = built
+    return built
+
+
+def descend_start(job: PlanJob, start) -> tuple[int, Candidate, int]:
+    """One start's descent on a worker: ``start`` is ``(index, x0)``; returns its index, its end and the
+    poses it evaluated."""
+    index, x0 = start
+    space = _Space(_job_built(job), job.target)
+    return index, _descend(_Residuals(space), np.asarray(x0, dtype=float)), space.evaluations
+
+
+def plan(built, target: FieldTarget, current=None, starts: int = 8, seed: int = 0, executor=None,
+         job: PlanJob | None = None) -> Plan:
     """Poses meeting ``target`` from ``starts`` starts, the first ``current`` (command positions in
-    ``built.command_names`` order; the rig's initial positions when None). Raises
-    :class:`~mime_gui.field.errors.FieldError` (``plan.*``) when the target cannot be aimed at."""
+    ``built.command_names`` order; the rig's initial positions when None). With an ``executor`` (the
+    sweep's: ``map_unordered(fn, job, items)``) and the rig's ``job``, the starts' descents run on it,
+    each as it would here. Raises :class:`~mime_gui.field.errors.FieldError` (``plan.*``) when the target
+    cannot be aimed at."""
     space = _Space(built, target)
     res = _Residuals(space)
     x0 = built.initial_commands() if current is None else np.asarray(current, dtype=float)
     if x0.shape != (len(space.names),) or not np.all(np.isfinite(x0)):
         raise FieldError("plan.start", f"the current pose is {len(space.names)} finite positions "
                          f"({', '.join(space.names)})", "current")
-    ends = [_descend(res, x) for x in _starts(space, x0, starts, seed)]
+    xs = _starts(space, x0, starts, seed)
+    if executor is None:
+        ends = [_descend(res, x) for x in xs]
+    else:
+        done = sorted(executor.map_unordered(descend_start, job, list(enumerate(xs))), key=lambda r: r[0])
+        ends = [c for _, c, _ in done]
+        space.evaluations += sum(n for _, _, n in done)
     chosen: list[Candidate] = []
     for c in sorted((c for c in ends if c.meets), key=lambda c: -c.margin):
         if all(np.max(np.abs(c.positions - o.positions)) >= SAME for o in chosen):
@@ -497,5 +553,5 @@ def check_candidate(built, plan_: Plan, trajectory, dt: float = 0.01) -> Checked
                    summary.frequency, summary.ellipticity)
 
 
-__all__ = ["Candidate", "Checked", "Plan", "check_candidate", "describe_binding", "plan", "rotation_of",
-           "trajectory_to"]
+__all__ = ["Candidate", "Checked", "Plan", "PlanJob", "check_candidate", "describe_binding", "descend_start",
+           "plan", "plan_job", "rotation_of", "trajectory_to"]

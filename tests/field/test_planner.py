@@ -202,7 +202,8 @@ def test_a_target_kept_in_the_rig_file_is_planned_by_name(dish, tmp_path, capsys
     code, text, err = run(capsys, "plan", path, "--target", "beside", "--starts", "3", "--out", out)
     assert code == 0 and err == "" and out.exists(), (text, err)
     code, _, err = run(capsys, "plan", path, "--target", "nowhere", "--out", out)
-    assert code == 2 and "error[plan.target] --target: the rig has no target 'nowhere'; targets: beside" in err
+    assert code == 2 and "error[plan.target] --target: the rig has no target 'nowhere'; targets: beside" \
+        in err
     code, _, err = run(capsys, "plan", path, "--target", "beside", "--at", "probes.dish", "--out", out)
     assert code == 2 and "error[plan.option] --target" in err
 
@@ -241,3 +242,27 @@ def test_a_target_follows_its_probe_when_the_probe_is_renamed(dish):
     assert session.rig.targets["t"].at == "probes.bench" and session.findings == ()
     session.undo()
     assert session.rig.targets["t"].at == "probes.dish"
+
+
+def test_the_starts_on_worker_processes_end_where_they_end_here(dish, tmp_path):
+    """The multi-start on the sweep's executors (in order, and on two local worker processes): the same
+    ends, bit for bit, as in this process."""
+    from mime_gui.field.planner import plan_job
+    from mime_gui.sweep.executors import LocalExecutor, SerialExecutor
+
+    rig, built, point = dish
+    path = save(rig, tmp_path / "dish.rig.json")
+    rig = load(path)
+    built = rig.build()
+    B = field_by_hand(KNOWN, MOTOR, point)
+    size = float(np.linalg.norm(B))
+    target = FieldTarget("probes.dish", direction=tuple(B), tolerance=math.radians(3.0), low=0.95 * size,
+                         high=1.05 * size)
+    here = plan(built, target, starts=4)
+    job = plan_job(path.read_text(), str(path), str(DEMO), target)
+    for runner in (SerialExecutor(), LocalExecutor(2)):
+        there = plan(built, target, starts=4, executor=runner, job=job)
+        assert len(there.ends) == len(here.ends) and there.evaluations == here.evaluations
+        for a, b in zip(here.ends, there.ends, strict=True):
+            np.testing.assert_array_equal(a.positions, b.positions)
+            assert (a.meets, a.margin) == (b.meets, b.margin)

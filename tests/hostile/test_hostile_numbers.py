@@ -375,6 +375,7 @@ OPTION_REFUSED = {
     ("plan", "--starts"): (HUGE, "plan.option"),
     ("plan", "--seed"): (HUGE, "plan.option"),
     ("plan", "--dt"): (HUGE, "plan.option"),
+    ("plan", "--workers"): (HUGE, "sweep.workers"),
     ("sweep", "--dt"): (HUGE, "sweep.dt"),
     ("sweep", "--servo-tau"): (HUGE, "sweep.servo-tau"),
     ("sweep", "--workers"): (HUGE, "sweep.workers"),
@@ -437,7 +438,7 @@ def test_a_number_option_too_large_is_one_coded_line_at_the_option(tmp_path, com
                                   "--out", out)
         assert status == 2 and stdout == "" and not out.exists(), (stdout, err)
         m = one_error(err)
-        assert (m["code"], m["where"]) == (code, option if code == "plan.option" else "direction"), err
+        assert (m["code"], m["where"]) == (code, "direction" if code.startswith("target.") else option), err
         return
     out = tmp_path / ("o.csv" if command == "sweep" else "o.npz")
     varied = ("--vary", "parts.holder.geometry.radius=0.01") if command == "sweep" else ()
