@@ -29,7 +29,8 @@ import numpy as np
 
 from mime_gui.multibody import PRISMATIC, compiled
 from mime_gui.multibody.moving_base import base_motion, inverse_dynamics_on_moving_base
-from mime_gui.rig.torques import inverse_dynamics_rows
+from mime_gui.rig.magnet_pull import magnet_pull
+from mime_gui.rig.torques import _magnet_share, inverse_dynamics_rows
 from mime_gui.session.events import Event
 
 GRAVITY = (0.0, 0.0, -9.81)
@@ -192,6 +193,7 @@ class LiveTorques:
             return
         session = self.session
         states = {name: session.state(name) for name in session.segments}
+        pull = self._pull_now(states)
         taus, vels = [], []
         for name, art, coupled in layout:
             new = states[name]
@@ -217,6 +219,10 @@ class LiveTorques:
                     V0, A0, g = base
                 whole = art if coupled is None else coupled.articulation
                 tau, shown = _inverse_dynamics(whole, q, v, vdot, V0, A0, g)[own], v[own]
+                if pull is not None:  # the magnets on other bodies pull on this segment's (rig/torques.py)
+                    share = _magnet_share(session.document.built, pull, name, whole, coupled, q[None], pose)
+                    if share is not None:
+                        tau = tau + share[0][own]
             track.state, track.q, track.v = new, q, v
             taus.append(tau)
             vels.append(shown)
@@ -226,6 +232,15 @@ class LiveTorques:
                             self.time - self.window - 1e-9)
         self._cache = None
         self.updated.emit()
+
+    def _pull_now(self, states):
+        """The magnets' pull on each other at the step's ``states`` (None with fewer than two magnets)."""
+        built = getattr(self.session.document, "built", None)
+        if built is None or len(built.apparatus.magnets) < 2 or any(n not in states for n in built.segments):
+            return None
+        frames = np.concatenate([states[n].frame_poses for n in built.segments])[None]
+        pull = magnet_pull(built, frames)
+        return pull if pull.any else None
 
     # -- what was kept -------------------------------------------------------------------------------------
     def last(self) -> tuple[np.ndarray, np.ndarray] | None:

@@ -148,3 +148,32 @@ def test_live_torques_of_panda_standing_turned_in_the_world_equal_the_batched_on
     window = transport.live_torques.data()
     assert window.joint_names == batched.joint_names
     np.testing.assert_allclose(window.joint_torques, batched.joint_torques, rtol=0, atol=1e-9)
+
+
+def test_live_torques_feel_a_magnet_fixed_beside_the_arm_as_the_batched_ones_do():
+    """A second magnet fixed in the world 3 cm from the demo's: each live step's torques, the pull included,
+    equal the batched ones (whose pull is checked against Pinocchio in tests/rig/test_magnet_pull.py)."""
+    from mime_gui.rig import Cylinder, PermanentMagnet, load
+
+    rig = load(DEMO / "demo.rig.json")
+    session = Session()
+    session.open_apparatus(rig)
+    frames = session.frame_world_pose("motor", "part:m1")
+    near = frames[:3, 3] + np.array([0.03, 0.0, 0.0])
+    rig.magnets["m2"] = PermanentMagnet(Cylinder(radius=0.01, length=0.02), material="NdFeB-N42",
+                                        at=tuple(near), magnetisation=(1.0, 0.0, 0.0))
+    session.open_apparatus(rig)
+    transport = Transport(session)
+    states = [snapshot(session)]
+    session.set_command("arm", {"joint_1": 0.3, "joint_5": 0.4})
+    session.set_command("motor", [2.0])
+    for _ in range(30):
+        transport.tick(DT)
+        states.append(snapshot(session))
+    batched = session.document.built.torques(trajectory(states, DT))
+    assert batched.magnet_torques is not None
+    share = np.abs(batched.magnet_torques).max()
+    assert share > 1e-4  # the pull is felt: the comparison below holds it
+    window = transport.live_torques.data()
+    scale = np.abs(batched.joint_torques).max()
+    np.testing.assert_allclose(window.joint_torques, batched.joint_torques, rtol=0, atol=1e-9 * max(scale, 1))
