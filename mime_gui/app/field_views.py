@@ -1,5 +1,6 @@
 """The magnets' field in the window, for the selected probe: B over time in the Plots dock and the |B| plane
-in the 3D view (View → |B| plane at the selected probe).
+in the 3D view (View → |B| plane at the selected probe); for the selected sample, the force on it over time
+(:class:`~mime_gui.app.sample_plot.SamplePlot`).
 
 - **Plot** "B xyz (mT)", shown while a probe is selected: while driving, B at the probe sampled at each pose
   change (the last :data:`~mime_gui.app.docks.plots.LIVE_SECONDS`, ring buffer); with a command file
@@ -206,6 +207,9 @@ class FieldViews(QObject):
         self.window = window
         session, bridge = window.session, window.bridge
         self.plot = FieldPlot(docks["PlotsDock"], session, bridge, services.transport, self)
+        from mime_gui.app.sample_plot import SamplePlot
+
+        self.sample_plot = SamplePlot(docks["PlotsDock"], session, bridge, services.transport, self)
         self.plane = self.lines = self.surface = None
         if getattr(window.scene, "plotter", None) is not None:
             from mime_gui.app.scene.field_plane import FieldLinesView, FieldPlaneView
