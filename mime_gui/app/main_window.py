@@ -29,6 +29,7 @@ from mime_gui import __version__
 from mime_gui.app import gc_guard
 from mime_gui.app.assembly import install_assembly
 from mime_gui.app.bridge import SessionBridge
+from mime_gui.app.clearance import install_clearance
 from mime_gui.app.docks import registry
 from mime_gui.app.driving import install_driving
 from mime_gui.app.field_views import install_field_views
@@ -181,6 +182,7 @@ class MainWindow(QMainWindow):
         self.file_watch = install_file_watch(self, self._central_layout)  # files changed on disk
         self.field_views = install_field_views(self, docks, services)  # B at the selected probe, |B| plane
         self.posing = install_posing(self)  # handle drags in the view: items moved, frames reached
+        self.clearance = install_clearance(self, docks, services)  # findings, closest pair, plot
         finish_docks = arrange_docks(self)  # the default arrangement, once every dock exists (app/layout.py)
         build_panels_menu(self, self.menus["Panels"])  # View → Panels, from the same registry
         self.session.attach_renderer(self.scene)
@@ -665,6 +667,7 @@ class MainWindow(QMainWindow):
         self.bridge.detach()
         self.session.attach_renderer(None)
         self.field_views.close()
+        self.clearance.close()
         close = getattr(self.scene, "close", None)
         if close is not None:
             close()

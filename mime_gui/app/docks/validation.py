@@ -1,6 +1,7 @@
 """The validation dock: every finding of the rig after every edit (code, where, message), errors first, then
-the warnings of the descriptions read. Clicking a finding asks the window to go to its rig path (select the
-item, focus its field)."""
+the warnings of the descriptions read, then the clearance in the initial pose
+(:meth:`ValidationDock.set_clearance`, said by the window's clearance views once computed). Clicking a finding
+asks the window to go to its rig path (select the item, focus its field)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ class ValidationDock(QDockWidget):
         self.setWidget(body)
         self.excesses = ()  # limits the played trajectory exceeds (set_limit_excesses)
         self.excesses_title = "Limits the played trajectory exceeds"
+        self.clearance = ()  # clearance.* findings in the initial pose (set_clearance): warnings
         services.torques.excesses_changed.connect(self.set_limit_excesses)  # said by the Torques dock
         bridge.findings_changed.connect(lambda _f: self.rebuild())
         bridge.document_changed.connect(lambda _d: self.rebuild())
@@ -53,6 +55,9 @@ class ValidationDock(QDockWidget):
                 self._group("Warnings from the descriptions read", "warning", [
                     (w.code, f"{name}" + (f" line {w.line}" if w.line else ""), w.message,
                      f"chain.{name}.description") for name, w in warnings])
+            if self.clearance:
+                self._group("Clearance in the initial pose", "warning", [
+                    (f.code, f.where, f.message, f.where) for f in self.clearance])
             if self.excesses:
                 self._group(self.excesses_title, "warning", [
                     (e.code, f"{e.joint} at {e.time:.6g} s", str(e).split(": ", 1)[1],
@@ -67,7 +72,9 @@ class ValidationDock(QDockWidget):
                                  "Click one to go to its field.")
             status(self.summary, "bad")
         else:
-            self.summary.setText("✓ The rig follows every rule; it can be exported.")
+            n = len(self.clearance)
+            near = f" {n} clearance warning{'s' if n != 1 else ''} below." if n else ""
+            self.summary.setText(f"✓ The rig follows every rule; it can be exported.{near}")
             status(self.summary, "ok")
 
     def set_limit_excesses(self, excesses, title: str = "Limits the played trajectory exceeds") -> None:
@@ -76,6 +83,13 @@ class ValidationDock(QDockWidget):
         self.excesses = tuple(excesses)
         self.excesses_title = title
         self.rebuild()
+
+    def set_clearance(self, findings) -> None:
+        """Show the ``clearance.*`` findings of the rig in its initial pose (warnings: export stays open)."""
+        findings = tuple(findings)
+        if findings != self.clearance:
+            self.clearance = findings
+            self.rebuild()
 
     def _group(self, title: str, icon: str, rows) -> None:
         group = QTreeWidgetItem(self.tree, [f"{title} ({len(rows)})", "", ""])
