@@ -477,24 +477,18 @@ def trajectory_to(built, plan_: Plan, candidate: Candidate, current=None, spin_h
     return spun
 
 
-def _played_findings(built, played) -> list[Finding]:
-    """What the played trajectory breaks beyond its own limits: the keep-out zones, clearance (a contact or
-    a pair within the margin), the dynamic segments' effort and velocity limits (the demand), and the
-    field at the arm's own joints against their declared tolerance."""
-    from mime_gui.field.joints import joint_field
-    from mime_gui.field.zones import zone_findings
+def _played_findings(built, played, spins=None) -> list[Finding]:
+    """What the played trajectory breaks beyond its own limits: the field's checks (the keep-out zones, the
+    arm's own joints against their tolerance, a sample falling behind the spin), clearance (a contact or a
+    pair within the margin) and the dynamic segments' effort and velocity limits (the demand)."""
+    from mime_gui.field.checks import field_findings
     from mime_gui.rig.clearance_check import clearance_along
 
-    rig = built.apparatus
-    found: list[Finding] = []
-    if rig.zones:
-        found += zone_findings(built, played).findings
+    found = field_findings(built, played, spins=spins)
     found += [f for f in clearance_along(built, played).findings if f.code != "clearance.allow"]
     if any(s.segment.dynamic for s in built.segments.values()):
         found += [Finding(e.code, f"chain.{e.joint.partition('.')[0]}", str(e).split(": ", 1)[1])
                   for e in built.torques(played).excesses]
-    if any(s.field_tolerance is not None for s in rig.chain.values()):
-        found += joint_field(built, played).findings
     return found
 
 
@@ -525,7 +519,7 @@ def check_candidate(built, plan_: Plan, trajectory, dt: float = 0.01) -> Checked
     findings = list(check(built, trajectory, dt))
     time, commands = render(built, trajectory, dt)
     played = built.play(commands, dt)
-    findings += _played_findings(built, played)
+    findings += _played_findings(built, played, spins=trajectory)
     item = getattr(built.apparatus, t.collection)[t.item]
     point = {t.item: Probe(item.at, mount=item.mount)}
     B = field_along(built, played, point).B[:, 0]

@@ -1,9 +1,13 @@
 """The validation dock: every finding of the rig after every edit (code, where, message), errors first, then
 the warnings of the descriptions read, then the clearance in the initial pose
-(:meth:`ValidationDock.set_clearance`, said by the window's clearance views once computed). Clicking a finding
-asks the window to go to its rig path (select the item, focus its field)."""
+(:meth:`ValidationDock.set_clearance`, said by the window's clearance views once computed), then what the
+field does along the played trajectory (the keep-out zones, the arm's own joints, a sample falling behind:
+:func:`mime_gui.field.checks.field_findings`, computed on a worker once per loaded trajectory) and the limits
+it exceeds. Clicking a finding asks the window to go to its rig path (select the item, focus its field)."""
 
 from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
@@ -15,12 +19,16 @@ from PySide6.QtWidgets import (
 from mime_gui.app.docks.look import status, table_body
 from mime_gui.app.docks.registry import declare
 from mime_gui.app.icons import kind_icon
+from mime_gui.errors import CodedError
+from mime_gui.rig.findings import Finding
 
 WHERE_ROLE = Qt.UserRole
 
 
 class ValidationDock(QDockWidget):
     navigate = Signal(str)  # a rig path
+    field_checked = Signal()  # the field's findings along the played trajectory are shown (tests)
+    _field_arrived = Signal(int, object)  # (token, findings or a CodedError) from the worker
 
     def __init__(self, session, bridge, services, parent=None):
         super().__init__(parent)
@@ -38,6 +46,13 @@ class ValidationDock(QDockWidget):
         self.excesses_title = "Limits the played trajectory exceeds"
         self.clearance = ()  # clearance.* findings in the initial pose (set_clearance): warnings
         services.torques.excesses_changed.connect(self.set_limit_excesses)  # said by the Torques dock
+        self.field = ()  # field.* findings along the played trajectory (warnings)
+        self.field_checks = 0  # trajectories checked (tests: once per loaded trajectory)
+        self._field_token = 0
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="played-field")
+        self._field_arrived.connect(self._field_shown)
+        self.transport = services.transport
+        self.transport.player_changed.connect(self._player_changed)
         bridge.findings_changed.connect(lambda _f: self.rebuild())
         bridge.document_changed.connect(lambda _d: self.rebuild())
         self.rebuild()
@@ -58,6 +73,9 @@ class ValidationDock(QDockWidget):
             if self.clearance:
                 self._group("Clearance in the initial pose", "warning", [
                     (f.code, f.where, f.message, f.where) for f in self.clearance])
+            if self.field:
+                self._group("The field along the played trajectory", "warning", [
+                    (f.code, f.where, f.message, f.where) for f in self.field])
             if self.excesses:
                 self._group(self.excesses_title, "warning", [
                     (e.code, f"{e.joint} at {e.time:.6g} s", str(e).split(": ", 1)[1],
@@ -76,6 +94,38 @@ class ValidationDock(QDockWidget):
             near = f" {n} clearance warning{'s' if n != 1 else ''} below." if n else ""
             self.summary.setText(f"✓ The rig follows every rule; it can be exported.{near}")
             status(self.summary, "ok")
+
+    def _player_changed(self, player) -> None:
+        """A trajectory loaded (or played again on an edited rig): its field checked on the worker."""
+        self._field_token += 1
+        token = self._field_token
+        if player is None or getattr(player.playable, "built", None) is None:
+            self._field_shown(token, [])
+            return
+        from mime_gui.field.checks import field_findings
+
+        built, trajectory, start = player.playable.built, player.trajectory, player.schedule.start
+        source = self.transport.source
+        spins = source[0] if source is not None and source[0] in built.apparatus.trajectories else None
+
+        def work():
+            try:
+                return field_findings(built, trajectory, start, spins)
+            except CodedError as err:
+                return err
+
+        future = self._pool.submit(work)
+        future.add_done_callback(lambda f: self._field_arrived.emit(token, f.result()))
+
+    def _field_shown(self, token: int, found) -> None:
+        if token != self._field_token:
+            return  # another trajectory since
+        if isinstance(found, CodedError):
+            found = [Finding(found.code, "", found.message)]
+        self.field_checks += 1
+        self.field = tuple(found)
+        self.rebuild()
+        self.field_checked.emit()
 
     def set_limit_excesses(self, excesses, title: str = "Limits the played trajectory exceeds") -> None:
         """Show the effort and velocity limit excesses of the played trajectory or of live driving (the
