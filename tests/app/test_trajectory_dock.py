@@ -383,3 +383,33 @@ def test_values_typed_in_a_keyframes_row(window, qtbot, demo_copy):
     # a pose the rig does not have: the rules say so, with the keyframe's place
     drawn(qtbot, dock)
     assert any("trajectory" in text and "nowhere" in text for text in findings_listed(dock))
+
+
+def test_a_trajectory_swinging_the_magnet_into_the_base_lists_its_clearance_contact(window, qtbot, demo_copy):
+    from mime_gui.rig.clearance_check import per_step_minimum
+    from mime_gui.rig.collision import clearance_model
+    from mime_gui.rig.trajectories import Keyframe, Trajectory
+    from mime_gui.session import AddItem
+
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, trajectory_dock(window, qtbot)
+    joints = ("joint_1", "joint_2", "joint_3", "joint_4", "joint_5", "joint_6")
+    folded = dict(zip(joints, (0.26, 1.78, 2.14, -0.02, 1.87, 1.6), strict=True))  # m1 inside the base
+    start = dict(zip(joints, session.command("arm"), strict=True))
+    swing = Trajectory({"arm": (Keyframe(0.0, values=start),
+                                Keyframe(6.0, values=folded, interpolation="quintic"))}, "rad|m")
+    session.apply(AddItem("trajectories", "fold", swing))
+    with qtbot.waitSignal(dock.clearance_checked, timeout=30000):
+        dock.choose("fold")
+    contacts = [f for f in dock.clearance_findings if f.code == "clearance.contact"]
+    assert contacts and any(text.startswith("[clearance.contact]") for text in findings_listed(dock))
+    assert "finding(s) below" in dock.status.text()
+    # the plain loop of the collision library on the same played steps finds the overlap too
+    built = session.document.built
+    time, commands = render(built, "fold", DT)
+    minimum, _ = per_step_minimum(clearance_model(built), built.play(commands, DT).frame_poses)
+    assert minimum.min() < 0 and minimum[0] > 0
+    # the demo's own trajectory is clear of contact
+    with qtbot.waitSignal(dock.clearance_checked, timeout=30000):
+        dock.choose(DEMO)
+    assert dock.clearance_findings == [] and "clear of contact" in dock.status.text()

@@ -21,11 +21,12 @@ The plot is rendered once per turn of the event loop after a change, and only wh
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QSignalBlocker, Qt, QTimer
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -100,6 +101,9 @@ def _shown_unit(u: str) -> str:
 
 
 class TrajectoryDock(QDockWidget):
+    clearance_checked = Signal()  # the rendering's clearance findings are listed (tests)
+    _clearance_arrived = Signal(int, object)  # (token, findings or a CodedError) from the worker
+
     def __init__(self, session: Session, bridge, services, parent=None):
         super().__init__(parent)
         declare(self, "TrajectoryDock")  # its title and object name: the dock registry
@@ -231,6 +235,11 @@ class TrajectoryDock(QDockWidget):
         self._drag = None  # the keyframe line under the mouse
         self._drag_to = None  # (segment, keyframe, time) to apply on the next turn
         self._drag_pending = False
+        self.clearance_findings: list = []  # clearance along the last rendering (its worker's)
+        self._clearance_token = 0
+        self._clearance_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trajectory-clearance")
+        self._clearance_arrived.connect(self._clearance_shown)
+        self._said = (0.0, 0, 0)
         self.findings = QListWidget(right)
         self.findings.setObjectName("trajectory-findings")
         self.findings.setToolTip("What keeps the trajectory from being played as it is: each finding's code, "
@@ -420,6 +429,8 @@ class TrajectoryDock(QDockWidget):
         self.rendered = None
         self.findings.clear()
         self.findings.hide()
+        self._clearance_token += 1  # a check under way is for the rendering before
+        self.clearance_findings = []
         name, t, built = self.current(), self.trajectory(), self._built()
         if name is None or built is None:
             self._draw(None, None, None)
@@ -445,8 +456,50 @@ class TrajectoryDock(QDockWidget):
         self.rendered = (time, commands)
         self._draw(t, time, commands)
         self._list(found)
-        self._say(f"{t.duration:g} s, {len(time)} samples every {DT:g} s; "
-                  + (f"{len(found)} finding(s) below" if found else "within its limits"), bad=bool(found))
+        self._said = (t.duration, len(time), len(found))
+        self._tell(None)
+        self._check_clearance(built, commands)
+
+    def _tell(self, clearance: int | None) -> None:
+        """The status line; ``clearance``: its findings' count, None while the worker checks it."""
+        duration, samples, limits = self._said
+        n = limits + (clearance or 0)
+        if clearance is None:
+            tail = f"{n} finding(s) below; clearance being checked" if n else \
+                "within its limits; clearance being checked"
+        else:
+            tail = f"{n} finding(s) below" if n else "within its limits and clear of contact"
+        self._say(f"{duration:g} s, {samples} samples every {DT:g} s; {tail}", bad=bool(n))
+
+    # -- clearance along the rendering, on a worker ------------------------------------------------------
+    def _check_clearance(self, built, commands) -> None:
+        """Clearance along the rendering as played (mime_gui.rig.clearance_check), after it is drawn; its
+        findings join the list when they arrive (a newer rendering drops an older one's)."""
+        self._clearance_token += 1
+        token = self._clearance_token
+
+        def work():
+            from mime_gui.rig.clearance_check import clearance_along
+
+            try:
+                played = built.play(commands, DT)
+                return [f for f in clearance_along(built, played).findings if f.code != "clearance.allow"]
+            except CodedError as err:
+                return err
+
+        future = self._clearance_pool.submit(work)
+        future.add_done_callback(lambda f: self._clearance_arrived.emit(token, f.result()))
+
+    def _clearance_shown(self, token: int, found) -> None:
+        if token != self._clearance_token or self.rendered is None:
+            return
+        if isinstance(found, CodedError):
+            self._say(f"clearance not checked: [{found.code}] {found.message}", bad=True)
+            return
+        self.clearance_findings = list(found)
+        self._list(found)
+        self._tell(len(found))
+        self.clearance_checked.emit()
 
     def _list(self, findings) -> None:
         for f in findings:
