@@ -48,7 +48,7 @@ def test_the_force_on_the_selected_sample_live_and_along_a_command_file(window, 
     # along a command file: the force at three rows by hand, the playhead on its row
     driving.transport.open(demo_copy / "chain.csv")
     qtbot.waitUntil(lambda: view.series is not None, timeout=20000)
-    _key, forces, k = view.series
+    forces, k = view.series[3]
     rows = [0, 80, len(forces.time) - 1]
     for row in rows:
         def B_at(q, row=row):
