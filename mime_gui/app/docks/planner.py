@@ -6,8 +6,8 @@ the |B| window, the least ellipticity: :class:`~mime_gui.rig.targets.FieldTarget
 :func:`~mime_gui.field.planner.plan` from the current pose on a worker thread (the window stays live; a
 newer search or an edit of the rig makes an older one's answer stale, and it is dropped). The candidates are
 listed best margin first; choosing one previews it (the joint sliders go to it, commanded or placed as their
-Teleport says); *Use* turns the chosen one into a trajectory from the current pose
-(:func:`~mime_gui.field.planner.trajectory_to`), checks it as played
+Teleport says); *Use* turns the chosen one into a trajectory from the rig's initial positions, where the
+player starts it (:func:`~mime_gui.field.planner.trajectory_to`), checks it as played
 (:func:`~mime_gui.field.planner.check_candidate`) and, when it passes, adds it to the rig (one edit, one
 undo step) and plays it. *Keep as target* adds the typed field to the rig's targets (one edit). A target the
 rig cannot meet says which constraint binds.
@@ -139,8 +139,9 @@ class PlannerDock(QDockWidget):
         self.find_button.clicked.connect(self.find)
         self.use_button = QToolButton(body)
         self.use_button.setText("Use")
-        self.use_button.setToolTip("The chosen pose as a trajectory from the current pose (then the spin), "
-                                   "checked as played, added to the rig (an edit: Edit → Undo) and played")
+        self.use_button.setToolTip("The chosen pose as a trajectory from the rig's initial positions (then "
+                                   "the spin), checked as played, added to the rig (an edit: Edit → Undo) "
+                                   "and played")
         self.use_button.clicked.connect(self.use)
         self.keep_button = QToolButton(body)
         self.keep_button.setText("Keep as target")
@@ -387,14 +388,16 @@ class PlannerDock(QDockWidget):
         return f"plan {i}"
 
     def use(self) -> bool:
-        """The chosen candidate as a checked trajectory from the current pose, added (one edit) and played."""
+        """The chosen candidate as a checked trajectory from the rig's initial positions, added (one edit) and
+        played."""
         from mime_gui.field.planner import check_candidate, trajectory_to
 
         built, c, plan = self._built(), self.chosen(), self.plan
         if built is None or c is None or plan is None:
             return False
         try:
-            trajectory = trajectory_to(built, plan, c, current=self._current(built))
+            # from the rig's initial positions, where the player starts it (not from the pose previewed)
+            trajectory = trajectory_to(built, plan, c)
             checked = check_candidate(built, plan, trajectory, DT)
         except CodedError as err:
             self._say(f"[{err.code}] {err.message}", bad=True)
