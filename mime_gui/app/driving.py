@@ -40,7 +40,8 @@ class Driving(QObject):
         self.poses.set_degrees(self.sliders.degrees)
         self.sliders.units_changed.connect(self.poses.set_degrees)
         self.poses.go_to_requested.connect(self.sliders.go_to)
-        docks["PlannerDock"].go_to_requested.connect(self.sliders.go_to)  # a found pose, previewed
+        # a found pose previewed: placed at once, as Teleport does (a jump through the servo is no preview)
+        docks["PlannerDock"].go_to_requested.connect(lambda at: self.sliders.go_to(at, place=True))
         self.poses.centre_requested.connect(self.sliders.centre_positions)
         self.poses.randomize_requested.connect(self.sliders.randomize_positions)
         self.player.video_requested.connect(self.export_video_dialog)

@@ -35,9 +35,9 @@ def test_default_arrangement(make_window, qtbot):
     assert not driving.sliders.visibleRegion().isEmpty()
     assert driving.sliders.geometry().top() >= window.properties_dock.geometry().bottom()
     # one bar per tab group, none left behind by the arrangement
-    assert _bars(window) == [("Plots", "Torques", "Demand", "Poses", "Measures", "Trajectory", "Find poses",
-                                  "Sweep"),
-                             ("Validation", "Armature", "Build report", "Mass properties", "Read report")]
+    assert _bars(window) == [("Plots", "Torques", "Demand", "Poses", "Measures", "Trajectory", "Find poses"),
+                             ("Validation", "Armature", "Build report", "Mass properties", "Read report",
+                              "Sweep")]
     player, plots = driving.player, driving.plots
     # the player runs across the foot of the window, under the plots and the findings
     assert player.width() >= window.width() - 20

@@ -16,10 +16,10 @@ def test_the_torques_of_a_played_file_with_their_limits_and_excesses(window, qtb
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     dock = window.findChild(QDockWidget, "TorquesDock")
     assert dock is window.torques_dock
-    # a tab behind the plots, with the joints' demand, the poses, the measures, the trajectories, finding
-    # poses for a field and the sweeps
+    # a tab behind the plots, with the joints' demand, the poses, the measures, the trajectories and finding
+    # poses for a field
     tabs = [dock, window.demand_dock, window.driving.poses, window.docks["MeasuresDock"],
-            window.docks["TrajectoryDock"], window.docks["PlannerDock"], window.docks["SweepDock"]]
+            window.docks["TrajectoryDock"], window.docks["PlannerDock"]]
     assert window.tabifiedDockWidgets(window.driving.plots) == tabs
     assert dock.joint.count() == 7 and dock.summary.text().startswith("Live")  # live driving's, until a file
     assert driving.player.open_file(str(DEMO / "wave.csv"))

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
     QDoubleSpinBox,
-    QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -87,49 +87,52 @@ class PlannerDock(QDockWidget):
         col = QVBoxLayout(body)
         col.setContentsMargins(4, 4, 4, 4)
         col.setSpacing(3)
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.AllNonFixedFieldsGrow)
+        grid = QGridLayout()  # two fields a row: the candidates' table keeps the dock's height
+        grid.setHorizontalSpacing(6)
+        grid.setVerticalSpacing(3)
         self.targets = QComboBox(body)
         self.targets.setObjectName("targets")
         self.targets.setToolTip("The rig's field targets (its file's targets): choosing one fills the form")
         self.targets.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-        self.targets.setMinimumContentsLength(10)
+        self.targets.setMinimumContentsLength(6)
         self.targets.currentTextChanged.connect(self._target_chosen)
-        form.addRow("Target", self.targets)
         self.at = QComboBox(body)
         self.at.setToolTip("The probe or sample where the field is asked for")
         self.at.setSizeAdjustPolicy(QComboBox.AdjustToMinimumContentsLengthWithIcon)
-        self.at.setMinimumContentsLength(10)
-        form.addRow("At", self.at)
+        self.at.setMinimumContentsLength(6)
         self.kind = QComboBox(body)
         self.kind.addItems([FIXED, ROTATING])
         self.kind.setToolTip("A field along a fixed direction, or one rotating about an axis at a frequency "
                              "(the motor that turns a magnet spins it)")
         self.kind.currentTextChanged.connect(lambda _t: self._enable())
-        form.addRow("Field", self.kind)
         self.vector = QLineEdit("0, 0, 1", body)
         self.vector.setToolTip("The direction (fixed) or the axis (rotating, right-handed for a positive "
                                "frequency), world axes: three numbers")
-        form.addRow("Direction / axis", self.vector)
-        row = QHBoxLayout()
         self.frequency = _spin(body, -1e4, 1e4, 5.0, 2, " Hz", "The rotating field's frequency (negative: "
                                "the other way about the axis)")
         self.tolerance = _spin(body, 0.0, 180.0, 10.0, 1, "°", "How far the direction or the axis may be off")
-        row.addWidget(self.frequency)
-        row.addWidget(QLabel("within", body))
-        row.addWidget(self.tolerance)
-        form.addRow("Frequency", row)
-        window = QHBoxLayout()
         self.low = _spin(body, 0.0, 1e5, 1.0, 3, " mT", "The least |B|")
         self.high = _spin(body, 0.0, 1e5, 50.0, 3, " mT", "The largest |B|")
-        window.addWidget(self.low)
-        window.addWidget(QLabel("to", body))
-        window.addWidget(self.high)
-        form.addRow("|B|", window)
         self.ellipticity = _spin(body, 0.0, 1.0, 0.0, 2, "", "A rotating field's least ellipticity (minor "
                                  "over major axis; 1 a circle)")
-        form.addRow("Ellipticity ≥", self.ellipticity)
-        col.addLayout(form)
+        rows = [(("Target", self.targets), ("At", self.at)),
+                (("Field", self.kind), ("Axis", self.vector)),
+                (("Frequency", self.frequency), ("within", self.tolerance)),
+                (("|B| from", self.low), ("to", self.high)),
+                (("Ellipticity ≥", self.ellipticity), None)]
+        for r, pair in enumerate(rows):
+            for c, cell in enumerate(pair):
+                if cell is None:
+                    continue
+                label, widget = cell
+                shown = QLabel(label, body)
+                grid.addWidget(shown, r, 2 * c)
+                grid.addWidget(widget, r, 2 * c + 1)
+                if widget is self.vector:
+                    self.vector_label = shown  # "Direction" or "Axis", as the field asked
+        grid.setColumnStretch(1, 1)
+        grid.setColumnStretch(3, 1)
+        col.addLayout(grid)
 
         buttons = QHBoxLayout()
         self.find_button = QToolButton(body)
@@ -224,6 +227,7 @@ class PlannerDock(QDockWidget):
         self.keep_button.setEnabled(ready)
         self.use_button.setEnabled(ready and self.chosen() is not None)
         rotating = self.kind.currentText() == ROTATING
+        self.vector_label.setText("Axis" if rotating else "Direction")
         self.frequency.setEnabled(rotating)
         self.ellipticity.setEnabled(rotating)
 

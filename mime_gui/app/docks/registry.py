@@ -40,6 +40,7 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("BuildReportDock", "Build report", "below", _DOCKS + "build_report:BuildReportDock"),
     DockSpec("MassPropertiesDock", "Mass properties", "below", _DOCKS + "mass:MassPropertiesDock"),
     DockSpec("ReadReportDock", "Read report", "below", _DOCKS + "report:ReportDock"),
+    DockSpec("SweepDock", "Sweep", "below", _DOCKS + "sweep:SweepDock"),
     DockSpec("PlotsDock", "Plots", "beside", _DOCKS + "plots:PlotsDock"),
     DockSpec("TorquesDock", "Torques", "beside", _DOCKS + "torques:TorquesDock"),
     DockSpec("MotorDemandDock", "Demand", "beside", _DOCKS + "demand:DemandDock"),
@@ -47,7 +48,6 @@ DOCKS: tuple[DockSpec, ...] = (
     DockSpec("MeasuresDock", "Measures", "beside", _DOCKS + "measures:MeasuresDock"),
     DockSpec("TrajectoryDock", "Trajectory", "beside", _DOCKS + "trajectory:TrajectoryDock"),
     DockSpec("PlannerDock", "Find poses", "beside", _DOCKS + "planner:PlannerDock"),
-    DockSpec("SweepDock", "Sweep", "beside", _DOCKS + "sweep:SweepDock"),
     DockSpec("PlayerDock", "Player", "foot", _DOCKS + "player:PlayerDock"),
 )
 

@@ -617,15 +617,15 @@ class JointSlidersDock(QDockWidget):
             self.refresh_segment(name)
         self.commanded.emit()
 
-    def go_to(self, positions) -> None:
+    def go_to(self, positions, place: bool = False) -> None:
         """Joints to ``positions`` (``{segment: {joint: radians or metres}}``, the joints it names; the others
         keep their commands): the commands, which the arm follows through the servo, or placed at once with
-        Teleport (a torque-driven segment is placed, at rest, as Reset does)."""
+        Teleport or ``place`` (a preview; a torque-driven segment is placed, at rest, as Reset does)."""
         for name, joints in positions.items():
             if name not in self.session.segments or not joints:
                 continue
             try:
-                if self.teleport.isChecked() or self.session.drive(name) == "torques":
+                if place or self.teleport.isChecked() or self.session.drive(name) == "torques":
                     self.session.set_joint_positions(name, dict(joints))
                 else:
                     self.session.set_command(name, dict(joints))
