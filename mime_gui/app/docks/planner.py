@@ -5,8 +5,8 @@ the dock (where, a fixed direction or a rotating axis and frequency, the toleran
 the |B| window, the least ellipticity: :class:`~mime_gui.rig.targets.FieldTarget`); *Find poses* runs
 :func:`~mime_gui.field.planner.plan` from the current pose on a worker thread (the window stays live; a
 newer search or an edit of the rig makes an older one's answer stale, and it is dropped). The candidates are
-listed best margin first; choosing one previews it (the joint sliders go to it, commanded or placed as their
-Teleport says); *Use* turns the chosen one into a trajectory from the rig's initial positions, where the
+listed best margin first; choosing one previews it (the arm placed there at once, as the sliders' Teleport
+does); *Use* turns the chosen one into a trajectory from the rig's initial positions, where the
 player starts it (:func:`~mime_gui.field.planner.trajectory_to`), checks it as played
 (:func:`~mime_gui.field.planner.check_candidate`) and, when it passes, adds it to the rig (one edit, one
 undo step) and plays it. *Keep as target* adds the typed field to the rig's targets (one edit). A target the
