@@ -65,6 +65,10 @@ def venv(wheel, tmp_path_factory) -> Path:
     purelib = Path(_run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
                         cwd=env).stdout.strip())
     deps = [p for p in site.getsitepackages() if Path(p).is_dir()]
+    # coal (the clearance check) and Pinocchio install under cmeel's prefix, which cmeel's own .pth adds
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    deps += [str(c) for c in (Path(p) / "cmeel.prefix" / "lib" / version / "site-packages" for p in deps)
+             if c.is_dir()]
     (purelib / "_dependencies.pth").write_text("\n".join(deps) + "\n")
     done = _run([sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-deps", "--no-index",
                  wheel], cwd=env)
