@@ -240,6 +240,7 @@ class TrajectoryDock(QDockWidget):
         self._clearance_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trajectory-clearance")
         self._clearance_arrived.connect(self._clearance_shown)
         self._said = (0.0, 0, 0)
+        self._said_text = ""  # the rendering's status line, as last said
         self.findings = QListWidget(right)
         self.findings.setObjectName("trajectory-findings")
         self.findings.setToolTip("What keeps the trajectory from being played as it is: each finding's code, "
@@ -469,7 +470,8 @@ class TrajectoryDock(QDockWidget):
                 "within its limits; clearance being checked"
         else:
             tail = f"{n} finding(s) below" if n else "within its limits and clear of contact"
-        self._say(f"{duration:g} s, {samples} samples every {DT:g} s; {tail}", bad=bool(n))
+        self._said_text = f"{duration:g} s, {samples} samples every {DT:g} s; {tail}"
+        self._say(self._said_text, bad=bool(n))
 
     # -- clearance along the rendering, on a worker ------------------------------------------------------
     def _check_clearance(self, built, commands) -> None:
@@ -498,7 +500,8 @@ class TrajectoryDock(QDockWidget):
             return
         self.clearance_findings = list(found)
         self._list(found)
-        self._tell(len(found))
+        if self.status.text() == self._said_text:  # a refusal said since stays in sight
+            self._tell(len(found))
         self.clearance_checked.emit()
 
     def _list(self, findings) -> None:
