@@ -259,7 +259,7 @@ def test_the_starts_on_worker_processes_end_where_they_end_here(dish, tmp_path):
     target = FieldTarget("probes.dish", direction=tuple(B), tolerance=math.radians(3.0), low=0.95 * size,
                          high=1.05 * size)
     here = plan(built, target, starts=4)
-    job = plan_job(path.read_text(), str(path), str(DEMO), target)
+    job = plan_job(path.read_text(), str(path), str(path.parent), target)
     for runner in (SerialExecutor(), LocalExecutor(2)):
         there = plan(built, target, starts=4, executor=runner, job=job)
         assert len(there.ends) == len(here.ends) and there.evaluations == here.evaluations
