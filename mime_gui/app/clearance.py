@@ -315,6 +315,12 @@ class ClearanceViews(QObject):
             self.status.setText("")
             return
         self.status.setText(closest.text())
+        # a fixed size that only widens: a label whose size can change asks the status bar, and so the whole
+        # window, to be laid out again at every new text, which repaints the window once more each frame
+        hint = self.status.sizeHint()
+        if hint.width() > self.status.width() or hint.height() != self.status.height() \
+                or self.status.minimumWidth() != self.status.maximumWidth():
+            self.status.setFixedSize(max(hint.width(), self.status.minimumWidth()), hint.height())
         style = "color: #b3261e;" if closest.within_margin else ""
         if style != self.status.styleSheet():  # a style set again restyles the label: only on a change
             self.status.setStyleSheet(style)

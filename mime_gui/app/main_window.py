@@ -142,6 +142,8 @@ class MainWindow(QMainWindow):
         # what the parts share, made once; every dock from the registry (placed by app/layout.py once the
         # parts are installed); the parts get both, never reaching each other through the window
         self.services = services = make_services(self.session, self)
+        if hasattr(self.scene, "add_after_render"):  # the plots changed in a frame's turn: one compose
+            self.scene.add_after_render(services.plots.flush)
         self.docks = docks = registry.make_docks(self.session, self.bridge, services)
         for dock in docks.values():
             dock.setParent(self)

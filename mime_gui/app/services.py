@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction
 
 from mime_gui.app.clock import Clock
+from mime_gui.app.plot_repaint import PlotRepaint
 from mime_gui.session import Session
 from mime_gui.session.transport import Transport
 
@@ -53,6 +54,7 @@ class Services:
     #                      form shows and sets it
     keepout_surface: QAction  # View → Keep-out |B| surface: the field views draw it, a zone's form shows and
     #                           sets it
+    plots: PlotRepaint  # the docks' plots, repainted with the 3D view's frames (app/plot_repaint.py)
 
 
 def make_services(session: Session, parent: QObject) -> Services:
@@ -63,7 +65,8 @@ def make_services(session: Session, parent: QObject) -> Services:
                     clock=Clock(transport, parent),  # the transport has a clock's document and tick
                     torques=TorqueResults(parent),
                     field_plane=plane,
-                    keepout_surface=QAction("Keep-out |B| surface", parent, checkable=True))
+                    keepout_surface=QAction("Keep-out |B| surface", parent, checkable=True),
+                    plots=PlotRepaint())
 
 
 __all__ = ["Services", "TorqueResults", "make_services"]

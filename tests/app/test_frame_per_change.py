@@ -107,3 +107,41 @@ def test_a_render_now_takes_the_place_of_the_requested_one_and_hooks_run_before_
     view.request_render()  # a closed view renders no more
     after_posted_events(qtbot)
     assert view.render_count == start + 2
+
+
+def test_a_slider_change_with_the_plots_drawing_it_is_one_repaint_of_the_window(window, qtbot, robot_file):
+    """The Plots dock draws the new sample in the frame's turn, and its plots are handed their repaint after
+    the render (a graphics scene would otherwise compose the whole window once more for itself), as is the
+    status bar's clearance text: one slider change, one render, one repaint showing all of it — on UR5, a
+    robot the plots were not written for."""
+    from mime_gui.app.docks.plots import REDRAW_MS
+
+    driving = open_ready(window, robot_file("ur5"), qtbot)
+    plots = window.findChild(type(window.properties_dock).__mro__[1], "PlotsDock")
+    plots.show()
+    plots.raise_()
+    assert window.clearance.action.isChecked()  # its status text changes with every pose
+    assert plots._joints  # some joints are plotted from the start: the first one is moved
+    seg, joint = plots._joints[0]
+    row = driving.sliders.row(seg, joint)
+    driving.sliders.teleport.setChecked(True)
+    curve = plots.curves[1]  # its position (the command is the curve before)
+    events: list[str] = []
+    _recording(window, events)
+    order = _Order(events)
+    window.installEventFilter(order)
+    for value in (30.0, -20.0):  # the clearance text and the axes' tick labels take their room once (which
+        row.spin.setValue(value)  # lays the window out), and the plots' range its span
+        qtbot.wait(300)
+    for value in (30.0, -20.0, 10.0):
+        _quiet(qtbot, events)
+        qtbot.wait(REDRAW_MS + 20)  # the last redraw is long enough ago: this frame draws the plots
+        events.clear()
+        drawn = plots.redraws
+        row.spin.setValue(value)
+        qtbot.waitUntil(lambda: "repaint" in events, timeout=5000)
+        _quiet(qtbot, events)
+        assert events == ["render", "repaint"], events
+        assert plots.redraws == drawn + 1  # the plots drew the new pose in that frame
+        assert curve.yData[-1] == pytest.approx(value, abs=1e-9)  # degrees, as the slider's spin box
+    window.removeEventFilter(order)

@@ -226,6 +226,7 @@ class MeasuresDock(QDockWidget):
         rcol.setContentsMargins(0, 0, 0, 0)
         rcol.setSpacing(0)
         self.plot = pg.PlotWidget(right)
+        services.plots.follow(self.plot)
         self.plot.setBackground("w")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         for axis in ("left", "bottom"):

@@ -86,6 +86,7 @@ class PlotsDock(QDockWidget):
         self.transport = transport = services.transport
         self.redraws = 0
         self._dirty = False
+        self._drawn_at = 0.0  # perf_counter of the last live redraw
         self._t0 = time.perf_counter()
         self._samples: SampleBuffer | None = None
         self._joints: list[tuple[str, str]] = []  # (segment, joint) plotted
@@ -130,6 +131,7 @@ class PlotsDock(QDockWidget):
                         (f"ω {xyz} (rad/s)", "ω (rad/s)"))
         self.joint_plot.setLabel("left", self._labels[0][0])
         rcol.addWidget(self.graphs, 1)
+        services.plots.follow(self.graphs)
         self.readout = QLabel(right)
         self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
         # one long line: clipped in a narrow window rather than widening it
@@ -214,6 +216,9 @@ class PlotsDock(QDockWidget):
         p.getAxis("left").setToolTip(tip)
         for axis in ("left", "bottom"):
             p.getAxis(axis).enableAutoSIPrefix(False)
+        # the tick labels' room only grows: a room fitted anew at each range lays the plots out, and repaints
+        # the window, once more after the frame that changed the range
+        p.getAxis("left").setStyle(autoReduceTextSpace=False)
         p.showGrid(x=True, y=True, alpha=0.25)
         p.setClipToView(True)
         p.setDownsampling(auto=True, mode="peak")
@@ -520,8 +525,11 @@ class PlotsDock(QDockWidget):
         values = self._live_values()
         if values is None or self._samples is None or len(values) != self._samples.values.shape[1]:
             return
-        self._samples.append(time.perf_counter() - self._t0, values)
+        now = time.perf_counter()
+        self._samples.append(now - self._t0, values)
         self._dirty = True
+        if now - self._drawn_at >= REDRAW_MS / 1e3:  # in this frame: one repaint of the window shows both
+            self._redraw_if_dirty()
 
     def _redraw_if_dirty(self) -> None:
         if self._pending_row is not None and self._plays() is not None:
@@ -529,6 +537,7 @@ class PlotsDock(QDockWidget):
         if not self._dirty or self._plays() is not None or not on_screen(self):  # not behind another tab
             return
         self._dirty = False
+        self._drawn_at = time.perf_counter()
         t, values = self._samples.arrays()
         if not len(t):
             return

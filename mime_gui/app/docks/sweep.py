@@ -94,6 +94,7 @@ class SweepDock(QDockWidget):
         top.addWidget(self.y, 1)
         col.addLayout(top)
         self.plot = pg.PlotWidget(body)
+        services.plots.follow(self.plot)
         self.plot.setBackground("w")
         self.plot.showGrid(x=True, y=True, alpha=0.25)
         for axis in ("left", "bottom"):

@@ -77,9 +77,11 @@ class TorquesDock(QDockWidget):
         self._offered: str | None = None
         layout.addWidget(self.offer)
         self.plot = pg.PlotWidget(body)
+        services.plots.follow(self.plot)
         self.plot.setBackground("w")
         self.plot.showGrid(x=True, y=True, alpha=0.3)
         self.plot.setLabel("bottom", "time", units="s")
+        self.plot.getAxis("left").setStyle(autoReduceTextSpace=False)  # as the Plots dock's (plots.py)
         self.curve = self.plot.plot(pen=pg.mkPen("#1f5fbf", width=2))
         limit_pen = pg.mkPen("#b3261e", width=1, style=Qt.DashLine)
         self.limits = [self.plot.addLine(y=0, pen=limit_pen) for _ in range(2)]

@@ -221,6 +221,7 @@ class TrajectoryDock(QDockWidget):
         rcol.setContentsMargins(0, 0, 0, 0)
         rcol.setSpacing(2)
         self.graphs = pg.GraphicsLayoutWidget(right)
+        services.plots.follow(self.graphs)
         self.graphs.setBackground("w")
         self.graphs.setMinimumHeight(60)
         rcol.addWidget(self.graphs, 3)

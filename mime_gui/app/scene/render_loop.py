@@ -6,7 +6,8 @@ A request posts an event of normal priority, so the render runs before Qt repain
 requests are posted at low priority): the widgets that changed in the same turn and the new frame are shown
 by one repaint of the window, not one before the render and one after. Just before rendering, the
 ``before_render`` hooks run (the pose events coalesced for the docks and the scene's marks), so what they
-move is in this frame rather than in a second render."""
+move is in this frame rather than in a second render; just after, the ``after_render`` hooks (the docks'
+plots handed their repaints, so the window is composed once for the frame: app/plot_repaint.py)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ class RenderLoop:
         self.gl_renderer = ""
         self.closed = False
         self.before_render: list[Callable[[], None]] = []
+        self.after_render: list[Callable[[], None]] = []
         self._aa_requested = antialiasing
         self.aa = False
         self._pending = False  # a render event is posted and not yet handled
@@ -79,6 +81,8 @@ class RenderLoop:
             hook()
         self._pending = False  # what the hooks asked for is in this render
         self._render()
+        for hook in self.after_render:
+            hook()
 
     def _render(self) -> None:
         if self.closed:

@@ -587,6 +587,10 @@ class SceneView(QWidget):
         delivers its coalesced pose events to the docks and marks this way)."""
         self._loop.before_render.append(hook)
 
+    def add_after_render(self, hook) -> None:
+        """Call ``hook()`` just after each requested render, before the window shows it."""
+        self._loop.after_render.append(hook)
+
     def close(self) -> bool:
         if self._closed:
             return True
