@@ -25,9 +25,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QGraphicsItem, QLabel
+from PySide6.QtWidgets import QGraphicsItem
 
 from mime_gui.app.docks.plots import nice_range
+from mime_gui.app.steady_label import SteadyLabel
 from mime_gui.session.clearance import LiveClearance, current_build, prepare, prepared
 
 ORANGE = (1.0, 0.55, 0.0)
@@ -222,7 +223,7 @@ class ClearanceViews(QObject):
         self.assembled = 0  # builds whose findings arrived (tests)
         self._wanted = None  # the build whose findings are on the worker
         self.line = ClosestLine(self.scene) if getattr(self.scene, "plotter", None) is not None else None
-        self.status = QLabel(window)
+        self.status = SteadyLabel(window)  # a new distance each frame: see app/steady_label.py
         self.status.setToolTip("The pair of items closest to touching at the pose shown (View → Clearance)")
         window.statusBar().insertPermanentWidget(0, self.status)
         self.status.hide()
@@ -315,12 +316,6 @@ class ClearanceViews(QObject):
             self.status.setText("")
             return
         self.status.setText(closest.text())
-        # a fixed size that only widens: a label whose size can change asks the status bar, and so the whole
-        # window, to be laid out again at every new text, which repaints the window once more each frame
-        hint = self.status.sizeHint()
-        if hint.width() > self.status.width() or hint.height() != self.status.height() \
-                or self.status.minimumWidth() != self.status.maximumWidth():
-            self.status.setFixedSize(max(hint.width(), self.status.minimumWidth()), hint.height())
         style = "color: #b3261e;" if closest.within_margin else ""
         if style != self.status.styleSheet():  # a style set again restyles the label: only on a change
             self.status.setStyleSheet(style)

@@ -16,10 +16,10 @@ import time
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.plots import LIVE_SAMPLES, LIVE_SECONDS, REDRAW_MS, XYZ, SampleBuffer, nice_range
+from mime_gui.app.readout import Readout
 from mime_gui.errors import CodedError
 
 
@@ -39,9 +39,8 @@ class ItemPlot(QObject):
         self.curves = [self.plot.plot(pen=pg.mkPen(c, width=2)) for c in XYZ]
         self.curves.append(self.plot.plot(pen=pg.mkPen("#555", width=1, style=Qt.DashLine)))
         self.playhead = self.plot.addLine(x=0, pen=pg.mkPen("#888", width=1))
-        self.readout = QLabel(dock.readout.parentWidget())
+        self.readout = Readout(dock.readout.parentWidget())  # a new text each frame (app/readout.py)
         self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        self.readout.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.readout.hide()
         dock.readout.parentWidget().layout().addWidget(self.readout)
         self.name: str | None = None  # the item shown

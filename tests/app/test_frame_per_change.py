@@ -145,3 +145,47 @@ def test_a_slider_change_with_the_plots_drawing_it_is_one_repaint_of_the_window(
         assert plots.redraws == drawn + 1  # the plots drew the new pose in that frame
         assert curve.yData[-1] == pytest.approx(value, abs=1e-9)  # degrees, as the slider's spin box
     window.removeEventFilter(order)
+
+
+def test_a_played_row_is_one_repaint_with_the_plots_playhead_on_it(window, qtbot, robot_file, tmp_path):
+    """While a file plays, the Plots dock moves its playhead in the turn of the frame that shows the row
+    (at most every REDRAW_MS), so the window is repainted once for the row: on Panda."""
+    from mime_gui.app.docks.plots import REDRAW_MS
+
+    driving = open_ready(window, robot_file("panda"), qtbot)  # the clock stopped: the test ticks
+    plots = window.findChild(type(window.properties_dock).__mro__[1], "PlotsDock")
+    plots.show()
+    plots.raise_()
+    seg = next(iter(window.session.segments))
+    names = window.session.command_names(seg)
+    t = np.arange(2001) * 0.01
+    q = 0.3 * np.sin(t[:, None] * (0.5 + 0.1 * np.arange(len(names))))
+    path = tmp_path / "panda.npz"
+    np.savez(path, time=t, joint_positions=q, joint_names=np.array(names))
+    assert driving.player.open_file(str(path))
+    transport = driving.transport
+    player = transport.player
+    events: list[str] = []
+    _recording(window, events)
+    order = _Order(events)
+    window.installEventFilter(order)
+    transport.play()
+    transport.tick(0.0)  # the player's labels take their room once (which lays the window out)
+    qtbot.wait(300)
+    shown = []
+    for _ in range(4):
+        _quiet(qtbot, events)
+        qtbot.wait(REDRAW_MS + 20)  # the playhead was drawn long enough ago: this row's frame draws it
+        events.clear()
+        before = player.row
+        transport.tick(0.0)  # the player's row follows the wall clock
+        assert player.row != before
+        qtbot.waitUntil(lambda: "repaint" in events, timeout=5000)
+        _quiet(qtbot, events)
+        assert events == ["render", "repaint"], events
+        x = float(player.times[player.row] - player.schedule.start)
+        assert all(line.value() == pytest.approx(x, abs=1e-12) for line in plots.playheads)  # this row's time
+        shown.append(player.row)
+    transport.pause()
+    window.removeEventFilter(order)
+    assert shown == sorted(set(shown))  # four rows, each further on

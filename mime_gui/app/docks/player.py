@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.docks.registry import declare
 from mime_gui.app.docks.sliders import JumpStyle
+from mime_gui.app.steady_label import SteadyLabel
 from mime_gui.multibody.errors import CodedError
 from mime_gui.session.player import RATE_MAX, RATE_MIN
 
@@ -98,7 +99,7 @@ class PlayerDock(QDockWidget):
         self.timeline.setStyle(self.jump_style)
         self.timeline.setToolTip("The playhead: drag or click to scrub")
         self.timeline.valueChanged.connect(self._scrubbed)
-        self.time_label = QLabel(body)
+        self.time_label = SteadyLabel(body)  # a new time each frame: see app/steady_label.py
         self.time_label.setMinimumWidth(120)
         self.speed = QDoubleSpinBox(body)
         self.speed.setRange(RATE_MIN, RATE_MAX)
@@ -111,7 +112,7 @@ class PlayerDock(QDockWidget):
         self.speed.valueChanged.connect(self._speed)
         self.loop = QCheckBox("Loop", body)
         self.loop.toggled.connect(self._loop)
-        self.frames_label = QLabel(body)
+        self.frames_label = SteadyLabel(body)
         self.frames_label.setStyleSheet("color: gray")
         self.frames_label.setToolTip("Rows shown and rows skipped to stay on the wall clock while playing")
         for w in (self.back_button, self.play_button, self.forward_button):

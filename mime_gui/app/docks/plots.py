@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QSizePolicy,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.registry import declare
+from mime_gui.app.readout import Readout
 from mime_gui.multibody import PRISMATIC
 
 LIVE_SECONDS = 20.0
@@ -87,6 +87,7 @@ class PlotsDock(QDockWidget):
         self.redraws = 0
         self._dirty = False
         self._drawn_at = 0.0  # perf_counter of the last live redraw
+        self._playhead_at = 0.0  # ... and of the last playhead drawn
         self._t0 = time.perf_counter()
         self._samples: SampleBuffer | None = None
         self._joints: list[tuple[str, str]] = []  # (segment, joint) plotted
@@ -132,10 +133,8 @@ class PlotsDock(QDockWidget):
         self.joint_plot.setLabel("left", self._labels[0][0])
         rcol.addWidget(self.graphs, 1)
         services.plots.follow(self.graphs)
-        self.readout = QLabel(right)
+        self.readout = Readout(right)  # a new text each frame, no new layout (app/readout.py)
         self.readout.setTextInteractionFlags(Qt.TextSelectableByMouse)
-        # one long line: clipped in a narrow window rather than widening it
-        self.readout.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Preferred)
         self.readout.setToolTip("The chosen frame now: world position and angular velocity")
         rcol.addWidget(self.readout)
         splitter.addWidget(side)
@@ -486,16 +485,19 @@ class PlotsDock(QDockWidget):
         self._playhead(player.row)
 
     def _playhead_moved(self, row: int) -> None:
-        """While playing, the playhead is drawn on the redraw timer (the rows move faster than a plot needs);
-        a row set by hand (scrub, step, pause) is drawn at once."""
+        """While playing, the playhead moves at most every ``REDRAW_MS`` (the rows move faster than a plot
+        needs), in the turn of the frame that shows the row (one repaint of the window for both); a row set
+        by hand (scrub, step, pause) is drawn at once."""
         player = self._plays()
-        if player is not None and player.playing:
-            self._pending_row = row
+        if player is not None and player.playing and \
+                time.perf_counter() - self._playhead_at < REDRAW_MS / 1e3:
+            self._pending_row = row  # the next frame's turn, or the timer once the frames stop, draws it
         else:
             self._playhead(row)
 
     def _playhead(self, row: int) -> None:
         self._pending_row = None
+        self._playhead_at = time.perf_counter()
         player = self._plays()
         if player is None:
             return
@@ -532,7 +534,8 @@ class PlotsDock(QDockWidget):
             self._redraw_if_dirty()
 
     def _redraw_if_dirty(self) -> None:
-        if self._pending_row is not None and self._plays() is not None:
+        if self._pending_row is not None and self._plays() is not None and \
+                time.perf_counter() - self._playhead_at >= 2 * REDRAW_MS / 1e3:  # no frame has drawn it
             self._playhead(self._pending_row)
         if not self._dirty or self._plays() is not None or not on_screen(self):  # not behind another tab
             return
