@@ -1,16 +1,16 @@
 """``mime-gui plan RIG (--target NAME | --at probes.NAME (--direction X,Y,Z | --axis X,Y,Z --frequency HZ))
-[--tolerance DEG] [--low MT] [--high MT] [--ellipticity E] [--starts N] [--seed N] [--dt S]
---out CMD.csv|.npz``: poses of the chain that give a probe or a sample the field asked for (a target of the
-rig, or one given by the options; :mod:`mime_gui.field.planner`), checked, and the command file of the best
-one.
+[--tolerance DEG] [--low MT] [--high MT] [--ellipticity E] [--max-gradient T/M] [--max-force N] [--starts N]
+[--seed N] [--dt S] --out CMD.csv|.npz``: poses of the chain that give a probe or a sample the field asked
+for (a target of the rig, or one given by the options; :mod:`mime_gui.field.planner`), checked, and the
+command file of the best one.
 
 A table of the candidates is printed (margin, what the target sees, the joints), each candidate's trajectory
-is checked as played (its limits, the keep-out zones, the field at the target over the spin), and the first
-that passes is written (an approach from the rig's initial pose, then for a rotating target the motor's spin)
-by :func:`mime_gui.nodes.commands.write_commands`, atomically. A target that cannot be met names the
-constraint that binds (exit 1, nothing written), as does a rig that breaks its rules (its findings); bad
-options and targets the rig cannot aim at are refused with one line ``error[CODE] PLACE: message`` on stderr
-(``plan.*``, ``target.*``; exit 2).
+is checked as played (its limits, the keep-out zones, the field at the target over the spin, a gradient or
+force bound at every step), and the first that passes is written (an approach from the rig's initial pose,
+then for a rotating target the motor's spin) by :func:`mime_gui.nodes.commands.write_commands`, atomically.
+A target that cannot be met names the constraint that binds (exit 1, nothing written), as does a rig that
+breaks its rules (its findings); bad options and targets the rig cannot aim at are refused with one line
+``error[CODE] PLACE: message`` on stderr (``plan.*``, ``target.*``; exit 2).
 """
 
 from __future__ import annotations
@@ -50,6 +50,12 @@ def add_arguments(parser: argparse.ArgumentParser, name: str = "plan") -> None:
     parser.add_argument("--high", type=number, default=1e5, metavar="MT", help="the largest |B|, mT")
     parser.add_argument("--ellipticity", type=number, default=0.0, metavar="E",
                         help="a rotating field's least ellipticity, 0 to 1 (1: a circle)")
+    parser.add_argument("--max-gradient", type=number, default=None, metavar="T/M",
+                        help="the largest gradient at the point, T/m: the Frobenius norm of dB_i/dx_j, which "
+                             "bounds |grad |B|| and every entry (default: no bound)")
+    parser.add_argument("--max-force", type=number, default=None, metavar="N",
+                        help="the largest force on the sample (--at samples.NAME), newtons (default: no "
+                             "bound)")
     parser.add_argument("--starts", type=count, default=8, metavar="N",
                         help=f"starts of the search: the initial pose and N-1 drawn within the limits "
                              f"(default 8, at most {MAX_STARTS})")
@@ -83,7 +89,14 @@ def _vector(text: str | None, option: str):
 
 def target_of(args: argparse.Namespace):
     """The :class:`~mime_gui.rig.targets.FieldTarget` the options ask for (``plan.option``, ``target.*``)."""
-    from mime_gui.rig.targets import MAX_FIELD, MAX_FREQUENCY, FieldTarget, TargetError
+    from mime_gui.rig.targets import (
+        MAX_FIELD,
+        MAX_FORCE,
+        MAX_FREQUENCY,
+        MAX_GRADIENT,
+        FieldTarget,
+        TargetError,
+    )
 
     bounds = [("--tolerance", args.tolerance, 0.0, 180.0), ("--low", args.low, 0.0, MAX_FIELD * 1e3),
               ("--high", args.high, 0.0, MAX_FIELD * 1e3), ("--dt", args.dt, 1e-6, 1e3),
@@ -94,6 +107,11 @@ def target_of(args: argparse.Namespace):
         if not (math.isfinite(value) and low <= value <= high):
             raise TargetError("plan.option", f"{option} is a number from {low:g} to {high:g}, got {value!r}",
                               option)
+    for option, value, high in (("--max-gradient", args.max_gradient, MAX_GRADIENT),
+                                ("--max-force", args.max_force, MAX_FORCE)):
+        if value is not None and not (math.isfinite(value) and 0 < value <= high):
+            raise TargetError("plan.option", f"{option} is a number above 0 and at most {high:g}, got "
+                              f"{value!r}", option)
     if not 1 <= args.starts <= MAX_STARTS:
         raise TargetError("plan.option", f"--starts is a whole number from 1 to {MAX_STARTS}, got "
                           f"{args.starts}", "--starts")
@@ -101,9 +119,10 @@ def target_of(args: argparse.Namespace):
         raise TargetError("plan.option", f"--seed is a whole number from 0 to {2**32 - 1}, got {args.seed}",
                           "--seed")
     if args.target is not None:
-        if args.at is not None or args.direction is not None or args.axis is not None:
-            raise TargetError("plan.option", "--target names a target of the rig; give it alone, or --at "
-                              "with --direction or --axis", "--target")
+        if args.at is not None or args.direction is not None or args.axis is not None \
+                or args.max_gradient is not None or args.max_force is not None:
+            raise TargetError("plan.option", "--target names a target of the rig, with its own bounds; give "
+                              "it alone, or --at with --direction or --axis", "--target")
         return None  # the rig's own, once it is read
     if args.at is None:
         raise TargetError("plan.option", "give --target NAME (a target of the rig) or --at probes.NAME with "
@@ -114,7 +133,7 @@ def target_of(args: argparse.Namespace):
                           "rotating one)", "--direction")
     return FieldTarget(args.at, direction=direction, axis=axis, frequency=args.frequency,
                        tolerance=math.radians(args.tolerance), low=args.low * 1e-3, high=args.high * 1e-3,
-                       ellipticity=args.ellipticity)
+                       ellipticity=args.ellipticity, max_gradient=args.max_gradient, max_force=args.max_force)
 
 
 def _executor(args: argparse.Namespace, path: Path, target):
@@ -138,10 +157,17 @@ def run(args: argparse.Namespace, out=None, err=None) -> int:
         return _run(args, out, err)
 
 
+def _bounded(gradient: float, force: float) -> str:
+    """The gradient and the force where the target bounds them."""
+    return "".join([f", gradient {gradient:.4g} T/m" if math.isfinite(gradient) else "",
+                    f", force {force:.4g} N" if math.isfinite(force) else ""])
+
+
 def _row(k: int, c, names, rotating: bool) -> str:
     seen = (f"axis {math.degrees(c.angle):6.2f}° off, |B| {c.B_min * 1e3:.4g}–{c.B_max * 1e3:.4g} mT, "
             f"ellipticity {c.ellipticity:.3f}, motor {'forward' if c.sense > 0 else 'backward'}" if rotating
             else f"{math.degrees(c.angle):6.2f}° off, |B| {c.B_min * 1e3:.4g} mT")
+    seen += _bounded(c.gradient, c.force)
     joints = ", ".join(f"{n} {v:+.4f}" for n, v in zip(names, c.positions, strict=True))
     return f"  {k + 1:>3}  margin {c.margin:5.3f}  {seen}  [{joints}]"
 
@@ -191,9 +217,11 @@ def _run(args: argparse.Namespace, out, err) -> int:
         return EXIT_USAGE
     kind = (f"rotating about {target.axis} at {target.frequency:g} Hz" if target.rotating
             else f"along {target.direction}")
+    limits = "".join([f", gradient at most {target.max_gradient:g} T/m" if target.max_gradient else "",
+                      f", force at most {target.max_force:g} N" if target.max_force else ""])
     _say(f"{target.at}: a field {kind}, within {math.degrees(target.tolerance):g}°, |B| "
-         f"{target.low * 1e3:g} to {target.high * 1e3:g} mT: {len(found.candidates)} candidate(s) from "
-         f"{len(found.ends)} start(s), {found.evaluations} poses evaluated", out)
+         f"{target.low * 1e3:g} to {target.high * 1e3:g} mT{limits}: {len(found.candidates)} candidate(s) "
+         f"from {len(found.ends)} start(s), {found.evaluations} poses evaluated", out)
     if not found.candidates:
         _say(f"  not met: {found.binding} binds: {describe_binding(found)}; nothing written", out)
         return EXIT_NONE
@@ -219,6 +247,8 @@ def _run(args: argparse.Namespace, out, err) -> int:
         what = (f"{checked.frequency:.4g} Hz, axis {math.degrees(checked.angle):.2f}° off, |B| "
                 f"{checked.B_min * 1e3:.4g}–{checked.B_max * 1e3:.4g} mT" if target.rotating
                 else f"{math.degrees(checked.angle):.2f}° off, |B| {checked.B_min * 1e3:.4g} mT")
+        what += "" if not (target.max_gradient or target.max_force) else \
+            f"; largest along the trajectory:{_bounded(checked.gradient, checked.force)[1:]}"
         _say(f"  candidate {k + 1} passes its checks (as played: {what}); wrote {target_path} "
              f"({len(recorded.time)} samples every {args.dt:g} s, {recorded.time[-1]:g} s)", out)
         return EXIT_OK

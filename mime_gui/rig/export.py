@@ -180,8 +180,10 @@ def _zone(zone, rig, folder, indent: str) -> str:
 def _target(t, rig, folder, indent: str) -> str:
     kind = [f"direction={_tuple(t.direction)}"] if t.direction is not None else \
         [f"axis={_tuple(t.axis)}", f"frequency={_num(t.frequency)}"]
+    bounds = [f"{key}={_num(getattr(t, key))}" for key in ("max_gradient", "max_force")
+              if getattr(t, key) is not None]
     args = [_text(t.at), *kind, f"tolerance={_num(t.tolerance)}", f"low={_num(t.low)}",
-            f"high={_num(t.high)}", f"ellipticity={_num(t.ellipticity)}"]
+            f"high={_num(t.high)}", f"ellipticity={_num(t.ellipticity)}", *bounds]
     return _call("FieldTarget", args, indent)
 
 

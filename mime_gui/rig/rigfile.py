@@ -393,14 +393,16 @@ class _Reader:
     def target(self, value, p: str) -> FieldTarget:
         """``{"at": "probes.<name>", "direction": [x, y, z]}`` or ``{"at", "axis": [x, y, z], "frequency":
         {"value": Hz, "unit": "Hz"}}``, and optionally ``"tolerance": {"value": rad, "unit": "rad"}``,
-        ``"low"``/``"high": {"value": T, "unit": "T"}``, ``"ellipticity"``: a field target."""
+        ``"low"``/``"high": {"value": T, "unit": "T"}``, ``"ellipticity"``, ``"max_gradient": {"value": T/m,
+        "unit": "T/m"}``, ``"max_force": {"value": N, "unit": "N"}``: a field target."""
         d = self.obj(value, p, ("at",), ("direction", "axis", "frequency", "tolerance", "low", "high",
-                                         "ellipticity"))
+                                         "ellipticity", "max_gradient", "max_force"))
         kw: dict = {"at": self.string(d["at"], f"{p}/at")}
         for key in ("direction", "axis"):
             if key in d:
                 kw[key] = self.numbers(d[key], f"{p}/{key}", 3)
-        for key, unit in (("frequency", "Hz"), ("tolerance", "rad"), ("low", "T"), ("high", "T")):
+        for key, unit in (("frequency", "Hz"), ("tolerance", "rad"), ("low", "T"), ("high", "T"),
+                          ("max_gradient", "T/m"), ("max_force", "N")):
             if key in d:
                 kw[key] = self.measured(d[key], f"{p}/{key}", unit)
         if "ellipticity" in d:
@@ -787,11 +789,14 @@ def to_data(rig: Apparatus, folder) -> dict:
 
 
 def _target(t: FieldTarget) -> dict:
-    """A target as written: where, the direction or the axis and frequency, then its bounds."""
+    """A target as written: where, the direction or the axis and frequency, then its bounds (the gradient's
+    and the force's only when it has them)."""
     kind = {"direction": list(t.direction)} if t.direction is not None else \
         {"axis": list(t.axis), "frequency": _measured(t.frequency, "Hz")}
+    bounds = {**({"max_gradient": _measured(t.max_gradient, "T/m")} if t.max_gradient is not None else {}),
+              **({"max_force": _measured(t.max_force, "N")} if t.max_force is not None else {})}
     return {"at": t.at, **kind, "tolerance": _measured(t.tolerance, "rad"), "low": _measured(t.low, "T"),
-            "high": _measured(t.high, "T"), "ellipticity": t.ellipticity}
+            "high": _measured(t.high, "T"), "ellipticity": t.ellipticity, **bounds}
 
 
 def _sample(sample: Sample, base, folder) -> dict:

@@ -7,6 +7,12 @@ field along ``direction`` (world axes) within ``tolerance`` (rad) whose magnitud
 ``axis`` (world axes, right-handed for a positive frequency) at ``frequency`` Hz, the axis within
 ``tolerance``, every |B| of the turn in ``[low, high]`` and the turn's ellipse no flatter than
 ``ellipticity`` (its minor over its major axis, 1 a circle).
+
+Either may bound what else the point feels. ``max_gradient`` (T/m) bounds the Frobenius norm of the field's
+gradient tensor ``G[i, j] = ∂B_i/∂x_j`` at the point (over the whole turn for a rotating target): it bounds
+every entry of the tensor, every directional derivative ``|G u|``, and so ``|∇|B||``, and with it the force
+on any moment ``|m|`` at the point (at most ``|m| ‖G‖``). ``max_force`` (N) bounds the force on the sample a
+target at ``samples.<name>`` aims at (a probe has no moment to feel one).
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ from mime_gui.errors import CodedError
 MAX_FIELD = 100.0
 #: the largest frequency a rotating target may ask for, Hz
 MAX_FREQUENCY = 1e4
+#: the largest gradient bound a target may give, T/m (100 T over 0.1 mm)
+MAX_GRADIENT = 1e6
+#: the largest force bound a target may give, N (as a sample's largest moment, 1e6 A·m², in 1 T/m)
+MAX_FORCE = 1e6
 
 
 class TargetError(CodedError):
@@ -46,6 +56,16 @@ def _number(v, what: str, low: float, high: float, code: str) -> float:
     return float(v)
 
 
+def _bound(v, what: str, high: float, unit: str, code: str) -> float | None:
+    """None (no bound) or a number above 0 and at most ``high``."""
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or not 0 < v <= high:
+        raise TargetError(code, f"{what} is a number above 0 and at most {high:g} {unit}, or none, got {v!r}",
+                          what)
+    return float(v)
+
+
 @dataclass(frozen=True)
 class FieldTarget:
     """The field asked for at ``at`` (``probes.<name>`` or ``samples.<name>``): fixed along ``direction``,
@@ -60,6 +80,8 @@ class FieldTarget:
     low: float = 0.0
     high: float = MAX_FIELD
     ellipticity: float = 0.0
+    max_gradient: float | None = None
+    max_force: float | None = None
 
     def __post_init__(self):
         if not isinstance(self.at, str) or self.at.partition(".")[0] not in ("probes", "samples") \
@@ -95,6 +117,14 @@ class FieldTarget:
         object.__setattr__(self, "high", high)
         object.__setattr__(self, "ellipticity", _number(self.ellipticity, "ellipticity", 0.0, 1.0,
                                                         "target.ellipticity"))
+        object.__setattr__(self, "max_gradient", _bound(self.max_gradient, "max_gradient", MAX_GRADIENT,
+                                                        "T/m", "target.gradient"))
+        object.__setattr__(self, "max_force", _bound(self.max_force, "max_force", MAX_FORCE, "N",
+                                                     "target.force"))
+        if self.max_force is not None and self.collection != "samples":
+            raise TargetError("target.force", "a force bound needs a sample to feel the force "
+                              "(samples.<name>, with its moment); a probe has none: bound the gradient "
+                              "instead", "max_force")
 
     @property
     def rotating(self) -> bool:
@@ -109,4 +139,4 @@ class FieldTarget:
         return self.at.partition(".")[2]
 
 
-__all__ = ["MAX_FIELD", "MAX_FREQUENCY", "FieldTarget", "TargetError"]
+__all__ = ["MAX_FIELD", "MAX_FORCE", "MAX_FREQUENCY", "MAX_GRADIENT", "FieldTarget", "TargetError"]

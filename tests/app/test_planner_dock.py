@@ -123,3 +123,29 @@ def test_a_typed_field_kept_as_a_target_and_chosen_again(window, qtbot, demo_cop
     qtbot.keyClick(window, Qt.Key_Z, Qt.ControlModifier)
     qtbot.waitUntil(lambda: "target 1" not in session.rig.targets)
     assert [dock.targets.itemText(i) for i in range(dock.targets.count())] == ["(as typed below)"]
+
+
+def test_the_gradient_and_force_bounds_typed_kept_and_named_when_they_bind(window, qtbot, demo_copy):
+    """The bounds' boxes: blank is no bound; a force asks for a sample (the box is off at a probe); a bound
+    typed is kept with the target and fills the form again; a gradient no pose keeps names what binds."""
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    session, dock = window.session, planner_dock(window, qtbot)
+    ask_rotating(qtbot, dock)
+    assert dock.target().max_gradient is None and not dock.force.isEnabled()  # the demo's probe: no moment
+    qtbot.keyClicks(dock.gradient, "abc")
+    qtbot.mouseClick(dock.find_button, Qt.LeftButton)
+    assert "[target.gradient]" in dock.status.text() and dock.searches == 0
+    dock.gradient.clear()
+    qtbot.keyClicks(dock.gradient, "2.5")
+    qtbot.mouseClick(dock.keep_button, Qt.LeftButton)
+    assert session.rig.targets["target 1"].max_gradient == 2.5
+    dock.targets.setCurrentIndex(0)
+    dock.gradient.clear()
+    dock.targets.setCurrentText("target 1")
+    assert dock.gradient.text() == "2.5"
+    dock.targets.setCurrentIndex(0)
+    dock.gradient.setText("1e-6")  # a millionth of a tesla per metre, a centimetre or two from the magnet
+    with qtbot.waitSignal(dock.found, timeout=60000):
+        qtbot.mouseClick(dock.find_button, Qt.LeftButton)
+    assert dock.table.rowCount() == 0 and "gradient binds" in dock.status.text(), dock.status.text()
+    assert "T/m" in dock.status.text()

@@ -2,7 +2,8 @@
 
 The target is one of the rig's (its file's ``targets``, chosen at the top: it fills the form) or typed in
 the dock (where, a fixed direction or a rotating axis and frequency, the tolerance,
-the |B| window, the least ellipticity: :class:`~mime_gui.rig.targets.FieldTarget`); *Find poses* runs
+the |B| window, the least ellipticity, and optionally the largest gradient and, at a sample, the largest
+force on it: :class:`~mime_gui.rig.targets.FieldTarget`); *Find poses* runs
 :func:`~mime_gui.field.planner.plan` from the current pose on a worker thread (the window stays live; a
 newer search or an edit of the rig makes an older one's answer stale, and it is dropped). The candidates are
 listed best margin first; choosing one previews it (the arm placed there at once, as the sliders' Teleport
@@ -105,6 +106,7 @@ class PlannerDock(QDockWidget):
         self.kind.setToolTip("A field along a fixed direction, or one rotating about an axis at a frequency "
                              "(the motor that turns a magnet spins it)")
         self.kind.currentTextChanged.connect(lambda _t: self._enable())
+        self.at.currentTextChanged.connect(lambda _t: self._enable())
         self.vector = QLineEdit("0, 0, 1", body)
         self.vector.setToolTip("The direction (fixed) or the axis (rotating, right-handed for a positive "
                                "frequency), world axes: three numbers")
@@ -115,11 +117,20 @@ class PlannerDock(QDockWidget):
         self.high = _spin(body, 0.0, 1e5, 50.0, 3, " mT", "The largest |B|")
         self.ellipticity = _spin(body, 0.0, 1.0, 0.0, 2, "", "A rotating field's least ellipticity (minor "
                                  "over major axis; 1 a circle)")
+        # blank: no bound (a spin box has no "none", and forces span µN to N)
+        self.gradient = QLineEdit(body)
+        self.gradient.setPlaceholderText("none")
+        self.gradient.setToolTip("The largest gradient at the point, T/m: the Frobenius norm of ∂B_i/∂x_j, "
+                                 "which bounds |∇|B|| and every entry (blank: no bound)")
+        self.force = QLineEdit(body)
+        self.force.setPlaceholderText("none")
+        self.force.setToolTip("The largest force on the sample, N (a target at a sample; blank: no bound)")
         rows = [(("Target", self.targets), ("At", self.at)),
                 (("Field", self.kind), ("Axis", self.vector)),
                 (("Frequency", self.frequency), ("within", self.tolerance)),
                 (("|B| from", self.low), ("to", self.high)),
-                (("Ellipticity ≥", self.ellipticity), None)]
+                (("Ellipticity ≥", self.ellipticity), None),
+                (("∇B ≤ T/m", self.gradient), ("Force ≤ N", self.force))]
         for r, pair in enumerate(rows):
             for c, cell in enumerate(pair):
                 if cell is None:
@@ -230,6 +241,7 @@ class PlannerDock(QDockWidget):
         self.vector_label.setText("Axis" if rotating else "Direction")
         self.frequency.setEnabled(rotating)
         self.ellipticity.setEnabled(rotating)
+        self.force.setEnabled(self.at.currentText().startswith("samples."))
 
     # -- the target --------------------------------------------------------------------------------------
     def target(self):
@@ -245,12 +257,23 @@ class PlannerDock(QDockWidget):
             raise TargetError("target.direction", f"{self.vector.text()!r} is not three numbers; type X, Y, "
                               "Z (0, 0, 1)", "direction")
         rotating = self.kind.currentText() == ROTATING
+        bounds = {}
+        for key, box, code in (("max_gradient", self.gradient, "target.gradient"),
+                               ("max_force", self.force, "target.force")):
+            text = box.text().strip()
+            if not text or not box.isEnabled():
+                continue
+            try:
+                bounds[key] = parse_float(text)
+            except ValueError:
+                raise TargetError(code, f"{text!r} is not a number; type the bound, or leave it blank for "
+                                  "none", key) from None
         return FieldTarget(self.at.currentText(), direction=None if rotating else vector,
                            axis=vector if rotating else None,
                            frequency=self.frequency.value() if rotating else None,
                            tolerance=math.radians(self.tolerance.value()), low=self.low.value() * 1e-3,
                            high=self.high.value() * 1e-3,
-                           ellipticity=self.ellipticity.value() if rotating else 0.0)
+                           ellipticity=self.ellipticity.value() if rotating else 0.0, **bounds)
 
     def _target_chosen(self, name: str) -> None:
         """A target of the rig fills the form (the form's fields stay editable: a search uses them)."""
@@ -267,6 +290,8 @@ class PlannerDock(QDockWidget):
         self.tolerance.setValue(math.degrees(t.tolerance))
         self.low.setValue(t.low * 1e3)
         self.high.setValue(t.high * 1e3)
+        self.gradient.setText("" if t.max_gradient is None else repr(t.max_gradient))  # exact: Find reads it
+        self.force.setText("" if t.max_force is None else repr(t.max_force))
         self._enable()
 
     def keep(self) -> bool:
@@ -358,9 +383,11 @@ class PlannerDock(QDockWidget):
                 size = f"{c.B_min * 1e3:.3g}" if c.B_min == c.B_max else \
                     f"{c.B_min * 1e3:.3g}–{c.B_max * 1e3:.3g}"
                 cells = [str(r + 1), f"{c.margin:.2f}", f"{math.degrees(c.angle):.2f}", size, joints]
+                bounded = "".join([f"; gradient {c.gradient:.3g} T/m" if math.isfinite(c.gradient) else "",
+                                   f"; force {c.force:.3g} N" if math.isfinite(c.force) else ""])
                 for k, text in enumerate(cells):
                     item = QTableWidgetItem(text)
-                    item.setToolTip(text if k == len(cells) - 1 else HEADERS[k])
+                    item.setToolTip(text if k == len(cells) - 1 else HEADERS[k] + (bounded if k == 3 else ""))
                     self.table.setItem(r, k, item)
         self._enable()
 
