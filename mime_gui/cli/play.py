@@ -320,7 +320,13 @@ def _clearance_summary(found) -> list[str]:
 DEMANDS_SHOWN = 40  # joints whose demand is printed (the output holds every one)
 
 
-def _torques_summary(torques) -> list[str]:
+def _pulled(playable) -> str:
+    """Which torque-driven segments' forward dynamics felt the magnets' pull ("" when none did)."""
+    pulled = getattr(playable, "pulled", ())
+    return f"the forward dynamics of {', '.join(pulled)} (torque-driven) feel it" if pulled else ""
+
+
+def _torques_summary(torques, pulled: str = "") -> list[str]:
     n = len(torques.joint_names)
     if not n:
         return ["  torques: no dynamic segment"]
@@ -333,7 +339,8 @@ def _torques_summary(torques) -> list[str]:
         size = np.abs(share).max(axis=0)
         j = int(np.argmax(size))
         lines.append(f"  magnets' pull on each other: {len(torques.magnet_pull.pairs)} pair(s), largest "
-                     f"share |τ| {size[j]:.6g} at {torques.joint_names[j]} (magnet_torques)")
+                     f"share |τ| {size[j]:.6g} at {torques.joint_names[j]} (magnet_torques)"
+                     + (f"; {pulled}" if pulled else ""))
     lines += [f"    {e}" for e in torques.excesses[:20]]
     if len(torques.excesses) > 20:
         lines.append(f"    … and {len(torques.excesses) - 20} more (limit_excesses in the output)")
@@ -403,8 +410,11 @@ def play(args: argparse.Namespace, out=None, err=None) -> int:
                  f"  clamped command values: {clamped}",
                  f"  wall time: {playing * 1e3:.1f} ms playing, {total * 1e3:.1f} ms in all",
                  f"  wrote {args.out}"]
+        pulled = _pulled(playable)
         if torques is not None:
-            lines[-1:-1] = _torques_summary(torques)
+            lines[-1:-1] = _torques_summary(torques, pulled)
+        elif pulled:
+            lines[-1:-1] = [f"  magnets' pull on each other: {pulled}"]
         if found is not None:
             lines[-1:-1] = _clearance_summary(found)
         for line in lines:  # names and paths from files: escaped, so no line can be forged

@@ -12,12 +12,17 @@ One step ``n → n + 1`` of ``dt`` with the command ``u`` (joint torques, N·m o
   twist and acceleration held through the step;
 - semi-implicit Euler (default): ``v ← v + h·v̇(q, v)``, ``q ← q + h·v``; or classical RK4 on ``(q, v)``;
 - joint limits are a stop: a joint that passes its lower or upper limit is put back on it and its velocity
-  into the limit set to zero (a perfectly inelastic stop, no force computed).
+  into the limit set to zero (a perfectly inelastic stop, no force computed);
+- external wrenches that depend on where the bodies are (the rig's magnets pulling on each other,
+  :mod:`mime_gui.rig.pulled`) enter as ``external(n, q)``, the joint forces ``Jᵀ w`` they push with at ``q``
+  during step ``n``, added to ``u`` wherever the forces are evaluated: at each sub-step's start
+  (semi-implicit Euler) or at each RK4 stage.
 
 :meth:`DynamicArmNode.play` integrates in compiled code (:func:`mime_gui.multibody._kernels.forward_rollout`,
 the articulated-body algorithm, about as fast per step as Pinocchio's ABA called from Python);
 :meth:`~DynamicArmNode.step` and :meth:`~DynamicArmNode.acceleration` are the same equations in numpy, for
-one state.
+one state. With ``external`` the steps are taken one sub-step at a time from Python (the external forces are
+computed between them): each Euler sub-step by the same kernel, each RK4 sub-step by :meth:`step`.
 
 The state is published like a kinematic segment's (``P_k = M_j ∘ O ∘ FK_k(θ)``, frame angular velocities
 from the joint velocities), so what rides on it follows.
@@ -149,20 +154,25 @@ class DynamicArmNode(MountedNode):
             v = np.where((low & (v < 0)) | (high & (v > 0)), 0.0, v)
         return q, v
 
-    def step(self, q, v, u, h, base=(None, None, None)) -> tuple[np.ndarray, np.ndarray]:
-        """One sub-step of ``h`` seconds from ``(q, v)`` with torques ``u`` and the base's motion held."""
+    def step(self, q, v, u, h, base=(None, None, None), external=None) -> tuple[np.ndarray, np.ndarray]:
+        """One sub-step of ``h`` seconds from ``(q, v)`` with torques ``u`` and the base's motion held;
+        ``external(q)``: joint forces of external wrenches at ``q``, added to ``u`` at each evaluation."""
         V0, A0, g = base
+
+        def acc(qa, va):
+            return self.acceleration(qa, va, u if external is None else u + external(qa), V0, A0, g)
+
         if self.integrator == "euler":
-            v = v + h * self.acceleration(q, v, u, V0, A0, g)
+            v = v + h * acc(q, v)
             q = q + h * v
         else:
-            k1v = self.acceleration(q, v, u, V0, A0, g)
+            k1v = acc(q, v)
             k2q = v + 0.5 * h * k1v
-            k2v = self.acceleration(q + 0.5 * h * v, k2q, u, V0, A0, g)
+            k2v = acc(q + 0.5 * h * v, k2q)
             k3q = v + 0.5 * h * k2v
-            k3v = self.acceleration(q + 0.5 * h * k2q, k3q, u, V0, A0, g)
+            k3v = acc(q + 0.5 * h * k2q, k3q)
             k4q = v + h * k3v
-            k4v = self.acceleration(q + h * k3q, k4q, u, V0, A0, g)
+            k4v = acc(q + h * k3q, k4q)
             q = q + (h / 6.0) * (v + 2.0 * k2q + 2.0 * k3q + k4q)
             v = v + (h / 6.0) * (k1v + 2.0 * k2v + 2.0 * k3v + k4v)
         return self.stop(q, v)
@@ -177,21 +187,21 @@ class DynamicArmNode(MountedNode):
                                   f"sub-steps or RK4")
 
     # -- many steps --------------------------------------------------------------------------------
-    def _integrate(self, u, dt, q, v, bases, progress, substeps: int | None = None) \
+    def _integrate(self, u, dt, q, v, bases, progress, substeps: int | None = None, external=None) \
             -> tuple[np.ndarray, np.ndarray]:
         """The states after each of the ``T`` steps, by the compiled kernel (the same equations as
-        :meth:`step`), in blocks of :data:`PROGRESS_STEPS` so ``progress`` is called between them."""
+        :meth:`step`), in blocks of :data:`PROGRESS_STEPS` so ``progress`` is called between them; with
+        ``external``, one sub-step at a time (:meth:`_integrate_external`)."""
         from mime_gui.multibody import _kernels
 
-        check_substeps(len(u), self.substeps if substeps is None else substeps, dt)
+        substeps = self.substeps if substeps is None else substeps
+        check_substeps(len(u), substeps, dt)
+        if external is not None:
+            return self._integrate_external(u, dt, q, v, bases, progress, substeps, external)
         parent, prismatic, Xtree, inertia = _kernels.model_arrays(self._model)
         w = _kernels.writable
         V0, A0, g = (w(x) for x in bases)
-        fixed = (w(self.art.armature), w(self._damping), w(self._friction), self.friction_velocity,
-                 w(self.lower), w(self.upper),
-                 bool(self.stops and self._bounded),
-                 _kernels.RK4 if self.integrator == "rk4" else _kernels.EULER,
-                 int(self.substeps if substeps is None else substeps), float(dt))
+        fixed = self._fixed(_kernels.RK4 if self.integrator == "rk4" else _kernels.EULER, substeps, dt)
         T, nq = u.shape
         qs, vs = np.empty((T, nq)), np.empty((T, nq))
         q, v = np.array(q, dtype=float), np.array(v, dtype=float)
@@ -202,11 +212,7 @@ class DynamicArmNode(MountedNode):
                                            w(u[start:stop]), V0[rows], A0[rows], g[rows],
                                            q, v, qs[start:stop], vs[start:stop])
             if bad <= -2:
-                joint = self.art.joint_names[-2 - bad]
-                raise CodedError("dynamics.singular", f"joint {joint!r} of {self.art.name!r} moves no mass "
-                                 "or inertia about its axis, so a torque on it gives no defined "
-                                 "acceleration; give the links it moves mass and inertia in the description, "
-                                 "or declare armature on the joint")
+                raise self._singular(-2 - bad)
             if bad >= 0:
                 qs[stop:] = np.nan
                 vs[stop:] = np.nan
@@ -215,12 +221,69 @@ class DynamicArmNode(MountedNode):
                 progress(stop, T)
         return qs, vs
 
+    def _fixed(self, integrator: int, substeps: int, dt: float) -> tuple:
+        """The kernel's arguments that stay the same through a run."""
+        from mime_gui.multibody._kernels import writable as w
+
+        return (w(self.art.armature), w(self._damping), w(self._friction), self.friction_velocity,
+                w(self.lower), w(self.upper), bool(self.stops and self._bounded), integrator, int(substeps),
+                float(dt))
+
+    def _singular(self, j: int) -> CodedError:
+        joint = self.art.joint_names[j]
+        return CodedError("dynamics.singular", f"joint {joint!r} of {self.art.name!r} moves no mass or "
+                          "inertia about its axis, so a torque on it gives no defined acceleration; give the "
+                          "links it moves mass and inertia in the description, or declare armature on the "
+                          "joint")
+
+    def _integrate_external(self, u, dt, q, v, bases, progress, substeps: int, external) \
+            -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`_integrate` with the joint forces ``external(n, q)`` of position-dependent external wrenches
+        during step ``n``, evaluated where the integrator evaluates the forces: a Python loop over sub-steps
+        (the wrenches are computed between them), each semi-implicit Euler sub-step by the compiled kernel
+        (one sub-step of ``h``: the same equations, stops and checks), each RK4 one by :meth:`step`."""
+        from mime_gui.multibody import _kernels
+
+        w = _kernels.writable
+        V0, A0, g = (w(x) for x in bases)
+        T, nq = u.shape
+        h = dt / substeps
+        euler = self.integrator == "euler"
+        arrays = _kernels.model_arrays(self._model)
+        fixed = self._fixed(_kernels.EULER, 1, h)
+        qs, vs = np.full((T, nq), np.nan), np.full((T, nq), np.nan)
+        q, v = np.array(q, dtype=float), np.array(v, dtype=float)
+        q1, v1 = np.empty((1, nq)), np.empty((1, nq))
+        for n in range(T):
+            r = n if len(V0) > 1 else 0
+            for _ in range(substeps):
+                if euler:
+                    tau = w((u[n] + external(n, q))[None])
+                    bad = _kernels.forward_rollout(*arrays, *fixed, tau, V0[r:r + 1], A0[r:r + 1], g[r:r + 1],
+                                                   q, v, q1, v1)
+                    if bad <= -2:
+                        raise self._singular(-2 - bad)
+                else:
+                    try:
+                        q, v = self.step(q, v, u[n], h, (V0[r], A0[r], g[r]), lambda x, n=n: external(n, x))
+                    except np.linalg.LinAlgError:  # the kernel names the joint that moves nothing
+                        self._integrate(u[n:n + 1], h, q, v, (V0[r:r + 1], A0[r:r + 1], g[r:r + 1]), None, 1)
+                        raise
+            if not (np.isfinite(q).all() and np.isfinite(v).all()):
+                break
+            qs[n], vs[n] = q, v
+            if progress is not None and (n + 1) % PROGRESS_STEPS == 0 and n + 1 < T:
+                progress(n + 1, T)
+        return qs, vs
+
     def play(self, torques, dt: float, initial_positions=None, initial_velocities=None, mount_poses=None,
-             mount_rates=None, mount_pose0=None, progress=None) -> DynamicTrajectory:
+             mount_rates=None, mount_pose0=None, progress=None, external=None) -> DynamicTrajectory:
         """``T`` steps: torque row ``n`` ``(T, nq)`` held through step ``n`` from ``initial_positions``
         (full ``nq``, default zeros held within the limits) and ``initial_velocities`` (default rest).
         ``mount_poses (T, 4, 4)`` and ``mount_rates (T, 3)``: the mount during each step, ``mount_pose0``
-        before step 0 (default: the first pose), from which the base's motion is differenced."""
+        before step 0 (default: the first pose), from which the base's motion is differenced.
+        ``external(n, q)``: joint forces ``(nq,)`` of external wrenches at ``q`` during step ``n`` (see the
+        module)."""
         dt = _dt(dt)
         u = np.asarray(torques, dtype=float)
         nq = self.art.nq
@@ -247,24 +310,41 @@ class DynamicArmNode(MountedNode):
             M0 = M[0] if mount_pose0 is None else _pose(mount_pose0, "mount_pose0")
             X = M @ self.placement
             bases = base_motion(X, M0 @ self.placement, w, dt, self.gravity)
-        qs, vs = self._integrate(u, dt, q, v, bases, progress)
+        qs, vs = self._integrate(u, dt, q, v, bases, progress, external=external)
         self._check_finite(qs, vs, dt)
-        poses = self._kinematic.frames(qs, M)
-        angular = np.empty((T, self.art.nframes, 3))
-        omega = np.zeros(3) if mount_rates is None else np.asarray(mount_rates, dtype=float)
-        self._kinematic._angular_from_poses(poses, vs, omega, angular)
+        out = self._published(qs, vs, dt, M, mount_rates)
         if progress is not None:
             progress(T, T)
-        clamped = np.zeros(nq, dtype=int)
+        return out
+
+    def published(self, joint_positions, joint_velocities, dt: float, mount_poses=None, mount_rates=None) \
+            -> DynamicTrajectory:
+        """The trajectory of the states ``(T, nq)`` integrated elsewhere (step by step beside other segments,
+        :mod:`mime_gui.rig.driven`) as :meth:`play` publishes its own: frames on ``mount_poses (T, 4, 4)``,
+        frame angular velocities from the joint velocities and ``mount_rates (T, 3)``."""
+        qs = np.asarray(joint_positions, dtype=float)
+        vs = np.asarray(joint_velocities, dtype=float)
+        self._check_finite(qs, vs, _dt(dt))
+        M = None if mount_poses is None else np.broadcast_to(_pose(mount_poses, "mount_poses", len(qs)),
+                                                            (len(qs), 4, 4))
+        return self._published(qs, vs, _dt(dt), M, mount_rates)
+
+    def _published(self, qs, vs, dt, M, mount_rates) -> DynamicTrajectory:
+        poses = self._kinematic.frames(qs, M)
+        angular = np.empty((len(qs), self.art.nframes, 3))
+        omega = np.zeros(3) if mount_rates is None else np.asarray(mount_rates, dtype=float)
+        self._kinematic._angular_from_poses(poses, vs, omega, angular)
+        clamped = np.zeros(self.art.nq, dtype=int)
         return DynamicTrajectory(_readonly(qs), _readonly(np.ascontiguousarray(poses)), _readonly(angular),
                                  dt, _readonly(clamped), _readonly(vs))
 
     # -- one step at a time (the app's live clock) -------------------------------------------------
     def advance(self, q, v, u, dt: float, base=(None, None, None), mount_pose=None, mount_rate=None,
-                max_substep: float = 1e-3):
+                max_substep: float = 1e-3, external=None):
         """One step of ``dt`` seconds from ``(q, v)`` with the torques ``u`` and the base's motion ``base``
         (``(V0, A0, g)`` in the base's axes, as :meth:`step` takes it) held through it, in equal sub-steps of
-        at most ``max_substep`` seconds (and at least :attr:`substeps` of them). Returns the new
+        at most ``max_substep`` seconds (and at least :attr:`substeps` of them; ``math.inf``: exactly those),
+        with the external joint forces ``external(0, q)`` (see the module). Returns the new
         :class:`~mime_gui.nodes.NodeState` (frames on ``mount_pose``, frame angular velocities from the joint
         velocities and ``mount_rate``) and the joint velocities. Raises :class:`DivergenceError` when the
         state leaves the finite numbers."""
@@ -281,7 +361,7 @@ class DynamicArmNode(MountedNode):
         rows = (np.zeros((1, 6)) if V0 is None else np.reshape(V0, (1, 6)),
                 np.zeros((1, 6)) if A0 is None else np.reshape(A0, (1, 6)),
                 np.reshape(self.gravity if g is None else g, (1, 3)))
-        qs, vs = self._integrate(u.reshape(1, -1), dt, q, v, rows, None, substeps=n)
+        qs, vs = self._integrate(u.reshape(1, -1), dt, q, v, rows, None, substeps=n, external=external)
         q, v = qs[0], vs[0]
         if not (np.isfinite(q).all() and np.isfinite(v).all()):
             raise DivergenceError(f"the forward dynamics of {self.art.name!r} diverged: positions or "

@@ -125,12 +125,14 @@ class ChainNode:
         return state
 
     def advance(self, state: Mapping[str, NodeState], commands: Mapping[str, object], dt: float,
-                drivers: Mapping[str, Callable] | None = None) -> dict[str, NodeState]:
+                drivers: Mapping[str, Callable] | None = None,
+                out: dict[str, NodeState] | None = None) -> dict[str, NodeState]:
         """One step of ``dt`` seconds: each segment's command (commands or full positions) held through it;
         a segment without a command holds its current positions. ``drivers``: segments advanced otherwise
         (torque-driven), name → ``driver(state, mount_pose, mount_rate) -> NodeState``, called in mount
-        order like the others so what rides on them follows."""
-        new: dict[str, NodeState] = {}
+        order like the others so what rides on them follows. ``out``: the dict the new states are put in as
+        they are made (a driver reading it sees the segments advanced before it), and returned."""
+        new: dict[str, NodeState] = {} if out is None else out
         drivers = drivers or {}
         for name in self.order:
             M, w = self._mount_of(name, new)

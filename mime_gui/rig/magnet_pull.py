@@ -29,6 +29,7 @@ most :data:`CHUNK_EVALUATIONS` field evaluations.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -121,50 +122,134 @@ def magnet_poses(built, magnets: list[MagnetSource], frame_poses) -> np.ndarray:
     return out
 
 
+class PullModel:
+    """The rig's magnets and the pairs of them on different bodies, prepared once (sources, moments, sizes)
+    so the pull is evaluated at many poses: along a played trajectory at once (:func:`magnet_pull`), or one
+    instant at a time inside forward dynamics (:mod:`mime_gui.rig.pulled`), where ``"auto"`` then picks each
+    pair's route at that instant."""
+
+    def __init__(self, built, method: str = "auto"):
+        if method not in METHODS:
+            raise ValueError(f"{method!r} is not one of {', '.join(METHODS)}")
+        self.built = built
+        self.method = method
+        self.magnets = magnet_sources(built)
+        self.names = tuple(m.name for m in self.magnets)
+        self.bodies = [body_of(built, m) for m in self.magnets]
+        M, bodies = len(self.magnets), self.bodies
+        self.pairs = tuple((a, b) for a in range(M) for b in range(a + 1, M) if bodies[a] != bodies[b])
+        self._sizes = None
+
+    def _prepared(self):
+        """Bounding radii, moments in the magnets' own frames and which are balls (made on first use: a
+        mesh magnet's radius reads its mesh)."""
+        if self._sizes is None:
+            magnets = self.magnets
+            self._sizes = (np.array([bounding_radius(m) for m in magnets]), _moments(self.built, magnets),
+                           [type(m.geometry).__name__ == "Sphere" for m in magnets])
+        return self._sizes
+
+    def poses(self, frame_poses) -> np.ndarray:
+        """``world_X_magnet (T, M, 4, 4)``: :func:`magnet_poses` of these magnets."""
+        return magnet_poses(self.built, self.magnets, frame_poses)
+
+    def __call__(self, X: np.ndarray, pairs=None) -> MagnetPull:
+        """The pull at the magnets' poses ``X (T, M, 4, 4)``, over ``pairs`` (indices into :attr:`pairs`;
+        default every one)."""
+        T, M = len(X), len(self.magnets)
+        force, torque = np.zeros((T, M, 3)), np.zeros((T, M, 3))
+        centre = np.array(X[:, :, :3, 3])
+        chosen = self.pairs if pairs is None else [self.pairs[k] for k in pairs]
+        if not chosen or T == 0:
+            return MagnetPull(self.names, centre, force, torque, ())
+        radii, local, balls = self._prepared()
+        magnets, method = self.magnets, self.method
+        moment = np.einsum("tmij,mj->tmi", X[:, :, :3, :3], local)  # world axes
+        done = []
+        for a, b in chosen:
+            # the target (cut into cells) is the smaller one; the source's field is exact
+            source, target = (a, b) if radii[b] <= radii[a] else (b, a)
+            r = centre[:, target] - centre[:, source]
+            apart = np.linalg.norm(r, axis=-1).min()
+            route = method
+            if method == "auto":
+                far = apart >= DIPOLE_SIZES * 2 * max(radii[a], radii[b])
+                route = "dipole" if (balls[a] and balls[b]) or far else "magnet"
+            if route == "dipole":
+                F, tau = dipole_dipole(moment[:, source], moment[:, target], r)
+            else:
+                F, tau = _get_ft(magnets[source], X[:, source], magnets[target], X[:, target], balls[target],
+                                 2 * radii[target])
+            # two centres at one point (magnets passing through each other) have no pull to speak of
+            F = np.nan_to_num(F, nan=0.0, posinf=0.0, neginf=0.0)
+            tau = np.nan_to_num(tau, nan=0.0, posinf=0.0, neginf=0.0)
+            force[:, target] += F
+            torque[:, target] += tau
+            force[:, source] -= F
+            torque[:, source] -= tau + np.cross(r, F)  # the reaction, moved to the source's centre
+            done.append((magnets[a].name, magnets[b].name, route))
+        return MagnetPull(self.names, centre, force, torque, tuple(done))
+
+
+    def at(self, X: np.ndarray, pairs=None) -> tuple[np.ndarray, np.ndarray]:
+        """``force`` and ``torque`` ``(M, 3)`` at one instant, the magnets at ``X (M, 4, 4)``: the row of
+        :meth:`__call__` (to rounding), each dipole pair in floats (numpy's calls on 3-vectors cost more than
+        the arithmetic: forward dynamics evaluate this at every sub-step)."""
+        M = len(self.magnets)
+        force, torque = np.zeros((M, 3)), np.zeros((M, 3))
+        chosen = self.pairs if pairs is None else [self.pairs[k] for k in pairs]
+        if not chosen:
+            return force, torque
+        radii, local, balls = self._prepared()
+        centre = [X[i, :3, 3].tolist() for i in range(M)]
+        for a, b in chosen:
+            source, target = (a, b) if radii[b] <= radii[a] else (b, a)
+            cs, ct = centre[source], centre[target]
+            r = [ct[0] - cs[0], ct[1] - cs[1], ct[2] - cs[2]]
+            apart = math.sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2])
+            route = self.method
+            if route == "auto":
+                far = apart >= DIPOLE_SIZES * 2 * max(radii[a], radii[b])
+                route = "dipole" if (balls[a] and balls[b]) or far else "magnet"
+            if apart == 0.0:
+                continue  # two centres at one point: no pull to speak of (as along a trajectory)
+            if route == "dipole":
+                F, tau = _dipole_pair((X[source, :3, :3] @ local[source]).tolist(),
+                                      (X[target, :3, :3] @ local[target]).tolist(), r, apart)
+            else:
+                F, tau = _get_ft(self.magnets[source], X[source][None], self.magnets[target], X[target][None],
+                                 balls[target], 2 * radii[target])
+                F, tau = np.nan_to_num(F[0]).tolist(), np.nan_to_num(tau[0]).tolist()
+            moment = [r[1] * F[2] - r[2] * F[1], r[2] * F[0] - r[0] * F[2], r[0] * F[1] - r[1] * F[0]]
+            for k in range(3):
+                force[target, k] += F[k]
+                torque[target, k] += tau[k]
+                force[source, k] -= F[k]
+                torque[source, k] -= tau[k] + moment[k]  # the reaction, moved to the source's centre
+        return force, torque
+
+
+def _dipole_pair(m1, m2, r, d) -> tuple[list[float], list[float]]:
+    """:func:`dipole_dipole` of one pair in floats: ``m1``, ``m2`` and ``r`` 3-lists, ``d = |r| > 0``."""
+    u = [r[0] / d, r[1] / d, r[2] / d]
+    a = m1[0] * u[0] + m1[1] * u[1] + m1[2] * u[2]
+    b = m2[0] * u[0] + m2[1] * u[1] + m2[2] * u[2]
+    c = m1[0] * m2[0] + m1[1] * m2[1] + m1[2] * m2[2]
+    k = MU0 / (4 * math.pi)
+    s = 3 * k / d**4
+    force = [s * (a * m2[i] + b * m1[i] + c * u[i] - 5 * a * b * u[i]) for i in range(3)]
+    kd = k / d**3
+    B = [kd * (3 * u[i] * a - m1[i]) for i in range(3)]
+    torque = [m2[1] * B[2] - m2[2] * B[1], m2[2] * B[0] - m2[0] * B[2], m2[0] * B[1] - m2[1] * B[0]]
+    return force, torque
+
+
 def magnet_pull(built, frame_poses, method: str = "auto") -> MagnetPull:
     """The force and torque on every magnet of ``built`` from the magnets on other bodies at every step of
     a played trajectory: its stacked ``frame_poses (T, frames, 4, 4)`` or a mapping segment → its played
     trajectory (see the module)."""
-    if method not in METHODS:
-        raise ValueError(f"{method!r} is not one of {', '.join(METHODS)}")
-    magnets = magnet_sources(built)
-    bodies = [body_of(built, m) for m in magnets]
-    M = len(magnets)
-    pairs = [(a, b) for a in range(M) for b in range(a + 1, M) if bodies[a] != bodies[b]]
-    X = magnet_poses(built, magnets, frame_poses)
-    T = len(X)
-    force, torque = np.zeros((T, M, 3)), np.zeros((T, M, 3))
-    centre = np.array(X[:, :, :3, 3])
-    if not pairs or T == 0:
-        return MagnetPull(tuple(m.name for m in magnets), centre, force, torque, ())
-    radii = np.array([bounding_radius(m) for m in magnets])
-    local = _moments(built, magnets)
-    moment = np.einsum("tmij,mj->tmi", X[:, :, :3, :3], local)  # world axes
-    balls = [type(m.geometry).__name__ == "Sphere" for m in magnets]
-    done = []
-    for a, b in pairs:
-        # the target (cut into cells) is the smaller one; the source's field is exact
-        source, target = (a, b) if radii[b] <= radii[a] else (b, a)
-        r = centre[:, target] - centre[:, source]
-        apart = np.linalg.norm(r, axis=-1).min()
-        route = method
-        if method == "auto":
-            far = apart >= DIPOLE_SIZES * 2 * max(radii[a], radii[b])
-            route = "dipole" if (balls[a] and balls[b]) or far else "magnet"
-        if route == "dipole":
-            F, tau = dipole_dipole(moment[:, source], moment[:, target], r)
-        else:
-            F, tau = _get_ft(magnets[source], X[:, source], magnets[target], X[:, target], balls[target],
-                             2 * radii[target])
-        # two centres at one point (magnets passing through each other) have no pull to speak of
-        F, tau = np.nan_to_num(F, nan=0.0, posinf=0.0, neginf=0.0), np.nan_to_num(tau, nan=0.0, posinf=0.0,
-                                                                                   neginf=0.0)
-        force[:, target] += F
-        torque[:, target] += tau
-        force[:, source] -= F
-        torque[:, source] -= tau + np.cross(r, F)  # the reaction, moved to the source's centre
-        done.append((magnets[a].name, magnets[b].name, route))
-    return MagnetPull(tuple(m.name for m in magnets), centre, force, torque, tuple(done))
+    model = PullModel(built, method)
+    return model(model.poses(frame_poses))
 
 
 def _get_ft(source: MagnetSource, world_X_source, target: MagnetSource, world_X_target, exact: bool,
@@ -192,4 +277,4 @@ def _get_ft(source: MagnetSource, world_X_source, target: MagnetSource, world_X_
 
 
 __all__ = ["CHUNK_EVALUATIONS", "DIPOLE_COEFFICIENT", "DIPOLE_SIZES", "EPS_RATIO", "METHODS", "PAIR_CELLS",
-           "MagnetPull", "body_of", "dipole_dipole", "magnet_poses", "magnet_pull"]
+           "MagnetPull", "PullModel", "body_of", "dipole_dipole", "magnet_poses", "magnet_pull"]

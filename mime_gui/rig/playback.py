@@ -59,6 +59,7 @@ class RigPlayable:
         self.substeps = substeps
         self.kind_schedules: dict = {}  # the schedule of each kind of column but positions, by its name
         self.torque_schedule = None
+        self.pulled: tuple[str, ...] = ()  # torque-driven segments of the last play feeling the magnets' pull
         self.name = built.apparatus.name
         self.joint_names = built.joint_names
         self.frame_names = built.frame_names
@@ -160,10 +161,12 @@ class RigPlayable:
     def play(self, schedule, progress=None):
         initial = dict(zip(self.command_names, np.asarray(schedule.initial_positions, float), strict=True))
         if self.torque_schedule is not None:
-            from mime_gui.rig.driven import play_driven
+            from mime_gui.rig.driven import play_driven, torque_arrays
+            from mime_gui.rig.pulled import segment_pulls
 
             ts = self.torque_schedule
             torques = dict(zip(ts.command_names, ts.commands.T, strict=True))
+            self.pulled = tuple(segment_pulls(self.built, torque_arrays(self.built, torques)))
             trajectory = play_driven(self.built, schedule.commands, torques, schedule.dt, initial,
                                      self.servo_time_constant, self.integrator, self.substeps,
                                      progress=progress)
@@ -171,6 +174,7 @@ class RigPlayable:
             return trajectory.as_trajectory()
         trajectory = self.built.play(schedule.commands, schedule.dt, initial_positions=initial,
                                      servo_time_constant=self.servo_time_constant, progress=progress)
+        self.pulled = ()
         self.played = trajectory
         return trajectory.as_trajectory()
 

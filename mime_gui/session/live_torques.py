@@ -28,7 +28,7 @@ import dataclasses
 import numpy as np
 
 from mime_gui.multibody import PRISMATIC, compiled
-from mime_gui.multibody.moving_base import base_motion, inverse_dynamics_on_moving_base
+from mime_gui.multibody.moving_base import BaseTrack, inverse_dynamics_on_moving_base
 from mime_gui.rig.magnet_pull import magnet_pull
 from mime_gui.rig.torques import _magnet_share, inverse_dynamics_rows
 from mime_gui.session.events import Event
@@ -45,31 +45,6 @@ def _inverse_dynamics(art, q, v, vdot, V0, A0, g) -> np.ndarray:
         return inverse_dynamics_rows(art, q[None], v[None], vdot[None], np.reshape(V0, (1, 6)),
                                      np.reshape(A0, (1, 6)), np.reshape(g, (1, 3)))[0]
     return inverse_dynamics_on_moving_base(art, q, v, vdot, V0, A0, g)
-
-
-class BaseTrack:
-    """A mounted segment's base along live steps: its pose, angular velocity and origin's velocity at the last
-    step (world axes), from which the next step's twist and spatial acceleration are differenced."""
-
-    def __init__(self, pose, omega=None):
-        self.pose = np.asarray(pose, dtype=float)
-        self.omega = np.zeros(3) if omega is None else np.asarray(omega, dtype=float)
-        self.velocity = np.zeros(3)
-
-    def step(self, pose, omega, dt: float, gravity=GRAVITY):
-        """``(V0, A0, g)`` in the base's axes at the step of ``dt`` that reached ``pose`` turning at
-        ``omega``: :func:`~mime_gui.multibody.moving_base.base_motion` over the previous step and this one
-        (the previous origin given so that its velocity is the one kept, whatever the previous step's
-        length)."""
-        pose = np.asarray(pose, dtype=float)
-        omega = np.zeros(3) if omega is None else np.asarray(omega, dtype=float)
-        before = np.eye(4)
-        before[:3, 3] = self.pose[:3, 3] - dt * self.velocity
-        V0, A0, g = base_motion(np.stack([self.pose, pose]), before, np.stack([self.omega, omega]), dt,
-                                gravity)
-        self.velocity = (pose[:3, 3] - self.pose[:3, 3]) / dt
-        self.pose, self.omega = pose, omega
-        return V0[1], A0[1], g[1]
 
 
 def base_pose(session, name: str, states) -> tuple[np.ndarray, np.ndarray | None]:

@@ -4,7 +4,8 @@ Each segment has a command (:meth:`Motion.set_command`) apart from its state; :m
 every segment by ``dt`` in mount order through the chain node (the servo lag, the limits, the mounts);
 :meth:`Motion.set_joint_positions` places a segment with no lag; :meth:`Motion.show_state` shows a row of a
 trajectory played elsewhere. A dynamic segment may be driven by torques instead (:meth:`Motion.set_drive`):
-each tick then advances it by forward dynamics, its joint velocities kept in its state.
+each tick then advances it by forward dynamics, its joint velocities kept in its state, feeling the pull of
+the magnets on other bodies on the magnets it moves (:mod:`mime_gui.rig.pulled`).
 
 Events: ``poses_changed(segment)``, ``stepped(dt, previous)``, ``drive_changed(segment, drive)``.
 """
@@ -12,6 +13,7 @@ Events: ``poses_changed(segment)``, ``stepped(dt, previous)``, ``drive_changed(s
 from __future__ import annotations
 
 import dataclasses
+from collections import ChainMap
 from collections.abc import Callable
 
 import numpy as np
@@ -20,6 +22,7 @@ from mime_gui.errors import CodedError
 from mime_gui.nodes import NodeState
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.chain_node import ChainNode, ChainSegment, riders_of
+from mime_gui.rig.pulled import segment_pulls
 from mime_gui.rig.reach import path_to
 from mime_gui.session.document import Document, DrawnSegment
 from mime_gui.session.documents import Documents
@@ -164,8 +167,10 @@ class Motion:
         commands = {n: s.command for n, s in self.segments.items()}
         old = self._state
         diverged: list[tuple[str, str]] = []
-        drivers = {n: drive.driver(n, dt, diverged) for n, drive in self._drives.items()}
-        self._state = self._node.advance(old, commands, dt, drivers)
+        new: dict[str, NodeState] = {}
+        now = ChainMap(new, old)  # at a driver's turn: the segments advanced before it, the rest as they were
+        drivers = {n: drive.driver(n, dt, diverged, now) for n, drive in self._drives.items()}
+        self._state = self._node.advance(old, commands, dt, drivers, out=new)
         for name, message in diverged:  # back at its last finite state, driven by positions
             del self._drives[name]
             self._hold(name)
@@ -315,8 +320,9 @@ class Motion:
             raise self._fail(getattr(err, "code", "session.drive-nonphysical"),
                              getattr(err, "message", str(err))) from None
         self._at_rest(segment)  # a state kept from an earlier torque drive keeps no velocities
+        pull = segment_pulls(doc.built, [segment]).get(segment)  # the magnets' pull it feels, if any
         self._drives[segment] = TorqueDrive(node, self._node.nodes[segment], seg.mount is not None,
-                                            base_pose(self, segment, self._state)[0])
+                                            base_pose(self, segment, self._state)[0], pull)
         self.drive_changed.emit(segment, drive)
 
     def _hold(self, segment: str) -> None:
@@ -359,7 +365,7 @@ class Motion:
         if drive is None:
             raise self._fail("session.drive-positions", f"{segment!r} is driven by positions; switch it to "
                              "torques first (set_drive)")
-        return drive.holding(self._state[segment])
+        return drive.holding(self._state[segment], self._state)
 
     def joint_inertias(self, segment: str) -> np.ndarray:
         """Each joint's own inertia at the segment's current positions: the diagonal of its mass matrix,

@@ -34,3 +34,30 @@ def test_a_base_turning_and_moving_steadily_away_from_the_origin():
         if k:  # step 0 starts from rest: its acceleration is the whole twist over one step
             expected = np.concatenate([np.zeros(3), -Rt @ np.cross(omega, u)])
             np.testing.assert_allclose(A[k], expected, atol=1e-9)
+
+
+def test_a_base_tracked_one_step_at_a_time_gives_base_motions_rows():
+    """:class:`BaseTrack` (live driving, playback stepped beside other segments) from the pose before step 0,
+    at rest: each step's twist, spatial acceleration and gravity are those rows of the batched
+    :func:`base_motion`, for a base that turns at a changing rate about a tilted axis and wanders."""
+    from scipy.spatial.transform import Rotation
+
+    from mime_gui.multibody.moving_base import BaseTrack
+
+    dt, steps = 0.004, 40
+    t = dt * np.arange(1, steps + 1)
+    rotvec = np.stack([0.3 * np.sin(3 * t), 0.5 * t**2, 0.2 * t], axis=1)
+    poses = np.tile(np.eye(4), (steps, 1, 1))
+    poses[:, :3, :3] = Rotation.from_rotvec(rotvec).as_matrix()
+    poses[:, :3, 3] = np.stack([1.0 + 0.2 * np.cos(5 * t), -0.4 * t, 0.3 + 0.1 * t**3], axis=1)
+    omega = np.stack([np.cos(2 * t), np.sin(t), 0.5 * t], axis=1)
+    start = np.eye(4)
+    start[:3, 3] = [1.2, 0.0, 0.3]
+    gravity = (0.0, 0.0, -9.81)
+    V, A, g = base_motion(poses, start, omega, dt, gravity)
+    track = BaseTrack(start)
+    for k in range(steps):
+        V0, A0, g0 = track.step(poses[k], omega[k], dt, gravity)
+        np.testing.assert_allclose(V0, V[k], rtol=0, atol=1e-12 * np.abs(V).max())
+        np.testing.assert_allclose(A0, A[k], rtol=0, atol=1e-9 * np.abs(A).max())
+        np.testing.assert_allclose(g0, g[k], rtol=0, atol=1e-14)
