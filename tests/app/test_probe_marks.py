@@ -16,7 +16,7 @@ from mime_gui import RESOURCES
 from mime_gui.app.main import wait_until_ready
 from mime_gui.app.scene.probe_marks import CEILING, FLOOR, arrow_length
 from mime_gui.rig import Probe
-from mime_gui.session import AddItem, SetValue
+from mime_gui.session import AddItem, ItemRef, SetValue
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -77,3 +77,29 @@ def test_the_arrow_length_grows_with_log_b_between_its_floor_and_ceiling():
     assert arrow_length(FLOOR / 10, 1.0) == arrow_length(FLOOR, 1.0) == pytest.approx(0.1)
     assert arrow_length(CEILING * 10, 1.0) == arrow_length(CEILING, 1.0) == pytest.approx(1.0)
     assert arrow_length(1e-3, 1.0) == pytest.approx(0.55)
+
+
+def test_the_arrow_follows_a_magnet_edit_and_a_part_added_beside_keeps_it_without_computing_again(
+        demo_window, monkeypatch):
+    """The marks' field is computed again when a magnet changes (its magnetisation turned: the arrow turns
+    with it, to the headless field's direction), not when a part that is no magnet is added or the selection
+    moves (the same magnets and probes at the same poses)."""
+    from mime_gui.field import live
+
+    session = demo_window.session
+    arrow = demo_window.assembly.probe_marks.arrows["axis"]
+    session.apply(SetValue("magnets.m1.magnetisation", (0.0, 1.0, 0.0)))
+    QApplication.processEvents()
+    expected = demo_B_now(session, session.rig.probes, (0.0, 1.0, 0.0))[0]
+    np.testing.assert_allclose(_tip_direction(arrow), expected / np.linalg.norm(expected), atol=1e-9)
+    calls = []
+    real = live.field_along
+    monkeypatch.setattr(live, "field_along", lambda *a, **k: calls.append(1) or real(*a, **k))
+    session.apply(AddItem("parts", "plate", session.rig.parts["holder"]))
+    session.select(ItemRef("", "part", "plate"))
+    QApplication.processEvents()
+    assert calls == []  # nothing the field depends on changed
+    np.testing.assert_allclose(_tip_direction(arrow), expected / np.linalg.norm(expected), atol=1e-9)
+    session.set_joint_positions("motor", [0.3])  # the rotor turned: computed again
+    QApplication.processEvents()
+    assert len(calls) == 1

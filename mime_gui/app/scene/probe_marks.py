@@ -47,6 +47,8 @@ class ProbeMarks:
         self.arrows: dict[str, object] = {}
         self.field = None  # the last FieldTrajectory shown (one step), None when the arrows are hidden
         self._built: tuple | None = None
+        self._field_key: tuple | None = None  # what the last field was computed from (see _field)
+        self._field_value = None
         self.items.listen(self)
         self.items_changed(None, True)
 
@@ -106,11 +108,32 @@ class ProbeMarks:
         if built is None or not self.markers:
             return None
         from mime_gui.field import FieldError, field_now
+        from mime_gui.rig.magnet_sources import magnet_sources
 
+        names = built.frame_names
         try:
-            return field_now(built, self.scene.frame_pose)
-        except (FieldError, KeyError):  # a magnet with no source, or a frame not drawn yet: no arrows
+            poses = np.stack([self.scene.frame_pose(*name.split(".", 1)) for name in names]) if names else \
+                np.zeros((0, 4, 4))
+        except KeyError:  # a frame not drawn yet: no arrows
             return None
+        # the same magnets and probes with their frames at the same poses (a part added, the selection
+        # changed): the same field, without a Magpylib call
+        rig = built.apparatus
+        index = {name: i for i, name in enumerate(names)}
+        try:
+            used = [m.frame for m in magnet_sources(built) if m.frame is not None]
+            used += [index[p.mount] for p in rig.probes.values() if p.mount is not None]
+        except KeyError:  # a probe on a frame the rig does not have: field_now says so
+            used = list(range(len(names)))
+        key = (rig.magnets, rig.probes, rig.base, poses[used].tobytes())
+        if self._field_key is not None and self._field_key == key:
+            return self._field_value
+        try:
+            value = field_now(built, lambda segment, frame: poses[index[f"{segment}.{frame}"]])
+        except (FieldError, KeyError):  # a magnet with no source: no arrows
+            value = None
+        self._field_key, self._field_value = key, value
+        return value
 
     def place(self) -> None:
         if not self.markers:  # no probes: nothing to move or draw on a pose change
