@@ -787,7 +787,6 @@ def _bounds_along(built, target: FieldTarget, played, time) -> tuple[float, floa
 
     found: list[Finding] = []
     gradient = force = math.nan
-    steps = None
     if target.max_gradient is not None:
         item = getattr(built.apparatus, target.collection)[target.item]
         magnets = magnet_sources(built)
@@ -796,24 +795,27 @@ def _bounds_along(built, target: FieldTarget, played, time) -> tuple[float, floa
         X = np.stack([m.poses(frame_poses) for m in magnets], axis=1)
         _, G, _ = gradient_at(magnets, X, points, np.array([bounding_radius(m) for m in magnets]))
         sizes = np.linalg.norm(G[:, 0].reshape(len(G), -1), axis=1)
-        gradient = float(sizes.max())
-        if gradient > target.max_gradient:
-            steps = np.flatnonzero(sizes > target.max_gradient)
-            found.append(Finding("plan.gradient", target.at, f"the field's gradient reaches {gradient:.4g} "
-                                 f"T/m (first above the bound at t = {time[steps[0]]:g} s) where the bound "
-                                 f"is {target.max_gradient:.4g} T/m"))
+        gradient = _over("plan.gradient", target.at, "the field's gradient", sizes, target.max_gradient,
+                         "T/m", time, found)
     if target.max_force is not None:
         from mime_gui.field.samples import forces_along
 
         forces = forces_along(built, played)
-        sizes = np.linalg.norm(forces.force[:, list(forces.sample_names).index(target.item)], axis=1)
-        force = float(sizes.max())
-        if force > target.max_force:
-            steps = np.flatnonzero(sizes > target.max_force)
-            found.append(Finding("plan.force", target.at, f"the force on the sample reaches {force:.4g} N "
-                                 f"(first above the bound at t = {time[steps[0]]:g} s) where the bound is "
-                                 f"{target.max_force:.4g} N"))
+        force = _over("plan.force", target.at, "the force on the sample",
+                      np.linalg.norm(forces.force[:, list(forces.sample_names).index(target.item)], axis=1),
+                      target.max_force, "N", time, found)
     return gradient, force, found
+
+
+def _over(code: str, at: str, what: str, sizes: np.ndarray, bound: float, unit: str, time,
+          found: list) -> float:
+    """The largest of ``sizes`` (one per step); a finding in ``found`` when it passes ``bound``."""
+    worst = float(sizes.max())
+    if worst > bound:
+        first = np.flatnonzero(sizes > bound)[0]
+        found.append(Finding(code, at, f"{what} reaches {worst:.4g} {unit} (first above the bound at "
+                                       f"t = {time[first]:g} s) where the bound is {bound:.4g} {unit}"))
+    return worst
 
 
 def check_candidate(built, plan_: Plan, trajectory, dt: float = 0.01) -> Checked:

@@ -11,6 +11,24 @@ REPO = Path(__file__).resolve().parents[2]
 DEMO_URDF = RESOURCES / "demo" / "arm.urdf"
 DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
 
+def spinner_urdf(effort: float) -> str:
+    """One revolute link (0.1 kg, 1e-5 kg·m² about each axis) turning about z within ±3 rad, its effort limit
+    ``effort`` N·m: the magnet tests hang a ball on it."""
+    return f"""<robot name="spinner">
+  <link name="base"/>
+  <link name="arm">
+    <inertial>
+      <mass value="0.1"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/>
+    </inertial>
+  </link>
+  <joint name="turn" type="revolute">
+    <parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="{effort:g}" velocity="10"/>
+  </joint>
+</robot>
+"""
+
+
 SLIDER_URDF = """<robot name="slider">
   <link name="base"/>
   <link name="carriage">

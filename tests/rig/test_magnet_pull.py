@@ -11,7 +11,7 @@ import math
 import magpylib as magpy
 import numpy as np
 import pytest
-from rig_helpers import DEMO_URDF, snippet_rig
+from rig_helpers import DEMO_URDF, snippet_rig, spinner_urdf
 from scipy.constants import mu_0
 from scipy.spatial.transform import Rotation
 
@@ -276,19 +276,7 @@ def test_far_apart_the_getft_route_is_the_dipole_dipole_closed_form(sizes, shape
     assert magnet_pull(rig.build(), poses).pairs == ()
 
 
-SPINNER = """<robot name="spinner">
-  <link name="base"/>
-  <link name="arm">
-    <inertial>
-      <mass value="0.1"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/>
-    </inertial>
-  </link>
-  <joint name="turn" type="revolute">
-    <parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="0.01" velocity="10"/>
-  </joint>
-</robot>
-"""
+SPINNER = spinner_urdf(0.01)  # the ball's link
 
 
 def _spinner(tmp_path, gap: float):

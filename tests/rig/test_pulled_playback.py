@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 import pytest
-from rig_helpers import DEMO_RIG, DEMO_URDF
+from rig_helpers import DEMO_RIG, DEMO_URDF, spinner_urdf
 
 from mime_gui import RESOURCES
 from mime_gui.cli import main
@@ -29,19 +29,7 @@ MASS_BALL = N42["density"] * 4 / 3 * math.pi * R_BALL**3
 MOMENT = N42["remanence"] * 4 / 3 * math.pi * R_BALL**3 / mu_0  # A·m², Br·V/μ0
 FRICTION_VELOCITY = 1e-3  # the node's default (docs/dynamics.md)
 
-SPINNER = """<robot name="spinner">
-  <link name="base"/>
-  <link name="arm">
-    <inertial>
-      <mass value="0.1"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/>
-    </inertial>
-  </link>
-  <joint name="turn" type="revolute">
-    <parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-    <limit lower="-3" upper="3" effort="1" velocity="10"/>
-  </joint>
-</robot>
-"""
+SPINNER = spinner_urdf(1)  # the ball's link
 ARM_AT = np.array([0.05, 0.0, 0.0])  # the arm's ball on its link
 ANGLE = math.radians(40.0)
 FIXED_AT = np.array([0.05 * math.cos(ANGLE), 0.05 * math.sin(ANGLE), 0.02])  # ahead, 2 cm above its circle
