@@ -45,8 +45,11 @@ class Editing:
 
     def apply(self, edit: Edit) -> ChangeSet:
         """Apply one edit: the rules run and the rig is built when they pass; the view updates in place; the
-        step is recorded for undo. A refused edit (``edit.*``) emits ``error`` and changes nothing."""
+        step is recorded for undo. A refused edit (``edit.*``) emits ``error`` and changes nothing; an edit
+        that would change nothing (:meth:`Edit.changes`) records nothing and returns an empty change set."""
         before = self._document().rig
+        if not edit.changes(before):  # nothing to draw again, and no undo step that does nothing
+            return ChangeSet(edit.name)
         try:
             after = edit.apply(before)
         except EditError as err:

@@ -63,6 +63,10 @@ class Edit:
         """The item paths (``parts.holder``, ``chain.arm``) this edit changes in ``rig``."""
         raise NotImplementedError
 
+    def changes(self, rig: Apparatus) -> bool:
+        """False when the edit would leave ``rig`` as it is (then no undo step is recorded)."""
+        return True
+
 
 @dataclass(frozen=True)
 class SetValue(Edit):
@@ -87,6 +91,17 @@ class SetValue(Edit):
             raise EditError("edit.path", self.path, err.message) from None
         except (TypeError, ValueError) as err:
             raise EditError("edit.value", self.path, str(err)) from None
+
+    def changes(self, rig: Apparatus) -> bool:
+        """False when the path holds this very value already (of the same type, equal): a field left with
+        the text it had, a drag that ends where it began."""
+        if self.value is DELETE or not paths.exists(rig, self.path):
+            return True
+        old = paths.get(rig, self.path)
+        try:
+            return type(old) is not type(self.value) or not bool(old == self.value)
+        except (TypeError, ValueError):  # values that compare element by element: taken as a change
+            return True
 
     def touched(self, rig: Apparatus) -> frozenset[str]:
         if self.path == "name":

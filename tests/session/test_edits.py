@@ -397,3 +397,29 @@ def test_a_failing_listener_is_logged_under_its_events_name(caplog):
         with caplog.at_level(logging.ERROR, logger="mime_gui.session"), pytest.raises(RuntimeError):
             event.emit()
         assert [r.getMessage() for r in caplog.records] == [f"a listener of {shown} failed"]
+
+
+def test_an_edit_that_changes_nothing_records_no_step_and_draws_nothing(session):
+    """A field left with its own value (the same type, equal) or a mount set to where the part already is:
+    no undo step, no change set, nothing drawn again; a value of another type or another value is an edit."""
+    r = session.renderer
+    seen: list = []
+    session.rig_changed.connect(seen.append)
+    holder = session.rig.parts["holder"]
+    calls = len(r.calls)
+    for edit in (SetValue("parts.holder.at", tuple(holder.at)),
+                 SetValue("parts.holder.geometry", holder.geometry), Remount("parts", "holder", holder.mount),
+                 SetValue("name", session.rig.name)):
+        change = session.apply(edit)
+        assert change.paths == change.added == change.changed == change.removed == frozenset()
+    assert not session.can_undo and seen == [] and len(r.calls) == calls
+    moved = (holder.at[0] + 0.001, *holder.at[1:])
+    session.apply(SetValue("parts.holder.at", moved))
+    session.seal()
+    session.apply(SetValue("parts.holder.at", moved))  # the same again: still one step
+    assert len(seen) == 1
+    session.undo()  # one step back is where it began
+    assert not session.can_undo and tuple(session.rig.parts["holder"].at) == tuple(holder.at)
+    session.redo()
+    session.apply(SetValue("parts.holder.at", list(moved)))  # another type: an edit (the rig file may differ)
+    assert len(seen) == 4 and session.can_undo
