@@ -53,6 +53,15 @@ def _quiet(qtbot, events: list[str]) -> None:
     raise AssertionError("the window never stops repainting")
 
 
+def _settled(window, qtbot) -> None:
+    """Wait until what the window does on its workers after opening is in (the meshes, the clearance's
+    hulls), whose results render the view again whenever they come on a loaded machine; and keep the
+    display at full detail (Auto picks a level from frame times, and a new level renders again)."""
+    qtbot.waitUntil(lambda: not window.loading and window.clearance.assembled >= 1, timeout=60_000)
+    window.scene.set_display_detail(None)  # full detail: no level chosen anew from a slow frame's time
+    qtbot.waitUntil(lambda: not window.loading, timeout=60_000)
+
+
 def test_a_slider_change_is_one_render_with_the_marks_moved_then_one_repaint(window, qtbot):
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     session = window.session
@@ -117,6 +126,7 @@ def test_a_slider_change_with_the_plots_drawing_it_is_one_repaint_of_the_window(
     from mime_gui.app.docks.plots import REDRAW_MS
 
     driving = open_ready(window, robot_file("ur5"), qtbot)
+    _settled(window, qtbot)
     plots = window.findChild(type(window.properties_dock).__mro__[1], "PlotsDock")
     plots.show()
     plots.raise_()
@@ -153,6 +163,7 @@ def test_a_played_row_is_one_repaint_with_the_plots_playhead_on_it(window, qtbot
     from mime_gui.app.docks.plots import REDRAW_MS
 
     driving = open_ready(window, robot_file("panda"), qtbot)  # the clock stopped: the test ticks
+    _settled(window, qtbot)
     plots = window.findChild(type(window.properties_dock).__mro__[1], "PlotsDock")
     plots.show()
     plots.raise_()
