@@ -24,3 +24,18 @@ def _collect_on_the_gui_thread():
     guard = sys.modules.get("mime_gui.app.gc_guard")
     if guard is not None and guard.installed() is not None:
         guard.installed().check()
+
+
+#: tests mutmut does not run (docs/mutation.md): their ids need not be given back on a command line
+_NOT_MUTATION_TESTED = ("tests/app/", "tests/test_one_door.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test mutmut runs has an id pytest can be given back (no backslash: see tests/plain_ids.py)."""
+    bad = [item.nodeid for item in items
+           if "\\" in item.nodeid and not item.nodeid.startswith(_NOT_MUTATION_TESTED)]
+    if bad:
+        raise pytest.UsageError("test ids pytest cannot be given back on its command line (mutmut passes "
+                                "them there): give these parametrised tests ids=plain_id "
+                                "(tests/plain_ids.py): " + ", ".join(bad[:5])
+                                + (f" … ({len(bad)} in all)" if len(bad) > 5 else ""))

@@ -26,6 +26,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from plain_ids import plain_id
 
 from mime_gui import RESOURCES
 from mime_gui.cli import main
@@ -927,7 +928,7 @@ SWEEP_VARY_CASES = [
 
 
 @pytest.mark.parametrize("vary, code", SWEEP_VARY_CASES,
-                         ids=["|".join(v) or "none" for v, _ in SWEEP_VARY_CASES])
+                         ids=[plain_id("|".join(v)) or "none" for v, _ in SWEEP_VARY_CASES])
 def test_sweep_refuses_a_bad_vary_at_the_option_with_its_code(demo_dir, tmp_path, vary, code):
     out = tmp_path / "table.csv"
     argv = ["sweep", demo_dir / "demo.rig.json", *[f"--vary={v}" for v in vary], "--out", out, "--workers", 1]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from plain_ids import plain_id
 
 from mime_gui.multibody import UrdfError, read_urdf
 from mime_gui.multibody.report import BLOCKS, REFUSED
@@ -198,7 +199,7 @@ def test_utf16_declarations_reach_the_defused_parser(name):
     b"<?xml version='1.0' encoding='cp500'?>\n<robot name='r'><link name='a'/></robot>\n",
     '<?xml version="1.0" encoding="cp500"?>\n<robot name="r"><link name="a"/></robot>\n'.encode("cp500"),
     b"+ADw-robot name='r'+AD4-",  # UTF-7 markup: not ASCII '<'
-])
+], ids=plain_id)
 def test_markup_that_is_not_plain_ascii_takes_the_defused_path(data):
     from mime_gui.multibody.urdf import _fast_parse, _prepare
 

@@ -8,6 +8,7 @@ import os
 
 import numpy as np
 import pytest
+from plain_ids import plain_id
 
 from mime_gui.multibody import PRISMATIC, REVOLUTE, read_urdf
 from mime_gui.multibody.report import IGNORED, REFUSED, USED
@@ -262,7 +263,7 @@ def test_principal_moments_match_numpy():
     (b"\xef\xbb\xbf", b"", 0),  # byte-order mark
     (b"\xef\xbb\xbf\n", b"\x00\x00\x00", 1),  # BOM, a blank line, trailing NULs
     (b"", b"\n\x00\x00\n", 0),
-])
+], ids=plain_id)
 def test_real_world_tolerance(prefix, suffix, shift):
     body = (b'<?xml version="1.0" encoding="UTF-8"?>\n<!-- a comment -->\n<robot name="t">\n'
             b'  <!-- <link name="commented_out"/> -->\n  <link name="a"/>\n</robot>\n')

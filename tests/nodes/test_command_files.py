@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pytest
 from node_helpers import DEMO
+from plain_ids import plain_id
 
 from mime_gui.nodes import CommandFileError, KinematicArmNode, read_commands
 
@@ -88,7 +89,7 @@ def test_demo_files_read_and_drive_the_demo_arm(demo_art):
     ("time,joint_1\n", "commands.empty", 1),
     ("# nothing\n\n", "commands.empty", 0),
     ("", "commands.empty", 0),
-])
+], ids=plain_id)
 def test_csv_refusals_carry_code_and_line(tmp_path, text, code, line):
     path = write(tmp_path, text)
     err = refused(path)

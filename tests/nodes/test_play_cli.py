@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from node_helpers import DEMO, DEMO_URDF
 from oracle import demo_poses, demo_tool0_angular_velocity, held, lagged
+from plain_ids import plain_id
 
 from mime_gui.cli import main
 from mime_gui.multibody import read_urdf
@@ -103,7 +104,7 @@ def test_play_with_dt_on_an_npz(tmp_path, capsys):
     ("time,joint_1,wrist\n0,0,0\n", [], "commands.unknown-joint", "cmd.csv:1: "),
     ("time,joint_1\n0,0\n0.1,1\n", ["--dt", "-1"], "play.dt", ""),
     ("time,joint_1\n0,0\n0.1,1\n", ["--servo-tau", "nan"], "play.servo-tau", ""),
-])
+], ids=plain_id)
 def test_errors_are_one_line_and_exit_2(tmp_path, capsys, content, extra, code, where):
     cmd = tmp_path / "cmd.csv"
     cmd.write_text(content)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from plain_ids import plain_id
 
 from mime_gui.rig.keyframe_text import NOTHING, KeyframeTextError, keyframe_text, parse_keyframe_text
 from mime_gui.rig.trajectories import Keyframe, Spin
@@ -63,7 +64,7 @@ def test_shown_text():
     "joint_1", "joint_1 35 apples", "joint_1 ٣٥", "joint_1 1_000", "joint_1 1e400", "joint_1 35 m",
     "joint_1 5, joint_1 6", "spin 5", "spin 5 kHz", "spin fast Hz", "ramp 1 s", "hold 2 s, 3 turns",
     "slide_1 3 deg", "pose", "x" * 20_000, "joint_1 5,, joint_2 6",
-])
+], ids=plain_id)
 def test_what_cannot_be_read_is_refused_with_its_code(text):
     with pytest.raises(KeyframeTextError) as err:
         typed(text)

@@ -11,6 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
+from plain_ids import plain_id
 from rig_helpers import DEMO_RIG, DEMO_URDF, snippet_rig
 from rig_strategies import rigs
 
@@ -172,7 +173,7 @@ def test_refusals_name_the_json_pointer(case, tmp_path):
      '"type": "box"}}}}', "rigfile.duplicate", 3),  # the line where the object holding the key twice starts
     ('{"format": "mime-rig", "version": 1, "name": "a", "parts": {"p": {"geometry": {"type": "sphere", '
      '"unit": "m", "radius": NaN}}}}', "rigfile.json", 0),
-])
+], ids=plain_id)
 def test_malformed_json(text, code, line, tmp_path):
     with pytest.raises(RigFileError) as info:
         load(_write(tmp_path, text))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from plain_ids import plain_id
 
 from mime_gui.rig.typed_units import parse_typed
 
@@ -30,7 +31,7 @@ def test_a_bare_number_is_in_the_fields_own_unit(text, unit, expected):
     ("1 g/cm3", "kg/m3", 1000.0),
     ("1 min", "s", 60.0),
     ("3 kg  m2", "g cm2", 3e7),  # the unit's spaces are folded
-])
+], ids=plain_id)
 def test_another_unit_of_the_same_dimension_is_converted(text, unit, expected):
     assert parse_typed(text, unit) == pytest.approx(expected, rel=1e-15)
 

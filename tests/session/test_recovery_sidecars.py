@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from plain_ids import plain_id
 
 from mime_gui import RESOURCES
 from mime_gui.rig import load
@@ -101,7 +102,7 @@ def test_a_fifo_in_place_of_the_recovery_file_is_skipped_and_loading_it_is_refus
     ('{"pid": %(gone)d, "kind": "mesh"}', "kind"),
     ('[1, 2]', "object"),
     ("{not json", "JSON"),
-])
+], ids=plain_id)
 def test_a_sidecar_with_a_bad_value_is_skipped_with_its_code_and_the_others_offered(tmp_path, gone, caplog,
                                                                                      meta, what):
     folder = tmp_path / "rec"
