@@ -156,3 +156,38 @@ def test_a_magnet_on_a_panda_links_origin_is_a_contact_in_the_initial_pose_once_
     assert prepared(session.document.built)[1] is found
     closest = closest_now(prepared(session.document.built)[0], frame_poses_now(session.document))
     assert closest is not None
+
+
+def test_a_remembered_pair_is_computed_again_when_its_pieces_move_apart_by_equal_and_opposite_steps(tmp_path):
+    """The memory keys a pair by its pieces' relative pose: both frames moved together (their relative pose
+    kept) reuse the distance; the two frames moved by equal and opposite steps (their midpoint kept, their
+    gap not) compute it again, to the distance a call without memory gives."""
+    from mime_gui.session.clearance import PairMemory
+
+    urdf = tmp_path / "slider.urdf"
+    urdf.write_text(SLIDER)
+    rig = Apparatus("boxes", chain={"arm": Arm.Kinematic(description=str(urdf))},
+                    parts={"moving": Part(Box(size=(0.2, 0.2, 0.2)), material="aluminium",
+                                          mount="arm.carriage"),
+                           "base": Part(Box(size=(0.2, 0.2, 0.2)), material="aluminium", at=(0.5, 0.0, 0.0),
+                                        mount="arm.base")})
+    session = Session()
+    session.open_apparatus(rig)
+    built = session.document.built
+    model = clearance_model(built)
+    names = list(built.frame_names)
+    # the carriage and the cube grafted on it; the base and its cube
+    moving = np.array(["carriage" in n or "moving" in n for n in names])
+    poses = frame_poses_now(session.document)
+    memory = PairMemory(len(model.pieces["moving"][0]))
+    first = closest_now(model, poses, memory)
+    assert first.distance == pytest.approx(0.3, abs=1e-9)  # the cubes' faces at x = 0.1 and 0.4
+    apart = poses.copy()
+    apart[moving, 0, 3] -= 0.05
+    apart[~moving, 0, 3] += 0.05  # equal and opposite: the sum of the two cubes' origins is kept
+    again = closest_now(model, apart, memory)
+    assert again.distance == pytest.approx(closest_now(model, apart).distance, abs=1e-12)
+    assert again.distance == pytest.approx(0.4, abs=1e-9)
+    together = apart.copy()
+    together[:, :3, 3] += (0.2, -0.1, 0.05)  # every frame moved alike: the same gap
+    assert closest_now(model, together, memory).distance == pytest.approx(0.4, abs=1e-9)
