@@ -131,6 +131,13 @@ def test_a_rotating_target_from_a_known_pose_is_met_and_confirmed_by_mime_gui_fi
                           "--starts", "4", "--out", out)
     assert code == 0 and err == "", (text, err)
     assert "passes its checks" in text and out.exists()
+    # the table's candidates meet the |B| window asked for, in mT as it was given
+    import re
+
+    rows = re.findall(r"\|B\| ([0-9.e+-]+)–([0-9.e+-]+) mT", text)
+    assert rows
+    for low, high in rows:
+        assert 0.8 * b_min * 1e3 * (1 - 1e-3) <= float(low) <= float(high) <= 1.2 * b_max * 1e3 * (1 + 1e-3)
     # the written file, played by mime-gui field: its rotating-field summary over the held spin
     field_out = tmp_path / "field.npz"
     code, _, err = run(capsys, "field", path, "--commands", out, "--probe", "dish", "--out", field_out)

@@ -150,6 +150,9 @@ def test_the_keep_out_grid_is_magpylibs_field_around_the_magnet_and_holds_the_su
     faces = np.concatenate([m[0].ravel(), m[-1].ravel(), m[:, 0].ravel(), m[:, -1].ravel(),
                             m[:, :, 0].ravel(), m[:, :, -1].ravel()])
     assert faces.max() < DEFAULT_LIMIT < m.max()
+    # ... and the box is no larger than the dipole's reach asks: along the magnetisation the field falls as
+    # 1/r³, so on the faces it is (reach / half)³ of the limit, with half = (radius + reach)(1 + MARGIN)
+    assert faces.max() > 0.4 * DEFAULT_LIMIT
     low, high = grid_box(built, poses, DEFAULT_LIMIT)
     centre = (rotor @ _at((0, 0, 0.025)))[:3, 3]
     np.testing.assert_allclose((low + high) / 2, centre, atol=1e-12)
