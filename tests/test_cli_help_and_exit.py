@@ -59,3 +59,26 @@ def test_field_prints_the_time_it_took_in_milliseconds(tmp_path, monkeypatch, ca
                  "--probe", "0,0,0.3", "--out", str(tmp_path / "field.npz")]) == 0
     out = capsys.readouterr().out
     assert "  wall time: 250.0 ms computing the field, 3500.0 ms in all\n" in out
+
+
+def test_play_prints_the_time_it_took_playing_and_in_all_in_milliseconds(tmp_path, monkeypatch, capsys):
+    play_module = importlib.import_module("mime_gui.cli.play")
+    # the command reads its clock four times: at its start, before and after playing, at the end (seconds)
+    readings = iter([10.0, 10.5, 10.625, 12.0])
+    monkeypatch.setattr(play_module, "_time", types.SimpleNamespace(perf_counter=lambda: next(readings)))
+    assert main(["play", str(DEMO / "demo.rig.json"), "--commands", str(DEMO / "chain.csv"),
+                 "--out", str(tmp_path / "played.npz")]) == 0
+    out = capsys.readouterr().out
+    assert "  wall time: 125.0 ms playing, 2000.0 ms in all\n" in out
+
+
+def test_trajectory_s_help_says_what_each_argument_is(capsys):
+    from mime_gui.cli.trajectory import DT
+
+    text = _help(["trajectory", "--help"], capsys)
+    for words in ("RIG.rig.json the rig file, or a bundle (.zip)", "NAME the rig's trajectory to render",
+                  f"--dt S the samples' spacing in seconds (default {DT:g})",
+                  "--out CMD.csv the command file to write (.csv or .npz)",
+                  "--fit stretch the timeline just enough for every joint to keep within its velocity and "
+                  "acceleration limits first"):
+        assert words in text, (words, text)

@@ -147,7 +147,7 @@ def step_out(built, trajectory, forces=None, spins=None, start: float = 0.0) -> 
             f"{needed[worst, s]:.4g} Hz needed ({by}), {available[worst, s]:.4g} Hz available (|m| "
             f"{np.linalg.norm(forces.moment[worst, s]):.4g} "
             f"A·m², |B| {np.linalg.norm(forces.B[worst, s]) * 1e3:.4g} mT, drag {q.value:g} N·m·s: "
-            f"{q.reason or 'no reason given'}); turn the field slower, or make it stronger at the sample"))
+            f"{q.reason}); turn the field slower, or make it stronger at the sample"))
     asked_by = tuple(source if d else "" for d in has_drag)
     return StepOut(forces.time, names, available, needed, behind, asked_by, findings)
 

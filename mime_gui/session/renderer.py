@@ -67,6 +67,10 @@ class Renderer(Protocol):
 
     def highlight(self, item: ItemRef | None) -> None: ...
 
+    def set_dimmed(self, items) -> None:
+        """Draw these items (grafted parts' links) dimmed: parts stood in for while their shape is being
+        fixed (:mod:`~mime_gui.session.stand_ins`); every other item as before."""
+
     # Optional: ``set_item_visible(item, visible)`` hides or shows one item's actors; the Session calls it
     # when the renderer has it (the tree's context menu).
 
@@ -90,6 +94,7 @@ class FakeRenderer:
     item_changes: list = field(default_factory=list)  # every ItemChange pushed, shown or updated
     field_source: object = None
     com: object = None
+    dimmed: frozenset = frozenset()
 
     def show_segments(self, segments: dict) -> None:
         self.calls.append("show_segments")
@@ -140,6 +145,10 @@ class FakeRenderer:
     def highlight(self, item: ItemRef | None) -> None:
         self.calls.append("highlight")
         self.highlighted = item
+
+    def set_dimmed(self, items) -> None:
+        self.calls.append("set_dimmed")
+        self.dimmed = frozenset(items)
 
     def set_item_visible(self, item: ItemRef, visible: bool) -> None:
         self.calls.append("set_item_visible")

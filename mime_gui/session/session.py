@@ -272,8 +272,7 @@ class Session:
         if r is not None and not quiet:
             r.update_segments({n: (doc.segments[n].tree, doc.segments[n].articulation)
                                for n in added | changed}, removed)
-            if hasattr(r, "set_dimmed"):
-                r.set_dimmed(self.documents.stand_ins.refs)
+            r.set_dimmed(self.documents.stand_ins.refs)
             for n, seg in doc.segments.items():
                 r.set_frame_poses(n, seg.world_X_frame)
             self.view.update_items()  # the parts, magnets and probes the edit added, changed or removed

@@ -214,3 +214,31 @@ def test_the_field_still_at_a_sample_asks_nothing():
     built = rig.build()
     result = step_out(built, _played(built), spins="spin")
     assert (result.needed == 0).all() and result.findings == []
+
+
+# -- the checks the validation runs together ------------------------------------------------------------
+def test_the_field_checks_name_the_joint_and_the_sample_together_each_with_its_reason():
+    """``field_findings`` on a rig with both a joint tolerance and a sample with a drag: the joint's finding
+    (its tolerance half the dipole's |B| with the ball turned toward it) and the sample's (spun at twice its
+    step-out frequency), in that order, each message with the reason its value was given (a rig with a drag
+    without one is not built: ``declaration.reason``)."""
+    from mime_gui.field.checks import field_findings
+
+    ball = magnet(Sphere(R_BALL), (1.0, 0.0, 0.0), mount="motor.rotor")
+    sample = Sample((0.0, 0.0, Z_SAMPLE), mount="motor.stator", moment=a_m2(M_SAMPLE, reason="VSM"),
+                    orientation="follows", drag=n_m_s(DRAG, reason="Stokes, 8πηr³"))
+    tolerance = 0.5 * float(np.linalg.norm(dipole(np.array([M_BALL, 0.0, 0.0]), ENCODER)))
+    chain = {"motor": Motor.Kinematic(),
+             "encoder": Motor.Kinematic(mount="stator", at=tuple(ENCODER),
+                                        field_tolerance=tesla(tolerance, reason="Hall encoder"))}
+    keys = [Keyframe(2.0, interpolation="spin", spin=Spin(2 * F_STEP_OUT, "Hz", ramp=0.5, hold=1.0))]
+    rig = Apparatus("bench", chain=chain, magnets={"m": ball}, samples={"bead": sample},
+                    trajectories={"spin": Trajectory({"motor": keys})})
+    assert rig.validate() == []
+    built = rig.build()
+    found = field_findings(built, _played(built), spins="spin")
+    assert [(f.code, f.where) for f in found] == [("field.joint", "chain.encoder"),
+                                                   ("field.step-out", "samples.bead")]
+    assert "Hall encoder" in found[0].message, found[0].message
+    assert "drag 5e-09 N·m·s: Stokes, 8πηr³)" in found[1].message, found[1].message
+    assert "Hz needed (the spin)" in found[1].message

@@ -204,7 +204,11 @@ def test_play_torques_writes_and_prints_each_joint_demand(tmp_path, capsys):
     assert data["velocity_peak"].shape == (7,) and data["velocity_peak"][1] > 0
     j2 = list(data["torque_joint_names"]).index("arm.joint_2")
     assert f"arm.joint_2: peak |τ| {data['torque_peak'][j2]:.6g} N·m at t=" in printed
-    assert "demand per joint" in printed and printed.count(": peak |τ| ") == 7
+    heading = "  demand per joint (peak, RMS, peak speed; torque_peak, torque_rms, velocity_peak):\n"
+    assert heading in printed and printed.count(": peak |τ| ") == 7
+    # the seven joints listed under the heading, each indented one step below it
+    below = printed.split(heading, 1)[1].splitlines()[:7]
+    assert all(line.startswith("    ") and line[4] != " " and ": peak |τ| " in line for line in below), below
 
 
 @pytest.mark.parametrize("t0", [2.5, 1e4], ids=["late", "much-later"])

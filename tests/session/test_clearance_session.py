@@ -191,3 +191,15 @@ def test_a_remembered_pair_is_computed_again_when_its_pieces_move_apart_by_equal
     together = apart.copy()
     together[:, :3, 3] += (0.2, -0.1, 0.05)  # every frame moved alike: the same gap
     assert closest_now(model, together, memory).distance == pytest.approx(0.4, abs=1e-9)
+    # every frame turned and moved alike, away from the origin: the remembered pair's nearest points are
+    # carried with its frames, on the cubes' facing faces (x = 0.05 and 0.45 before the turn)
+    c, s = np.cos(0.5), np.sin(0.5)
+    world_X_before = np.array([[c, -s, 0, 0.3], [s, c, 0, -0.2], [0, 0, 1, 0.1], [0, 0, 0, 1.0]])
+    turned = world_X_before @ apart
+    kept = closest_now(model, turned, memory)
+    assert kept.distance == pytest.approx(0.4, abs=1e-9)
+    points = [np.linalg.solve(world_X_before, np.append(p, 1.0))[:3] for p in (kept.point_first,
+                                                                              kept.point_second)]
+    assert sorted(p[0] for p in points) == pytest.approx([0.05, 0.45], abs=1e-9)
+    assert points[0][1:] == pytest.approx(points[1][1:], abs=1e-9)  # straight across the gap
+    assert np.abs(np.array(points)[:, 1:]).max() <= 0.1 + 1e-9  # within the faces

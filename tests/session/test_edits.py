@@ -353,12 +353,16 @@ def test_a_rig_being_fixed_draws_no_shape_or_place_that_breaks_a_rule(session):
     shape before the edit) and stands in dimmed, and a misplaced segment stands at the origin, so a huge
     value cannot reach the view's bounds (NaN grid) while the user fixes it."""
     before = session.rig.parts["holder"].geometry
+    renderer = FakeRenderer()
+    session.attach_renderer(renderer)
     session.apply(SetValue("parts.holder.geometry", Cylinder(radius=1e300, length=0.02)))
     assert [f.code for f in session.findings] == ["part.geometry"]
     drawn = session.segment("motor").tree.links["part:holder"].visuals[0].geometry
     assert drawn.radius == before.radius and drawn.length == before.length
-    assert session.documents.stand_ins.refs == {ItemRef("motor", "link", "part:holder")}
+    stood_in = {ItemRef("motor", "link", "part:holder")}
+    assert session.documents.stand_ins.refs == stood_in and renderer.dimmed == stood_in  # drawn dimmed
     session.apply(SetValue("parts.holder.geometry", Cylinder(radius=0.01, length=0.02)))
+    assert renderer.dimmed == frozenset()  # fixed: drawn as the robot's opacity says again
     session.apply(SetValue("chain.arm.at", (1e300, 0.0, 0.0)))
     assert [f.code for f in session.findings] == ["chain.placement"]
     assert np.all(np.isfinite(session.segment("arm").world_X_frame))
