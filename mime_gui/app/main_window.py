@@ -38,6 +38,7 @@ from mime_gui.app.layout import STATE_VERSION, arrange_docks, build_panels_menu
 from mime_gui.app.logs import current_log_file
 from mime_gui.app.posing import install_posing
 from mime_gui.app.services import make_services
+from mime_gui.app.steady_label import SteadyLabel
 from mime_gui.app.undo import UndoActions
 from mime_gui.session import LAYERS, Session, SessionError
 
@@ -288,7 +289,7 @@ class MainWindow(QMainWindow):
             opacity.addAction(action)
             self.opacity_actions[value] = action
         # triangle counts (shown / full) in the status bar
-        self.status_faces = QLabel(self)
+        self.status_faces = SteadyLabel(self)  # Auto detail changes its count while driving: no relayout
         self.status_faces.setToolTip("Faces drawn / at full detail (View → Display detail)")
         self.statusBar().insertPermanentWidget(0, self.status_faces)
         scene.detail_changed.connect(lambda *_: self.status_faces.setText(self.scene.detail_summary()))

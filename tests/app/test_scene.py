@@ -628,8 +628,12 @@ def test_window_follows_the_scene_antialiasing_and_shows_triangle_counts(make_wi
     assert scene.display_detail() == "auto"
     qtbot.waitUntil(lambda: window.status_faces.text() == scene.detail_summary(), timeout=5000)
     assert f"{full:,}" in window.status_faces.text()
+    wide = window.status_faces.width()
     scene.set_display_detail(1_000)
     assert window.status_faces.text().startswith(f"{scene.triangle_counts()[1]:,} of {full:,} faces")
+    # a shorter count keeps the label's size: a new level repaints the label, it does not lay out the bar
+    label = window.status_faces
+    assert label.minimumSize() == label.maximumSize() and label.maximumWidth() >= wide
 
 
 def test_orientation_axes_follow_the_camera(make_view):
