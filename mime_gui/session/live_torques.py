@@ -104,7 +104,7 @@ class LiveTorques:
         self.time = 0.0  # the live clock (s)
         self.steps = 0
         self.updated = Event("live_torques_updated")
-        self._layout: tuple = ()  # ((name, articulation, coupled or None), …) of the dynamic segments
+        self._layout: tuple = ()  # ((name, articulation, built segment), …) of the dynamic segments
         self._tracks: dict[str, _Track] = {}
         self._buffer = _Buffer(0)  # (step, time, τ, v) of the window
         self._cache: LiveWindow | None = None
@@ -135,7 +135,8 @@ class LiveTorques:
         doc = self.session.document
         if doc is None or doc.built is None or doc.findings:
             return ()
-        return tuple((name, s.dynamics_articulation, s.coupled) for name, s in doc.built.segments.items()
+        # the built segment, not its coupled articulation: that is made on the first step, not at each edit
+        return tuple((name, s.dynamics_articulation, s) for name, s in doc.built.segments.items()
                      if s.segment.dynamic and name in self.session.segments)
 
     def _set_layout(self, layout: tuple) -> None:
@@ -170,7 +171,8 @@ class LiveTorques:
         states = {name: session.state(name) for name in session.segments}
         pull = self._pull_now(states)
         taus, vels = [], []
-        for name, art, coupled in layout:
+        for name, art, built in layout:
+            coupled = built.coupled  # with riders: them hung on it, moving; None without
             new = states[name]
             track = self._tracks.get(name)
             if track is None or track.state is not old.get(name):  # a jump: from rest where it was

@@ -10,7 +10,7 @@ import numpy as np
 from mime_gui import RESOURCES
 from mime_gui.app.main import wait_until_ready
 from mime_gui.rig import Box, Part
-from mime_gui.session import AddItem, ItemRef, SetValue
+from mime_gui.session import AddItem, ItemRef, RenameItem, SetValue
 
 DEMO_RIG = RESOURCES / "demo" / "demo.rig.json"
 
@@ -38,6 +38,33 @@ def test_an_edit_rebuilds_only_the_rows_of_the_segment_it_changed(window, qtbot)
     # the tree keeps the chain order
     tops = [dock.tree.topLevelItem(i).text(0) for i in range(dock.tree.topLevelItemCount())]
     assert tops == ["arm", "motor"]
+
+
+def test_an_edit_sets_the_document_summary_s_values_in_place(window, qtbot):
+    """Nothing selected, the Properties dock shows the document's summary; an edit that keeps its rows
+    (a part added: one more link on its segment) sets their values, and one that adds a row rebuilds it."""
+    open_ready(window, DEMO_RIG)
+    session, dock = window.session, window.properties_dock
+    session.select(None)
+    before, rebuilds = dock.values(), dock.rebuilds
+    first_row = dock.tree.topLevelItem(1).child(0)
+    session.apply(AddItem("parts", "bracket", Part(Box((0.02, 0.02, 0.01)), material="aluminium",
+                                                   mount="arm.link_3")))
+    after = dock.values()
+    assert dock.rebuilds == rebuilds and dock.tree.topLevelItem(1).child(0) is first_row
+    assert int(after["Segment arm/links"]) == int(before["Segment arm/links"]) + 1
+    assert after["Segment arm/total mass"] != before["Segment arm/total mass"]
+    assert after["Segment motor/links"] == before["Segment motor/links"]
+    arm = dock.tree.topLevelItem(1)
+    links = next(arm.child(j) for j in range(arm.childCount()) if arm.child(j).text(0) == "links")
+    assert links.toolTip(1) == after["Segment arm/links"]
+    session.undo()
+    assert dock.values() == before and dock.rebuilds == rebuilds
+    # a segment renamed: its section's title changes, so the summary is shown anew
+    session.apply(RenameItem("chain", "motor", "spindle"))
+    assert dock.rebuilds == rebuilds + 1
+    assert dock.values()["Segment spindle/links"] == before["Segment motor/links"]
+    assert not any(k.startswith("Segment motor/") for k in dock.values())
 
 
 def test_pose_events_change_text_and_rebuild_no_dock(window, qtbot):

@@ -83,6 +83,8 @@ class PropertiesDock(QDockWidget):
         self._pose_rows: dict[str, QTreeWidgetItem] = {}
         self._position_row: QTreeWidgetItem | None = None
         self.rebuilds = 0  # whole-content rebuilds (tests count them)
+        self._summary = None  # the document summary shown (its rows), None when another item's rows are
+        self._ref: ItemRef | None = None  # the item whose rows are shown
         bridge.selection_changed.connect(self.show_item)
         bridge.document_changed.connect(self._document_changed)
         bridge.rig_changed.connect(self._rig_changed)
@@ -129,14 +131,21 @@ class PropertiesDock(QDockWidget):
         self._show_tree(ref)
 
     def _show_tree(self, ref: ItemRef | None) -> None:
+        summary = self._document_rows() if ref is None or not self.session.has_item(ref) else None
+        if summary is not None and self._ref is None and self._summary is not None \
+                and [(t, [k for k, _ in rows]) for t, rows in summary] == \
+                [(t, [k for k, _ in rows]) for t, rows in self._summary]:
+            self._update_summary(summary)  # the same sections and rows: new values in place
+            return
         self.rebuilds += 1
         with QSignalBlocker(self.tree):
             self.tree.clear()
             self._pose_rows = {}
             self._position_row = None
+            self._summary = None
             self._ref = ref
-            if ref is None or not self.session.has_item(ref):
-                self._document()
+            if summary is not None:
+                self._fill_summary(summary)
                 placeholder = QTreeWidgetItem(self.tree, ["Select a link, joint or frame", ""])
                 placeholder.setFirstColumnSpanned(True)
                 placeholder.setDisabled(True)
@@ -151,32 +160,49 @@ class PropertiesDock(QDockWidget):
             if ref.kind in ("link", "frame"):
                 self._frame(seg, ref.name)
 
-    def _document(self) -> None:
+    def _document_rows(self) -> list[tuple[str, list[tuple[str, str]]]]:
+        """The open document's summary: ``(section title, [(property, value), …])`` in order."""
         doc = self.session.document
         if doc is None:
-            return
-        s = self._section(f"Document {doc.name}")
-        self._row(s, "opened from", "a URDF (a one-segment rig)" if doc.kind == "urdf" else "a rig file")
-        self._row(s, "file", doc.path or "(not saved)")
+            return []
+        rows = [("opened from", "a URDF (a one-segment rig)" if doc.kind == "urdf" else "a rig file"),
+                ("file", str(doc.path or "(not saved)"))]
         if doc.kind == "urdf":
-            self._row(s, "saves as", self.session.suggested_path())
-        self._row(s, "rules", f"{len(doc.findings)} finding{'s' if len(doc.findings) != 1 else ''}"
-                  if doc.findings else "all pass")
+            rows.append(("saves as", str(self.session.suggested_path())))
+        rows.append(("rules", f"{len(doc.findings)} finding{'s' if len(doc.findings) != 1 else ''}"
+                     if doc.findings else "all pass"))
+        out = [(f"Document {doc.name}", rows)]
         for name, seg in doc.segments.items():
             tree, art = seg.tree, seg.articulation
-            s = self._section(f"Segment {name}")
-            self._row(s, "kind", seg.kind)
+            rows = [("kind", seg.kind)]
             if seg.mount is not None:
-                self._row(s, "mounted on", f"{seg.mount[0]}.{seg.mount[1]}")
-            self._row(s, "links", str(len(tree.links)))
+                rows.append(("mounted on", f"{seg.mount[0]}.{seg.mount[1]}"))
             movable = sum(1 for j in tree.joints.values() if j.movable)
             fixed = len(tree.joints) - movable
-            self._row(s, "joints", f"{len(tree.joints)} ({movable} movable, {fixed} fixed)")
-            self._row(s, "degrees of freedom", str(art.nq))
-            self._row(s, "frames", str(art.nframes))
             mass = sum(link.inertial.mass for link in tree.links.values() if link.inertial is not None)
-            self._row(s, "total mass", _num(mass, "kg"))
-            self._row(s, "warnings", str(len(tree.report.warnings)))
+            rows += [("links", str(len(tree.links))),
+                     ("joints", f"{len(tree.joints)} ({movable} movable, {fixed} fixed)"),
+                     ("degrees of freedom", str(art.nq)), ("frames", str(art.nframes)),
+                     ("total mass", _num(mass, "kg")), ("warnings", str(len(tree.report.warnings)))]
+            out.append((f"Segment {name}", rows))
+        return out
+
+    def _fill_summary(self, summary) -> None:
+        for title, rows in summary:
+            s = self._section(title)
+            for name, value in rows:
+                self._row(s, name, value)
+        self._summary = summary
+
+    def _update_summary(self, summary) -> None:
+        """Set the values that changed (the summary's sections and rows are those shown)."""
+        for i, ((_, rows), (_, shown)) in enumerate(zip(summary, self._summary, strict=True)):
+            section = self.tree.topLevelItem(i)
+            for j, ((_, value), (_, old)) in enumerate(zip(rows, shown, strict=True)):
+                if value != old:
+                    section.child(j).setText(1, value)
+                    section.child(j).setToolTip(1, value)
+        self._summary = summary
 
     def _link(self, seg, name: str) -> None:
         link = seg.tree.links[name]
