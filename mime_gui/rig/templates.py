@@ -179,11 +179,16 @@ def template(key: str) -> Template | None:
     return found
 
 
+#: the rig's collections whose items share one namespace (``name.duplicate``, ``sample.name``, ``zone.name``),
+#: each as its items are called
+NAMESPACE = {"chain": "segments", "parts": "parts", "magnets": "magnets", "probes": "probes",
+             "samples": "samples", "zones": "zones"}
+NAMESPACE_TEXT = ", ".join(list(NAMESPACE.values())[:-1]) + " and " + list(NAMESPACE.values())[-1]
+
+
 def taken_names(rig) -> set[str]:
-    """Every name in use: segments, parts, magnets, probes, samples and zones share one namespace
-    (``name.duplicate``, ``sample.name``, ``zone.name``)."""
-    return {*rig.chain, *rig.parts, *rig.magnets, *rig.probes, *getattr(rig, "samples", {}),
-            *getattr(rig, "zones", {})}
+    """Every name in use: the items of the :data:`NAMESPACE` collections share one namespace."""
+    return {name for collection in NAMESPACE for name in getattr(rig, collection, {})}
 
 
 def unique_name(rig, base: str) -> str:
@@ -211,6 +216,6 @@ def segment_mount(rig, segment: str, frame: str) -> str:
     return frame if segment == last else f"{segment}.{frame}"
 
 
-__all__ = ["LAB_PREFIX", "ROLES", "SAMPLE_RADIUS", "TEMPLATES", "ZONE_RADIUS", "ZONE_REASON", "Template",
-           "copy_name", "default_params", "kind_templates", "lab_templates", "required_params",
-           "segment_mount", "taken_names", "template", "unique_name"]
+__all__ = ["LAB_PREFIX", "NAMESPACE", "NAMESPACE_TEXT", "ROLES", "SAMPLE_RADIUS", "TEMPLATES", "ZONE_RADIUS",
+           "ZONE_REASON", "Template", "copy_name", "default_params", "kind_templates", "lab_templates",
+           "required_params", "segment_mount", "taken_names", "template", "unique_name"]

@@ -228,3 +228,33 @@ def test_a_damaged_sidecar_is_skipped_not_fatal(tmp_path):
     assert RecoveryStore(folder).pending() == []
     (folder / "2-2.rig.json").write_text("{}")
     assert [r.pid for r in RecoveryStore(folder).pending()] == [int(gone)]
+
+
+def _mount_on_link_3(session, template) -> str:
+    return segment_mount(session.rig, "arm", "link_3") if template.collection == "chain" else "arm.link_3"
+
+
+def test_every_collection_the_palette_adds_to_shares_the_names_the_rules_keep_apart():
+    """The namespace ``unique_name`` and the forms' rename tip use is the one the rules check: for every two
+    collections the palette adds to, an item of the second named as one of the first breaks a rule, and
+    ``unique_name`` never offers a name taken in any of them."""
+    from mime_gui.rig.templates import NAMESPACE, NAMESPACE_TEXT
+
+    firsts = {}
+    for key, template in TEMPLATES.items():
+        if not template.needs_path and not key.startswith("lab."):
+            firsts.setdefault(template.collection, template)
+    assert set(firsts) == set(NAMESPACE)
+    for word in NAMESPACE.values():
+        assert word in NAMESPACE_TEXT
+    for held, first in firsts.items():
+        for added, second in firsts.items():
+            session = Session()
+            session.open(RESOURCES / "demo" / "demo.rig.json")
+            session.apply(AddItem(held, "thing", first.make(_mount_on_link_3(session, first), None)))
+            assert unique_name(session.rig, "thing") == "thing_2", held
+            if held == added:
+                continue  # an edit refuses a name taken in its own collection
+            session.apply(AddItem(added, "thing", second.make(_mount_on_link_3(session, second), None)))
+            assert any(f.where.startswith(f"{added}.thing") or f.where.startswith(f"{held}.thing")
+                       for f in session.findings if "name" in f.code), (held, added, session.findings)

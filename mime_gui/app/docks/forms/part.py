@@ -20,6 +20,7 @@ from mime_gui.app.docks.fields import (
     format_vector,
 )
 from mime_gui.app.docks.forms.base import Form, graft_of
+from mime_gui.app.docks.forms.placed import RENAME_TIP
 from mime_gui.rig.geometries import kind_of
 from mime_gui.rig.mass import magnet_moment, part_mass
 from mime_gui.rig.materials import material, materials
@@ -75,7 +76,7 @@ class PartForm(Form):
         base = self.base
         self.section(f"{'Magnet' if magnet else 'Part'} {self.name}")
         self.add("Name", TextField(base, self), lambda r: self.name, self._rename,
-                 "Rename (Enter): names are shared by segments, parts and magnets", exact=True)
+                 RENAME_TIP, exact=True)
         self._geometry(part.geometry)
         self._mass_section(part)
         self.section("Placement")

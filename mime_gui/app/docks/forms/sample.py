@@ -14,20 +14,18 @@ from mime_gui.app.docks.fields import (
     ChoiceField,
     NumberField,
     QuantityField,
-    TextField,
     VectorField,
     format_number,
     format_vector,
 )
-from mime_gui.app.docks.forms.base import Form
-from mime_gui.app.docks.forms.probe import probe_world
+from mime_gui.app.docks.forms.placed import PlacedForm
 from mime_gui.rig.geometries import KINDS, Sphere, kind_of
 from mime_gui.rig.materials import material, materials
 from mime_gui.rig.sample_rules import sample_moment
 from mime_gui.rig.samples import ORIENTATIONS
 from mime_gui.rig.templates import MAGNET_MATERIAL, SAMPLE_RADIUS
 from mime_gui.rig.units import A_M2, TESLA, Quantity
-from mime_gui.session import RenameItem, ReplaceItem, SetValue
+from mime_gui.session import ReplaceItem, SetValue
 
 MOMENT_SOURCES = (("its shape and material", "shape"), ("a declared moment", "declared"))
 ORIENTATION_TEXT = {"fixed": "fixed: held in its mount frame", "follows": "follows the field"}
@@ -46,48 +44,23 @@ def first_geometry(kind: str):
     return None
 
 
-class SampleForm(Form):
-    def __init__(self, panel, name: str, parent=None):
-        super().__init__(panel, parent)
-        self.collection = "samples"
-        self.name = name
-        self.build()
-
-    @property
-    def base(self) -> str:
-        return f"samples.{self.name}"
+class SampleForm(PlacedForm):
+    collection, title, noun = "samples", "Sample", "sample"
+    at_tip = "Where the sample's centre sits in its mount frame (in the world with no mount)"
 
     def sample(self, rig):
-        return rig.samples[self.name]
-
-    def exists(self, rig) -> bool:
-        return self.name in rig.samples
+        return self.item(rig)
 
     def shape(self, rig) -> tuple:
         s = self.sample(rig)
         kind = getattr(s.geometry, "kind", None)
         return ("sample", self.name, s.geometry is not None, kind, s.remanence is not None)
 
-    def own_paths(self):
-        return (self.base,)
-
     # -- building ------------------------------------------------------------------------------------
     def build(self) -> None:
         base = self.base
         sample = self.sample(self.session.rig)
-        self.section(f"Sample {self.name}")
-        self.add("Name", TextField(base, self), lambda r: self.name, self._rename,
-                 "Rename (Enter): names are shared by segments, parts, magnets, probes, samples and zones",
-                 exact=True)
-        self.section("Placement")
-        mount = ChoiceField(f"{base}.mount", self)
-        mount.options = lambda _rig: self._mounts()
-        self.add("Mounted on", mount, lambda r: self.sample(r).mount, self._remount,
-                 "A frame of the chain (the sample rides with it), or the world")
-        self.add("At", VectorField(f"{base}.at", lengths=self.lengths, parent=self),
-                 lambda r: self.sample(r).at, lambda v: self._set(f"{base}.at", v),
-                 "Where the sample's centre sits in its mount frame (in the world with no mount)")
-        self.add_value("… in the world", self._world_text, "At the current joint positions")
+        self.add_name_and_placement()
         self.section("Moment")
         source = ChoiceField(f"{base}.moment_source", self)
         source.set_choices([(text, key) for text, key in MOMENT_SOURCES])
@@ -145,24 +118,11 @@ class SampleForm(Form):
             self.add("Br", QuantityField(f"{base}.remanence", TESLA, self, "grade datasheet, measured …"),
                      lambda r: self.sample(r).remanence, lambda v: self._set(f"{base}.remanence", v))
 
-    def _mounts(self):
-        out = [("(fixed in the world)", None)]
-        for seg_name, seg in self.session.segments.items():
-            out += [(f"{seg_name}.{f}", f"{seg_name}.{f}") for f in seg.articulation.frame_names
-                    if f not in seg.grafts]
-        return out
-
     # -- reading -------------------------------------------------------------------------------------
     def _material_of(self, rig):
         name = self.sample(rig).material
         found = material(name) if name is not None else None
         return found.name if found is not None and found.name.lower() == name.lower() else name
-
-    def _world_text(self, rig) -> str:
-        where = probe_world(self.session, self.sample(rig))
-        if where is None:
-            return "— (not placed: see the messages above)"
-        return f"({format_vector(np.asarray(where) * self.lengths.factor, 4)}) {self.lengths.unit}"
 
     def _moment_text(self, rig):
         d, size, problems = sample_moment(self.sample(rig), rig.base)
@@ -214,20 +174,6 @@ class SampleForm(Form):
     # -- edits ---------------------------------------------------------------------------------------
     def _set(self, path: str, value) -> None:
         self.apply(SetValue(path, value))
-
-    def _rename(self, new: str) -> None:
-        new = new.strip() if isinstance(new, str) else new
-        if not new or new == self.name:
-            self.refresh(self.session.rig, force=True)
-            return
-        if self.apply(RenameItem("samples", self.name, new)):
-            self.panel.select_item("samples", new)
-        else:
-            self.refresh(self.session.rig, force=True)
-
-    def _remount(self, mount) -> None:
-        if self.apply(SetValue(f"{self.base}.mount", mount)):
-            self.panel.select_item("samples", self.name)
 
     def _switch_source(self, key: str) -> None:
         sample = self.sample(self.session.rig)

@@ -18,55 +18,28 @@ from mime_gui.app.docks.fields import (
     TextField,
     VectorField,
     format_number,
-    format_vector,
 )
-from mime_gui.app.docks.forms.base import Form
-from mime_gui.app.docks.forms.probe import probe_world
-from mime_gui.session import RenameItem, ReplaceItem, SetValue
+from mime_gui.app.docks.forms.placed import PlacedForm
+from mime_gui.session import ReplaceItem, SetValue
 
 SHAPES = (("a ball", "sphere"), ("a box", "box"))
 
 
-class ZoneForm(Form):
-    def __init__(self, panel, name: str, parent=None):
-        super().__init__(panel, parent)
-        self.collection = "zones"
-        self.name = name
-        self.build()
-
-    @property
-    def base(self) -> str:
-        return f"zones.{self.name}"
+class ZoneForm(PlacedForm):
+    collection, title, noun = "zones", "Keep-out zone", "zone"
+    at_tip = "Where the zone's centre sits in its mount frame (in the world with no mount)"
 
     def zone(self, rig):
-        return rig.zones[self.name]
-
-    def exists(self, rig) -> bool:
-        return self.name in rig.zones
+        return self.item(rig)
 
     def shape(self, rig) -> tuple:
         return ("zone", self.name, self.zone(rig).box is not None)
-
-    def own_paths(self):
-        return (self.base,)
 
     # -- building ------------------------------------------------------------------------------------
     def build(self) -> None:
         base = self.base
         zone = self.zone(self.session.rig)
-        self.section(f"Keep-out zone {self.name}")
-        self.add("Name", TextField(base, self), lambda r: self.name, self._rename,
-                 "Rename (Enter): names are shared by segments, parts, magnets, probes, samples and zones",
-                 exact=True)
-        self.section("Placement")
-        mount = ChoiceField(f"{base}.mount", self)
-        mount.options = lambda _rig: self._mounts()
-        self.add("Mounted on", mount, lambda r: self.zone(r).mount, self._remount,
-                 "A frame of the chain (the zone rides with it), or the world")
-        self.add("At", VectorField(f"{base}.at", lengths=self.lengths, parent=self),
-                 lambda r: self.zone(r).at, lambda v: self._set(f"{base}.at", v),
-                 "Where the zone's centre sits in its mount frame (in the world with no mount)")
-        self.add_value("… in the world", self._world_text, "At the current joint positions")
+        self.add_name_and_placement()
         self.section("Shape")
         shape = ChoiceField(f"{base}.shape", self)
         shape.set_choices(list(SHAPES))
@@ -103,20 +76,7 @@ class ZoneForm(Form):
         self.finish()
         self.sync_surface()
 
-    def _mounts(self):
-        out = [("(fixed in the world)", None)]
-        for seg_name, seg in self.session.segments.items():
-            out += [(f"{seg_name}.{f}", f"{seg_name}.{f}") for f in seg.articulation.frame_names
-                    if f not in seg.grafts]
-        return out
-
     # -- reading -------------------------------------------------------------------------------------
-    def _world_text(self, rig) -> str:
-        where = probe_world(self.session, self.zone(rig))
-        if where is None:
-            return "— (not placed: see the messages above)"
-        return f"({format_vector(np.asarray(where) * self.lengths.factor, 4)}) {self.lengths.unit}"
-
     def _check(self):
         """``(largest |B| T or NaN, breached)`` on this zone at the pose shown, or ``(None, why)``."""
         doc = self.session.document
@@ -178,20 +138,6 @@ class ZoneForm(Form):
     def _set_reason(self, text) -> None:
         text = text.strip() if isinstance(text, str) else text
         self._set(f"{self.base}.reason", text or None)
-
-    def _rename(self, new: str) -> None:
-        new = new.strip() if isinstance(new, str) else new
-        if not new or new == self.name:
-            self.refresh(self.session.rig, force=True)
-            return
-        if self.apply(RenameItem("zones", self.name, new)):
-            self.panel.select_item("zones", new)
-        else:
-            self.refresh(self.session.rig, force=True)
-
-    def _remount(self, mount) -> None:
-        if self.apply(SetValue(f"{self.base}.mount", mount)):
-            self.panel.select_item("zones", self.name)
 
     def _switch(self, key: str) -> None:
         zone = self.zone(self.session.rig)
