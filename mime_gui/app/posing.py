@@ -26,9 +26,10 @@ from mime_gui.app.scene.handles import HandleDrag, Snap, turned
 from mime_gui.multibody.spatial import quaternion_of, quaternion_to_matrix
 from mime_gui.session import SessionError
 from mime_gui.session.edits import SetValue
+from mime_gui.session.renderer import ITEM_COLLECTIONS
 
 #: the rig collection an item of each kind lives in
-COLLECTIONS = {"part": "parts", "magnet": "magnets", "probe": "probes", "sample": "samples", "zone": "zones"}
+COLLECTIONS = ITEM_COLLECTIONS  # the items a handle drags, by the kind of their ref
 LENGTH_STEPS_MM = (1.0, 5.0, 10.0, 50.0)
 
 

@@ -25,6 +25,14 @@ DEFAULT_LAYERS = {
 }
 
 
+#: the kinds of :class:`ItemRef` that stand for an item of the rig by itself (``ItemRef("", "probe", name)``),
+#: each with its collection
+ITEM_COLLECTIONS = {"part": "parts", "magnet": "magnets", "probe": "probes", "sample": "samples",
+                    "zone": "zones"}
+#: those that ride on a frame by themselves (a part or a magnet is grafted as a link of its segment)
+RIDERS = {kind: c for kind, c in ITEM_COLLECTIONS.items() if kind not in ("part", "magnet")}
+
+
 @dataclass(frozen=True)
 class ItemRef:
     segment: str

@@ -18,7 +18,7 @@ from mime_gui.session.events import Event
 from mime_gui.session.items import DrawnItem, ItemChange, diff, drawn_items, field_source, item_poses
 from mime_gui.session.mass_properties import document_mass_table
 from mime_gui.session.measures import MeasureList
-from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, ItemRef, Renderer
+from mime_gui.session.renderer import DEFAULT_LAYERS, LAYERS, RIDERS, ItemRef, Renderer
 
 
 class ViewState:
@@ -187,7 +187,6 @@ class ViewState:
 
 
 #: the items that ride on a frame without being part of a segment's tree, by kind: their rig collection
-_RIDERS = {"probe": "probes", "sample": "samples", "zone": "zones"}
 
 
 def has_item(doc: Document | None, item: ItemRef) -> bool:
@@ -202,8 +201,8 @@ def has_item(doc: Document | None, item: ItemRef) -> bool:
             return False
         mount = part.mount.split(".", 1)[0] if isinstance(part.mount, str) else ""
         return item.segment in ("", mount)
-    if item.kind in _RIDERS:  # selected by itself, ItemRef("", "probe", name), as a part is
-        value = getattr(rig, _RIDERS[item.kind], {}).get(item.name)
+    if item.kind in RIDERS:  # selected by itself, ItemRef("", "probe", name), as a part is
+        value = getattr(rig, RIDERS[item.kind], {}).get(item.name)
         if value is None:
             return False
         return item.segment in ("", (value.mount or "").split(".", 1)[0])

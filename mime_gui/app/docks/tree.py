@@ -33,12 +33,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from mime_gui.app.docks.forms.base import RIDERS
 from mime_gui.app.docks.registry import declare
 from mime_gui.app.drag import template_key
 from mime_gui.app.icons import kind_icon
 from mime_gui.rig.build import frame_under_grafts
 from mime_gui.session import ItemRef, Session
+from mime_gui.session.renderer import ITEM_COLLECTIONS, RIDERS
 
 REF_ROLE = Qt.UserRole
 KIND_ROLE = Qt.UserRole + 1
@@ -191,7 +191,7 @@ class TreeDock(QDockWidget):
         a "World" group (no mount, or a mount the chain lacks), and in that group a row per part or magnet
         that no segment carries (fixed in the world, or on a mount the chain lacks; a carried one is its
         graft link's row): made again after every edit (a few rows)."""
-        for ref in [r for r in self._items if r.kind in (*RIDERS, "part", "magnet")]:
+        for ref in [r for r in self._items if r.kind in ITEM_COLLECTIONS]:
             item = self._items.pop(ref)
             try:
                 parent = item.parent()
@@ -490,7 +490,7 @@ class TreeDock(QDockWidget):
         focus = menu.addAction("Focus camera")
         hidden = not self.session.is_item_visible(ref)
         # a probe's marker, and a part fixed in the world (a World row), go with the parts layer
-        shown_alone = ref.kind not in ("segment", "part", "magnet", *RIDERS)
+        shown_alone = ref.kind != "segment" and ref.kind not in ITEM_COLLECTIONS
         toggle = menu.addAction("Show" if hidden else "Hide") if shown_alone else None
         extra = self.context_actions(ref)  # Delete, Duplicate, Rename … (the assembly code's)
         if extra:

@@ -16,9 +16,7 @@ from mime_gui.app.docks.fields import Field, LengthUnit
 from mime_gui.app.docks.look import hint, message
 from mime_gui.app.docks.look import title as title_look
 from mime_gui.session import ItemRef, SessionError
-
-#: the items that ride on a frame by themselves (no graft link), by kind: their rig collection
-RIDERS = {"probe": "probes", "sample": "samples", "zone": "zones"}
+from mime_gui.session.renderer import ITEM_COLLECTIONS, RIDERS
 
 
 def part_target(session, ref: ItemRef | None):
@@ -49,7 +47,7 @@ def item_ref(session, collection: str, name: str) -> ItemRef | None:
     rig = session.rig
     if rig is None or name not in getattr(rig, collection, {}):
         return None
-    kinds = {"parts": "part", "magnets": "magnet", **{c: k for k, c in RIDERS.items()}}
+    kinds = {c: k for k, c in ITEM_COLLECTIONS.items()}
     return ItemRef("", kinds[collection], name)
 
 
