@@ -234,10 +234,10 @@ def test_the_plots_name_joints_plainly_and_plot_angles_in_the_sliders_unit(windo
     q = session.joint_positions(seg)[j]
     assert abs(q) > 0.1
     qtbot.waitUntil(lambda: last_position() == pytest.approx(math.degrees(q)), timeout=5000)
-    assert plots.joint_plot.getAxis("left").labelText in ("joints (°, m)", "q")
+    assert plots.joint_plot.getAxis("left").labelText in ("joints (°, m)", "q (°, m)")
     qtbot.mouseClick(sliders.units, Qt.LeftButton)  # radians in the sliders: in the plots too
     qtbot.waitUntil(lambda: last_position() == pytest.approx(q), timeout=5000)
-    assert plots._labels[0][0] == "joints (rad, m)"
+    assert plots._labels[0] == ("joints (rad, m)", "q (rad, m)")
     # several segments: each heads its joints (a heading is not a joint to check)
     from mime_gui.rig import Apparatus, Arm, Motor, kg_m2, save
 

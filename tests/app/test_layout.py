@@ -120,7 +120,7 @@ def test_the_plots_stand_side_by_side_when_wide_and_stacked_with_one_time_axis_w
     assert lefts[0] == "joints (°, m)"  # the sliders' unit
     rows, shown, lefts = shape(520, 700)
     assert rows == [0, 1, 2] and shown == [False, False, True]  # one above the other, the time axis once
-    assert lefts[0] == "q"  # a short plot has no room for the long name
+    assert lefts[0] == "q (°, m)"  # a short plot has no room for the long name, but keeps the unit
     # a command file loaded while stacked relabels the time axes: still only the last shows it (the
     # clearance plot a loaded file adds is off here: the fourth plot below stands for any extra one)
     window.clearance.action.setChecked(False)

@@ -128,7 +128,7 @@ class PlotsDock(QDockWidget):
         self.playheads = [p.addLine(x=0, pen=pg.mkPen("#888", width=1)) for p in self.plots]
         self._stacked: bool | None = None  # how the plots stand (see _arrange)
         self._extras: dict = {}  # more plots after the three (the field at a probe): plot -> (labels, shown)
-        self._labels = (("joints (°, m)", "q"), (f"position {xyz} (m)", f"{xyz} (m)"),
+        self._labels = (("joints (°, m)", "q (°, m)"), (f"position {xyz} (m)", f"{xyz} (m)"),
                         (f"ω {xyz} (rad/s)", "ω (rad/s)"))
         self.joint_plot.setLabel("left", self._labels[0][0])
         rcol.addWidget(self.graphs, 1)
@@ -321,7 +321,8 @@ class PlotsDock(QDockWidget):
         if bool(on) == self.degrees:
             return
         self.degrees = bool(on)
-        self._labels = ((f"joints ({'°' if self.degrees else 'rad'}, m)", "q"), *self._labels[1:])
+        unit = "°" if self.degrees else "rad"
+        self._labels = ((f"joints ({unit}, m)", f"q ({unit}, m)"), *self._labels[1:])
         self._arrange(force=True)
         self._show_trajectory_or_live()
 
