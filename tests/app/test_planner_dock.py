@@ -149,3 +149,24 @@ def test_the_gradient_and_force_bounds_typed_kept_and_named_when_they_bind(windo
         qtbot.mouseClick(dock.find_button, Qt.LeftButton)
     assert dock.table.rowCount() == 0 and "gradient binds" in dock.status.text(), dock.status.text()
     assert "T/m" in dock.status.text()
+
+
+def test_the_rotating_fields_row_shows_for_a_rotating_field_only_and_the_table_keeps_the_height(window, qtbot,
+                                                                                                 demo_copy):
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    dock = planner_dock(window, qtbot)
+    rotating = (dock.frequency, dock.ellipticity)
+    dock.kind.setCurrentText("fixed direction")
+    assert all(w.isHidden() for w in rotating) and dock.vector_label.text() == "Direction"
+    dock.kind.setCurrentText("rotating")
+    assert not any(w.isHidden() for w in rotating) and dock.vector_label.text() == "Axis"
+    assert all(w.isEnabled() for w in rotating)
+    dock.kind.setCurrentText("fixed direction")
+    qtbot.waitUntil(lambda: all(w.isHidden() for w in rotating))
+    # the buttons stand beside the force field, not in a row of their own: the table starts right below
+    force, find = dock.force.geometry(), dock.find_button.geometry()
+    assert abs(force.center().y() - find.center().y()) <= 2 and find.left() > force.right()
+    assert dock.table.geometry().top() > max(force.bottom(), find.bottom())
+    # and the hidden row gives its height to the table (once the layout has run)
+    qtbot.waitUntil(lambda: dock.table.geometry().top() - dock.force.geometry().bottom()
+                    < dock.force.height(), timeout=3000)

@@ -125,12 +125,15 @@ class PlannerDock(QDockWidget):
         self.force = QLineEdit(body)
         self.force.setPlaceholderText("none")
         self.force.setToolTip("The largest force on the sample, N (a target at a sample; blank: no bound)")
+        # the rotating field's own row last, hidden for a fixed field: the form and its buttons take five
+        # rows, and the candidates' table the rest of the dock
         rows = [(("Target", self.targets), ("At", self.at)),
                 (("Field", self.kind), ("Axis", self.vector)),
-                (("Frequency", self.frequency), ("within", self.tolerance)),
                 (("|B| from", self.low), ("to", self.high)),
-                (("Ellipticity ≥", self.ellipticity), None),
-                (("∇B ≤ T/m", self.gradient), ("Force ≤ N", self.force))]
+                (("within", self.tolerance), ("∇B ≤ T/m", self.gradient)),
+                (("Force ≤ N", self.force), None),
+                (("Frequency", self.frequency), ("Ellipticity ≥", self.ellipticity))]
+        self._rotating_row = []  # the labels and fields shown for a rotating field only
         for r, pair in enumerate(rows):
             for c, cell in enumerate(pair):
                 if cell is None:
@@ -141,6 +144,8 @@ class PlannerDock(QDockWidget):
                 grid.addWidget(widget, r, 2 * c + 1)
                 if widget is self.vector:
                     self.vector_label = shown  # "Direction" or "Axis", as the field asked
+                if r == len(rows) - 1:
+                    self._rotating_row += [shown, widget]
         grid.setColumnStretch(1, 1)
         grid.setColumnStretch(3, 1)
         col.addLayout(grid)
@@ -166,7 +171,7 @@ class PlannerDock(QDockWidget):
         buttons.addWidget(self.use_button)
         buttons.addWidget(self.keep_button)
         buttons.addStretch(1)
-        col.addLayout(buttons)
+        grid.addLayout(buttons, 4, 2, 1, 2)  # beside the lone force field: one row less above the table
 
         self.table = QTableWidget(0, len(HEADERS), body)
         self.table.setObjectName("candidates")
@@ -241,6 +246,8 @@ class PlannerDock(QDockWidget):
         self.vector_label.setText("Axis" if rotating else "Direction")
         self.frequency.setEnabled(rotating)
         self.ellipticity.setEnabled(rotating)
+        for w in self._rotating_row:
+            w.setVisible(rotating)
         self.force.setEnabled(self.at.currentText().startswith("samples."))
 
     # -- the target --------------------------------------------------------------------------------------
