@@ -19,14 +19,14 @@ from mime_gui.app.docks.fields import (
     format_number,
     format_vector,
 )
-from mime_gui.app.docks.forms.base import Form, graft_of
-from mime_gui.app.docks.forms.placed import RENAME_TIP
+from mime_gui.app.docks.forms.base import graft_of
+from mime_gui.app.docks.forms.placed import RENAME_TIP, PlacedForm
 from mime_gui.rig.geometries import kind_of
 from mime_gui.rig.mass import magnet_moment, part_mass
 from mime_gui.rig.materials import material, materials
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.units import KG, KG_PER_M3, TESLA, Quantity
-from mime_gui.session import RenameItem, ReplaceItem, SetValue
+from mime_gui.session import ReplaceItem, SetValue
 
 MASS_SOURCES = (("from its material", "material"), ("declared density", "density"), ("declared mass", "mass"))
 
@@ -43,30 +43,19 @@ def _vec(v, digits: int = 4) -> str:
     return format_vector(v, digits)
 
 
-class PartForm(Form):
-    def __init__(self, panel, collection: str, name: str, parent=None):
-        super().__init__(panel, parent)
-        self.collection = collection
-        self.name = name
-        self.build()
+class PartForm(PlacedForm):
+    """A part's or a magnet's form (``collection`` ``parts`` or ``magnets``)."""
 
-    @property
-    def base(self) -> str:
-        return f"{self.collection}.{self.name}"
+    def __init__(self, panel, collection: str, name: str, parent=None):
+        super().__init__(panel, name, parent, collection=collection)
 
     def part(self, rig):
-        return getattr(rig, self.collection)[self.name]
-
-    def exists(self, rig) -> bool:
-        return self.name in getattr(rig, self.collection)
+        return self.item(rig)
 
     def shape(self, rig) -> tuple:
         p = self.part(rig)
         return (self.collection, self.name, type(p).__name__, p.geometry.kind, _mass_source(p),
                 isinstance(p, PermanentMagnet) and p.remanence is not None)
-
-    def own_paths(self):
-        return (self.base,)
 
     # -- building ------------------------------------------------------------------------------------
     def build(self) -> None:
@@ -84,7 +73,7 @@ class PartForm(Form):
                  lambda r: self.part(r).at, lambda v: self.apply(SetValue(f"{base}.at", v)),
                  "Where the centroid sits in the mount frame (the part's axes are the frame's)")
         mount = ChoiceField(f"{base}.mount", self)
-        mount.options = self._mounts  # the frames of the rig shown now (another file, a renamed segment)
+        mount.options = lambda _rig: self._mounts()  # the frames shown now (another file, a renamed segment)
         self.add("Mounted on", mount, lambda r: self.part(r).mount, self._remount,
                  "A frame of the chain, or the world")
         if magnet:
@@ -163,13 +152,6 @@ class PartForm(Form):
             self.add("Br", QuantityField(f"{base}.remanence", TESLA, self, "grade datasheet, measured …"),
                      lambda r: self.part(r).remanence, lambda v: self._set(f"{base}.remanence", v))
 
-    def _mounts(self, rig):
-        out = [("(fixed in the world)", None)]
-        for seg_name, seg in self.session.segments.items():
-            out += [(f"{seg_name}.{f}", f"{seg_name}.{f}") for f in seg.tree.link_order()
-                    if f not in seg.tree.part_links]
-        return out
-
     # -- reading -------------------------------------------------------------------------------------
     def _material_of(self, rig):
         name = self.part(rig).material
@@ -242,20 +224,6 @@ class PartForm(Form):
     # -- edits ---------------------------------------------------------------------------------------
     def _set(self, path: str, value) -> None:
         self.apply(SetValue(path, value))
-
-    def _rename(self, new: str) -> None:
-        new = new.strip() if isinstance(new, str) else new
-        if not new or new == self.name:
-            self.refresh(self.session.rig, force=True)
-            return
-        if self.apply(RenameItem(self.collection, self.name, new)):
-            self.panel.select_item(self.collection, new)
-        else:
-            self.refresh(self.session.rig, force=True)
-
-    def _remount(self, mount) -> None:
-        if self.apply(SetValue(f"{self.base}.mount", mount)):
-            self.panel.select_item(self.collection, self.name)
 
     def _switch_mass_source(self, kind: str) -> None:
         rig = self.session.rig

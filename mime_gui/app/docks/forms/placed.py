@@ -38,8 +38,9 @@ class PlacedForm(Form):
     noun = ""  # the item as the tips say it: "probe"
     at_tip = ""
 
-    def __init__(self, panel, name: str, parent=None):
+    def __init__(self, panel, name: str, parent=None, collection: str | None = None):
         super().__init__(panel, parent)
+        self.collection = collection or type(self).collection  # a part's form serves parts and magnets
         self.name = name
         self.build()
 
