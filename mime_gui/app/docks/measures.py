@@ -48,7 +48,7 @@ from mime_gui.rig.measures import AXES, CentreEnd, FrameEnd, MeasureError, Probe
 from mime_gui.session import Session, SessionError
 
 # short headers: the distance and the angle in sight in a narrow tab (each header's tooltip says it whole)
-HEADERS = ["From", "To", "d (mm)", "∠ (°)", "To − from, world x, y, z (mm)"]
+HEADERS = ["From", "To", "d (mm)", "∠ (°)", "Δ world x, y, z (mm)"]  # Δ: to − from (its tip)
 HEADER_TIPS = ["The first end", "The second end", "The distance between the two ends (mm)",
                "The angle between the chosen axis of each end, 0 to 180°",
                "The vector from the first end to the second, in world axes (mm)"]
