@@ -333,3 +333,7 @@ def test_a_demand_row_reads_in_percent_of_the_limit_and_seconds_from_the_command
     free = Demand(joint="arm.j2", peak=0.5, peak_time=0.25, rms=0.5, effort_limit=math.inf, speed=3.0,
                   velocity_limit=0.0, unit="N", velocity_unit="m/s")
     assert demand_cells(free) == ["arm.j2", "0.5 N", "no limit", "0.25 s", "0.5 N", "3 m/s", "no limit"]
+    # a joint that never pulls (a torque below the noise floor) has no time of peak
+    idle = Demand(joint="arm.j3", peak=1e-12, peak_time=0.25, rms=0.0, effort_limit=10.0, speed=1.0,
+                  velocity_limit=2.0, unit="N·m", velocity_unit="rad/s")
+    assert demand_cells(idle, 0.0) == ["arm.j3", "0 N·m", "0 %", "—", "0 N·m", "1 rad/s", "50 %"]

@@ -40,8 +40,10 @@ def _value(v: float, unit: str) -> str:
 
 def demand_cells(d, time_origin: float = 0.0) -> list[str]:
     """One row's texts (the columns of :data:`HEADERS`)."""
-    return [d.joint, _value(d.peak, d.unit), _share(d.effort_share), f"{d.peak_time - time_origin:.3g} s",
-            _value(d.rms, d.unit), _value(d.speed, d.velocity_unit), _share(d.velocity_share)]
+    # a joint that never pulls has no peak to time: the first sample's time would read as one
+    at = "—" if abs(d.peak) < NOISE else f"{d.peak_time - time_origin:.3g} s"
+    return [d.joint, _value(d.peak, d.unit), _share(d.effort_share), at, _value(d.rms, d.unit),
+            _value(d.speed, d.velocity_unit), _share(d.velocity_share)]
 
 
 class DemandDock(QDockWidget):
