@@ -8,7 +8,7 @@ import pytest
 
 from mime_gui import RESOURCES
 from mime_gui.multibody import read_urdf
-from mime_gui.multibody.errors import Diagnostic
+from mime_gui.multibody.errors import Diagnostic, UrdfError
 from mime_gui.multibody.report import IGNORED, ReadReport
 from mime_gui.multibody.spatial import quaternion_to_matrix
 from mime_gui.rig import Apparatus, Arm, Box, Cylinder, Finding, Part, RigError, kg, kg_m2
@@ -23,6 +23,12 @@ def test_a_diagnostic_without_a_file_is_placed_by_its_line_alone():
     assert Diagnostic("c", "m", "", 5).where() == "line 5"
     assert Diagnostic("c", "m", "", 0).where() == ""
     assert str(Diagnostic("c", "m", "", 5)) == "c line 5: m"
+
+
+def test_a_urdf_error_without_a_file_is_placed_by_its_line_alone():
+    assert UrdfError("urdf.xml", "m").one_line() == "error[urdf.xml] m"
+    assert str(UrdfError("urdf.xml", "m", line=4)) == "urdf.xml line 4: m"
+    assert UrdfError("urdf.xml", "m").file == ""
 
 
 def test_a_report_entry_keeps_the_note_of_its_first_occurrence():

@@ -8,6 +8,7 @@ from robot_data import robots_dir
 
 from mime_gui.multibody import inverse_dynamics, mass_matrix
 from mime_gui.multibody.moving_base import (
+    bias_on_moving_base,
     dynamics_on_moving_base,
     inverse_dynamics_on_moving_base,
     rigid_mass_properties,
@@ -100,3 +101,21 @@ def test_rigid_mass_properties_of_two_points_and_of_nothing():
     np.testing.assert_allclose(c, (0.75, 0.0, 0.0))
     np.testing.assert_allclose(inertia, np.diag([0.0, 0.75, 0.75]))  # 1·0.75² + 3·0.25²
     assert rigid_mass_properties([], np.zeros((0, 3)), np.zeros((0, 3, 3)), np.zeros((0, 4, 4)))[0] == 0.0
+
+
+def test_the_bias_on_a_moving_base_is_pinocchio_s_rnea_at_zero_joint_acceleration(free):
+    art, twin, model = free
+    data = model.createData()
+    rng = np.random.default_rng(4)
+    g = np.array([0.0, 0.0, -9.81])
+    p, wxyz, omega, vel, domega, acc = _base(rng)
+    q, v = rng.uniform(-1, 1, (2, art.nq))
+    R = quaternion_to_matrix(wxyz)
+    pq = np.concatenate([p, [wxyz[1], wxyz[2], wxyz[3], wxyz[0]], twin.q(q)[:]])
+    pv = np.concatenate([vel, omega, twin.v(v)])
+    pa = np.concatenate([acc, domega, np.zeros(model.nv - 6)])
+    ref = twin.from_v(pin.rnea(model, data, pq, pv, pa)[6:])
+    # the base's spin and velocity enter the bias (Coriolis and centrifugal terms of the base's twist)
+    twist, acceleration = np.concatenate([omega, vel]), np.concatenate([domega, acc])
+    ours = bias_on_moving_base(art, q, v, twist, acceleration, R.T @ g)
+    np.testing.assert_allclose(ours, ref, rtol=1e-9, atol=1e-9)

@@ -105,6 +105,7 @@ def test_a_leaf_fixed_joint_with_a_substitution_leaves_out_only_itself_and_its_l
     assert f"xyz={value!r}" in error.message and "'imu_joint'" in error.message
     assert "'imu_link'" in error.message and "left out" in error.message
     assert "Write the numbers" in error.message
+    assert "run xacro on the source with its arguments or environment variables set" in error.message
     assert str(error).startswith(f"urdf.xacro <string>:{error.line}: ")
     assert tree.report.blocked("frames") == [error] and not tree.report.blocked("dynamics")
     # the rest of the robot is the robot without the IMU, kinematics and dynamics alike

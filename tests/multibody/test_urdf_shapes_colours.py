@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mime_gui.multibody import read_urdf
-from mime_gui.multibody.resolve import package_dirs, set_package_dirs
+from mime_gui.multibody.resolve import Resolver, package_dirs, set_package_dirs
 from mime_gui.multibody.tree import Capsule
 
 
@@ -97,3 +97,19 @@ def test_process_package_dirs_resolve_every_later_read(tmp_path, monkeypatch):
         assert tree.report.warnings == []
     finally:
         set_package_dirs(before)
+
+
+def test_without_ros_package_path_a_package_is_looked_for_only_above_the_description(tmp_path, monkeypatch):
+    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")  # the working folder is no package folder
+    before = package_dirs()
+    try:
+        set_package_dirs([])
+        found, tried = Resolver(tmp_path / "robot")("package://gripper/meshes/finger.stl")
+    finally:
+        set_package_dirs(before)
+    # each folder from the description's up to the root, as a folder holding the package: nothing else
+    above = [tmp_path / "robot", *(tmp_path / "robot").parents]
+    assert found is None
+    assert tried == tuple(str(p / "gripper" / "meshes" / "finger.stl") for p in above)

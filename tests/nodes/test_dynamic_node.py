@@ -199,6 +199,15 @@ def test_bad_settings_and_inputs_are_refused():
         node.play(np.zeros((3, 2)), 0.0)
 
 
+def test_a_missing_torque_in_one_step_is_refused_by_the_joints():
+    art = read_urdf(robot_urdf(PENDULUM)).compile()
+    node = DynamicArmNode(art)
+    # a torque left empty (None) is no number: refused with the joints named, as a NaN is
+    with pytest.raises(ValueError, match="torques must be 2 finite numbers") as refused:
+        node.advance(np.zeros(2), np.zeros(2), [None, 0.0], 0.01)
+    assert all(name in str(refused.value) for name in art.joint_names)
+
+
 def test_a_diverging_run_is_refused_with_its_step():
     from mime_gui.nodes.dynamic import DivergenceError
 

@@ -188,3 +188,14 @@ def test_a_record_that_is_no_object_says_what_a_record_holds(rig, capsys):
     assert main(["validate", str(rig)]) == 1
     assert capsys.readouterr().out.strip().endswith(
         "#/actuators/0: an actuator record is an object with name, rotor_inertia, unit, source, got list")
+
+
+def test_a_file_that_is_not_json_is_refused_at_its_line_saying_what_the_file_holds(rig):
+    path = rig.parent / "actuators.json"
+    # line 3 holds a key without its quotes
+    path.write_text('{"actuators": [\n  {"name": "lab-ec45",\n   rotor_inertia: 2e-5}\n]}\n')
+    with pytest.raises(ActuatorError) as info:
+        discover(rig.parent)
+    assert (info.value.code, info.value.file, info.value.line) == ("actuator.file", str(path), 3)
+    assert "cannot read the actuators file" in info.value.message
+    assert '{"actuators": [{"name", "rotor_inertia", "unit", "source"}' in info.value.message

@@ -134,3 +134,16 @@ def test_the_reader_names_the_declared_markers(tmp_path):
     with pytest.raises(CodedError) as info:
         read_commands(write(tmp_path, "time,joint_1[rpm]", ((0.0, 1.0),)))
     assert info.value.code == "commands.units" and info.value.message.endswith("use [rad], [deg] or [m]")
+
+
+@pytest.mark.parametrize(("column", "words"), [
+    ("arm.joint_positions.3", "'arm.joint_positions.3': arm has 3 commanded joint(s)"),
+    ("arm.joint_positions", "'arm.joint_positions' holds 3 joints; give one column per joint"),
+], ids=["an index past the last", "the whole channel"])
+def test_a_channel_column_the_player_cannot_take_lists_the_indices_and_joints_there_are(column, words):
+    with pytest.raises(channels.ChannelError) as info:
+        channels.resolve(column, {"arm": ["shoulder", "elbow", "wrist"]})
+    message = str(info.value)
+    assert words in message and info.value.code == "commands.unknown-joint"
+    # three joints: indices 0 to 2
+    assert message.endswith("arm.joint_positions.0 … .2 (shoulder, elbow, wrist)")

@@ -456,6 +456,13 @@ def test_frame_orientation(q, ok):
         assert np.all(np.isfinite(X))
 
 
+def test_a_frame_s_placement_is_its_offset_and_its_normalised_turn():
+    # (2, 0, 0, 2) is (1, 0, 0, 1)/√2 times 2√2: a quarter turn about z, x going to y
+    X = DeclaredFrame("arm.tool0", at=(0.1, -0.2, 0.3), orientation=(2.0, 0.0, 0.0, 2.0)).placement()
+    expected = np.array([[0.0, -1.0, 0.0, 0.1], [1.0, 0.0, 0.0, -0.2], [0.0, 0.0, 1.0, 0.3], [0, 0, 0, 1]])
+    np.testing.assert_allclose(X, expected, rtol=0, atol=1e-15)
+
+
 def test_every_frame_code_is_a_rule_and_each_has_a_failing_case_here():
     assert FRAME_CODES <= set(RULES)
     assert {code for code in RULES if code.startswith("frame.")} == FRAME_CODES

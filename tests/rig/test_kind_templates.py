@@ -24,6 +24,7 @@ from mime_gui.rig.bundle import BundleError, confine
 from mime_gui.rig.geometries import KINDS, Arc, Field, GeometryKind, Mesh, paths_of, with_paths
 from mime_gui.rig.geometries import mesh as mesh_kind
 from mime_gui.rig.geometries.registry import register
+from mime_gui.rig.geometries.tables import geometry_rule
 from mime_gui.rig.provenance import referenced_files
 from mime_gui.rig.rules import RULES
 from mime_gui.rig.templates import MAGNET_MATERIAL, TEMPLATES, kind_templates
@@ -89,6 +90,33 @@ def test_rule_part_geometry_names_every_kind_s_conditions_and_bounds():
             if f.unit in ("deg", "1"):
                 assert f"{kind.type}'s" in text and f.label.lower() in text
     assert "1e6 m" in text and "±720°" in text and "1e+06" not in text
+
+
+@dataclass(frozen=True)
+class Wedge:
+    """A kind whose angle runs from -30° to 90° (not ± one bound) and whose factor reaches 1e12."""
+
+    tilt: float
+    gain: float
+    kind = "wedge"
+
+
+@pytest.fixture
+def wedge():
+    """The kind :class:`Wedge`, registered for one test."""
+    tilt = Field("tilt", "Tilt", unit="deg", low=-30.0, high=90.0)
+    gain = Field("gain", "Gain", unit="1", high=1e12)
+    kind = register(GeometryKind(
+        "wedge", Wedge, (tilt, gain), text="wedge tilted {tilt} with gain {gain}", summary="a wedge",
+        mesh=lambda g, base=None: None, inside=lambda g, p: None, source=lambda g, J, base=None: None))
+    yield kind
+    del KINDS["wedge"]
+
+
+def test_rule_part_geometry_writes_uneven_angle_bounds_and_large_factors_as_the_other_rules(wedge):
+    text = geometry_rule()
+    assert "a wedge's tilt from -30° to 90°" in text  # both ends, as they are not ± one number
+    assert "a wedge's gain positive and at most 1e12" in text  # 1e12, not 1e+12
 
 
 def test_the_docs_rules_table_is_the_program_s():

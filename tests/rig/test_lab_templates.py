@@ -43,6 +43,17 @@ def test_a_lab_template_makes_the_segment_on_the_frame(kind):
     assert template("segment.lab.nothing") is None and template("segment.lab.") is None
 
 
+def test_a_lab_template_s_tip_names_the_kind_where_it_comes_from_and_its_defaults(kind):
+    tip = template("segment.lab.tilt table").tip
+    assert "'tilt table' (registered in Python)" in tip
+    assert tip.endswith("with radius=0.05, count=3, name='tilt', flags=[True, False]")
+    register_dynamics("still", lambda: tilt(0.0))
+    try:
+        assert template("segment.lab.still").tip.endswith("mounted on the frame, with no parameters")
+    finally:
+        unregister_dynamics("still")
+
+
 def test_a_kind_with_a_parameter_without_a_default_makes_no_segment(kind):
     t = template("segment.lab.tilt table")
     assert required_params(tilt) == ["angle"]

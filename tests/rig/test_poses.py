@@ -179,6 +179,12 @@ def test_pose_segment():
     assert "segments: arm, motor" in rig.validate()[0].message
 
 
+def test_pose_segment_of_a_rig_without_segments_says_there_are_none():
+    rig = Apparatus("bare", chain={}, poses={"p": Pose({"arm": {"joint_1": 0.0}})})
+    [finding] = [f for f in rig.validate() if f.code == "pose.segment"]
+    assert finding.where == "poses.p.arm" and finding.message.endswith("; segments: (none)")
+
+
 @pytest.mark.parametrize("joint, words", [("joint_7", "no joint"), ("tool0_joint", "a fixed joint")])
 def test_pose_joint(joint, words):
     assert _found(_posed({"p": Pose({"arm": {"joint_6": 7.0}})})) == []

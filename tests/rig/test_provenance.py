@@ -14,7 +14,7 @@ from rig_helpers import DEMO_RIG
 from mime_gui import RESOURCES, __version__
 from mime_gui.cli import main
 from mime_gui.rig import RigFileError, load
-from mime_gui.rig.provenance import changes
+from mime_gui.rig.provenance import changes, referenced_files
 from mime_gui.rig.rigfile import parse
 
 
@@ -103,6 +103,25 @@ def test_a_file_gone_since_the_export_is_a_warning_naming_it(demo, tmp_path, cap
     main(["validate", str(out)])
     lines = capsys.readouterr().out.splitlines()
     assert any(line.startswith("warning[provenance.missing] ../demo/meshes/base.stl: ") for line in lines)
+
+
+def test_a_file_recorded_without_its_user_is_still_warned_of_when_gone_or_changed(tmp_path):
+    (tmp_path / "kept.stl").write_bytes(b"solid kept\nendsolid kept\n")
+    block = {"mime_gui": "0.1.0", "segments": {},
+             "files": {"gone.stl": {"sha256": "0" * 64}, "kept.stl": {"sha256": "0" * 64}}}  # no used_by
+    found = {w.code: w for w in changes(block, tmp_path)}
+    gone, changed = found["provenance.missing"], found["provenance.changed"]
+    assert gone.file == "gone.stl" and "(used by ?)" in gone.message  # the user unknown, said as "?"
+    assert "is gone; restore it or export the rig again" in gone.message
+    assert changed.file == "kept.stl" and "(used by ?;" in changed.message
+
+
+def test_only_a_mesh_named_by_package_has_a_package_folder(demo):
+    urdf = demo / "arm.urdf"
+    urdf.write_text(urdf.read_text().replace('filename="meshes/wrist.obj"', 'filename="file://meshes/wrist.obj"'))
+    roots = {r.path: r.package_root for r in referenced_files(load(demo / "demo.rig.json"))}
+    assert roots[demo / "meshes" / "base.stl"] == demo  # package://demo/meshes/base.stl: the demo folder
+    assert roots[demo / "meshes" / "wrist.obj"] is None  # file://meshes/wrist.obj: a path, no package
 
 
 @pytest.mark.parametrize(("edit", "pointer"), [

@@ -16,6 +16,7 @@ from mime_gui.rig import Apparatus, Cylinder, Motor, kg_m2, register_actuator, u
 from mime_gui.rig.actuators import ActuatorRecord
 from mime_gui.rig.driven import play_driven
 from mime_gui.rig.geometries import by_class_name, kind_of
+from mime_gui.rig.measures import FrameEnd, Measure, PointEnd
 
 
 def test_a_name_the_rig_module_does_not_have_is_an_attribute_error_that_names_it():
@@ -113,3 +114,9 @@ def test_a_segment_that_is_no_kind_the_rig_knows_is_one_finding_naming_its_type(
     assert [(f.code, f.where, f.message) for f in findings] == [
         ("chain.description", "chain.stage", "a segment is an Arm, a Motor or a registered kind "
                                              "(register_dynamics), got Turntable")]
+
+
+def test_a_point_end_is_labelled_by_its_frame_and_its_offset_in_millimetres():
+    end = PointEnd("arm", "link_2", (0.012, -0.0005, 0.1))
+    assert end.label() == "arm.link_2 + (12, -0.5, 100) mm"
+    assert Measure(FrameEnd("arm", "tool0"), end).label() == "arm.tool0 → arm.link_2 + (12, -0.5, 100) mm"

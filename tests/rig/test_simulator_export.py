@@ -10,6 +10,7 @@ the exports write, so the two are compared whole, cross terms between an arm and
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from rig_helpers import DEMO_RIG
 from robot_data import robot_urdf
 
 from mime_gui.multibody import dynamics_bias, frame_poses, mass_matrix
-from mime_gui.rig import Box, Part, PermanentMagnet, load
+from mime_gui.rig import Box, Part, PermanentMagnet, load, material
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.mjcf_export import export_mjcf
 
@@ -119,6 +120,18 @@ def test_armature_and_its_reason_are_written(tmp_path):
     assert model.dof_armature[model.joint("arm/joint_6").dofadr[0]] == 0.0002
     m1 = model.numeric("magnet:motor/part:m1").data
     assert m1[1:4].tolist() == [1.0, 0.0, 0.0]  # diametric
+
+
+def test_each_magnet_s_numbers_are_what_the_comment_before_them_says_in_its_order(tmp_path):
+    text = export_mjcf(_demo(), tmp_path / "rig.xml").read_text()
+    said = re.search(r"<custom>\s*<!-- (.*?) -->", text).group(1)
+    assert said.startswith("each magnet: moment (A m2), ") and said.endswith(", remanence (T)")
+    assert "direction (unit, in its body's axes)" in said
+    data = mujoco.MjModel.from_xml_path(str(tmp_path / "rig.xml")).numeric("magnet:motor/part:m1").data
+    remanence = material("NdFeB-N42").remanence  # the demo's m1: N42, a cylinder 5 mm in radius, 10 mm long
+    volume = math.pi * 0.005**2 * 0.01
+    assert data[0] == pytest.approx(remanence * volume / 1.25663706212e-6, rel=1e-9)  # B_r V / mu_0
+    assert data[1:4].tolist() == [1.0, 0.0, 0.0] and data[4] == pytest.approx(remanence, rel=1e-12)
 
 
 def test_a_rig_that_breaks_a_rule_is_refused_and_nothing_is_written(tmp_path):

@@ -80,6 +80,7 @@ def test_move_item_reorders_and_the_rules_judge_the_new_order(session):
     with pytest.raises(SessionError) as err:
         session.apply(MoveItem("parts", "nope", 0))
     assert err.value.code == "edit.path"
+    assert err.value.file == "parts.nope" and "'nope'" in err.value.message  # the place: the item moved
 
 
 def test_replace_item_is_one_step_with_its_label_and_does_not_merge(session):

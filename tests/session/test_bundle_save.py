@@ -86,6 +86,14 @@ def test_a_rig_file_stays_writable(tmp_path):
     assert s.save() == doc.path
 
 
+def test_a_urdf_suggests_a_rig_file_beside_it_named_after_it(tmp_path):
+    shutil.copytree(RESOURCES / "demo", tmp_path / "demo")
+    (tmp_path / "demo" / "arm.urdf").rename(tmp_path / "demo" / "arm.v2.urdf")
+    s = Session()
+    s.open(str(tmp_path / "demo" / "arm.v2.urdf"))
+    assert s.suggested_path() == str(tmp_path / "demo" / "arm.rig.json")  # the name up to its first dot
+
+
 def test_an_extraction_pruned_meanwhile_is_taken_from_the_bundle_again(bundle, tmp_path):
     s = Session()
     doc = s.open(str(bundle))

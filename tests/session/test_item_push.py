@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from mime_gui import RESOURCES
+from mime_gui.app.docks.registry import DOCKS
 from mime_gui.rig import Probe
 from mime_gui.rig.geometries import Box
 from mime_gui.rig.parts import Part
@@ -141,6 +142,8 @@ def test_a_rig_that_breaks_rules_has_no_field_to_draw_and_the_centre_of_mass_is_
     r = session.renderer
     session.apply(SetValue("magnets.m1.material", "aluminium"))  # no remanence: a finding
     assert r.field_source.built is None and "breaks rules" in r.field_source.why
+    validation = next(d.title for d in DOCKS if d.name == "ValidationDock")
+    assert f"(see {validation})" in r.field_source.why  # the panel that lists the findings, by its title
     session.undo()
     assert r.field_source.built is session.document.built
     assert r.com is None

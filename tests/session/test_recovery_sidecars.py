@@ -118,6 +118,19 @@ def test_a_sidecar_with_a_bad_value_is_skipped_with_its_code_and_the_others_offe
     assert bad.exists() and bad.with_name("2-2.rig.json").exists()  # nothing is deleted
 
 
+@pytest.mark.parametrize("meta, shown", [
+    ('{"pid": %(gone)d, "saved_at": "yesterday"}', "got 'yesterday'"),
+    ('{"pid": %(gone)d, "saved_at": -1}', "got -1"),
+    ('{"pid": %(gone)d, "saved_at": NaN}', "got nan"),
+], ids=["text", "negative", "nan"])
+def test_a_skipped_sidecars_message_shows_the_value_it_found(tmp_path, gone, meta, shown):
+    folder = tmp_path / "rec"
+    sidecar(folder, "2-2", meta % {"gone": gone})
+    store = RecoveryStore(folder)
+    assert store.pending() == []
+    assert shown in store.skipped[0].message
+
+
 def test_a_sidecar_nested_past_the_parsers_depth_is_skipped(tmp_path, gone, caplog):
     folder = tmp_path / "rec"
     depth = sys.getrecursionlimit() * 20

@@ -12,6 +12,7 @@ from mime_gui import RESOURCES
 from mime_gui.session import ItemRef, Session
 from mime_gui.session.documents import Documents
 from mime_gui.session.editing import Editing
+from mime_gui.session.events import Event
 from mime_gui.session.motion import Motion
 from mime_gui.session.view_state import ViewState
 
@@ -55,6 +56,15 @@ def test_what_the_session_hands_out_is_no_handle_on_its_state():
     assert session.hidden == {item}
     with pytest.raises(AttributeError):
         session.hidden.add(ItemRef("arm", "segment", "arm"))  # a frozenset
+
+
+def test_a_document_read_but_not_yet_shown_holds_a_4x4_pose_for_each_frame():
+    # read, it is drawn; the chain node puts its frames only once it is shown: until then each segment
+    # still holds a (frames, 4, 4) stack of transforms, the shape every reader of the poses takes
+    doc = Documents(Event("error")).read(str(RESOURCES / "demo" / "demo.rig.json"))
+    assert set(doc.segments) == {"arm", "motor"}
+    for seg in doc.segments.values():
+        assert seg.world_X_frame.shape == (seg.articulation.nframes, 4, 4)
 
 
 def _assigned_session_attributes(tree: ast.AST) -> list[str]:

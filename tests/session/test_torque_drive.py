@@ -68,6 +68,10 @@ def test_refusals_are_coded(demo):
         session.set_torques("arm", [1.0] * 6)
     assert err.value.code == "session.drive-positions"
     with pytest.raises(SessionError) as err:
+        session.holding_torques("arm")
+    assert err.value.code == "session.drive-positions"
+    assert "'arm'" in err.value.message and "set_drive" in err.value.message  # the segment and the fix
+    with pytest.raises(SessionError) as err:
         session.set_drive("arm", "velocity")
     assert err.value.code == "session.drive"
     session.set_drive("arm", "torques")

@@ -6,7 +6,12 @@ from __future__ import annotations
 import hashlib
 import os
 
-from mime_gui.session.watched import signature
+from mime_gui import RESOURCES
+from mime_gui.rig import load
+from mime_gui.session import Session
+from mime_gui.session.watched import signature, watched_files
+
+DEMO = RESOURCES / "demo"
 
 
 def test_the_documents_own_file_is_its_size_and_the_hash_of_its_bytes(tmp_path):
@@ -35,3 +40,11 @@ def test_a_rig_file_is_read_within_its_limit_and_a_description_within_its_own(tm
         os.utime(path, ns=(1_000_000_000, 2_000_000_000))
     assert signature(str(rig), own=True) == (40, 2_000_000_000)
     assert signature(str(urdf), own=True) == (40, hashlib.sha256(body).hexdigest())
+
+
+def test_the_watched_files_are_the_documents_own_then_the_files_its_rig_names():
+    session = Session()
+    named = [str(DEMO / "arm.urdf"), str(DEMO / "meshes" / "base.stl"), str(DEMO / "meshes" / "wrist.obj")]
+    assert watched_files(session.open(DEMO / "demo.rig.json")) == [str(DEMO / "demo.rig.json"), *named]
+    # a rig built in Python has no file of its own: only what it names (not the working folder)
+    assert watched_files(session.open_apparatus(load(DEMO / "demo.rig.json"))) == named
