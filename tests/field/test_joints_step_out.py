@@ -91,6 +91,18 @@ def test_a_field_exactly_at_the_tolerance_is_within_it_and_one_just_below_names_
     assert len(below.findings) == 1
 
 
+def test_a_rig_without_magnets_leaves_its_joints_at_zero_field():
+    chain = {"motor": Motor.Kinematic(),
+             "encoder": Motor.Kinematic(mount="stator", at=tuple(ENCODER),
+                                        field_tolerance=tesla(1e-9, reason="a very touchy encoder"))}
+    rig = Apparatus("bench", chain=chain)
+    assert rig.validate() == []
+    built = rig.build()
+    result = joint_field(built, spin(built, 1.0, 5, DT))
+    assert result.joint_names == ("encoder.shaft",)
+    assert result.B.shape == (5, 1) and (result.B == 0).all()
+    assert result.findings == [] and not result.over.any()
+
 def test_every_movable_joint_of_the_demo_arm_reads_magpylib_at_its_frame():
     from field_helpers import demo
 
@@ -242,3 +254,19 @@ def test_the_field_checks_name_the_joint_and_the_sample_together_each_with_its_r
     assert "Hall encoder" in found[0].message, found[0].message
     assert "drag 5e-09 N·m·s: Stokes, 8πηr³)" in found[1].message, found[1].message
     assert "Hz needed (the spin)" in found[1].message
+
+
+def test_the_field_checks_time_a_joint_s_finding_from_the_start_they_are_given():
+    """A trajectory played from t = 2.5 s: the joint's steps are timed ``2.5 + (n + 1)·dt``, by hand."""
+    from mime_gui.field.checks import field_findings
+
+    expected = _closed_form(ANGLES)
+    tolerance = 0.5 * (expected[19] + expected[20])
+    built = _joint_rig(tolerance)
+    [finding] = field_findings(built, spin(built, 1.0, STEPS, DT), start=2.5)
+    hit = np.flatnonzero(expected > tolerance)
+    worst = hit[np.argmax(expected[hit])]
+    assert (finding.code, finding.where) == ("field.joint", "chain.encoder")
+    for words in (f"from t = {2.5 + DT * (hit[0] + 1):g} s to {2.5 + DT * (hit[-1] + 1):g} s",
+                  f"mT at t = {2.5 + DT * (worst + 1):g} s"):
+        assert words in finding.message, (words, finding.message)

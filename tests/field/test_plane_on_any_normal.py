@@ -13,8 +13,8 @@ from mime_gui.field.summary import RotatingField
 from mime_gui.rig import Cylinder
 
 
-@pytest.mark.parametrize("normal", [(1.0, 1.0, 1.0), (0.2, -0.3, 0.9), (0.95, 0.1, 0.0)],
-                         ids=["diagonal", "tilted", "near-x"])
+@pytest.mark.parametrize("normal", [(1.0, 1.0, 1.0), (0.2, -0.3, 0.9), (0.95, 0.1, 0.0), (1.0, 0.0, 1.0)],
+                         ids=["diagonal", "tilted", "near-x", "half-way-from-x-to-z"])
 def test_a_plane_on_a_slanted_normal_is_a_square_of_the_side_asked_for(normal):
     built = motor_rig({"m": magnet(Cylinder(0.005, 0.01))}, {}).build()
     size, n, centre = 0.04, 5, np.array([0.01, -0.02, 0.03])

@@ -91,6 +91,26 @@ def test_a_ball_sample_feels_its_dipoles_force_by_either_route(route):
         assert np.linalg.norm(result.torque[t, 0] - tau) <= 1e-5 * np.linalg.norm(tau)
 
 
+def test_a_shaped_sample_facing_against_the_field_is_turned_half_round_to_follow_it():
+    """A ball sample magnetised along +y in its mount frame, beside a ball magnet magnetised along +y: on the
+    magnet's equator B points along −y, so the sample that follows is turned half round; getFT on its
+    shape then gives the closed form of two dipoles with the sample's moment along −y (attracted)."""
+    source = magnet(Sphere(R_BALL), (0.0, 1.0, 0.0))  # fixed in the world at the origin
+    rig = motor_rig({"m": source}, {})
+    at = np.array([0.02, 0.0, 0.0])
+    rig.samples = {"ball": Sample(tuple(at), mount="motor.stator", geometry=Sphere(0.001),
+                                  material="NdFeB-N42", magnetisation=(0.0, 1.0, 0.0), orientation="follows")}
+    assert rig.validate() == []
+    built = rig.build()
+    result = forces_along(built, built.play(np.zeros((1, 1)), 0.01), method="magnet")
+    assert result.routes == ("magnet",)
+    m2 = material("NdFeB-N42").remanence * 4 / 3 * math.pi * 0.001**3 / MU0
+    # two dipoles side by side, antiparallel and square to the line between them: F = −3μ0 m1 m2 / (4π d⁴)
+    # along that line, toward the magnet
+    F = np.array([-3 * MU0 * M_BALL * m2 / (4 * math.pi * 0.02**4), 0.0, 0.0])
+    assert np.linalg.norm(result.force[0, 0] - F) <= 1e-5 * np.linalg.norm(F)
+    assert np.linalg.norm(result.torque[0, 0]) <= 1e-5 * np.linalg.norm(F) * 0.02
+
 def test_a_shaped_sample_through_getft_is_the_reference_for_the_dipole_route():
     """A 2 mm cylinder 1 cm from the ball: the dipole route against getFT on its shape, within (a/s)²/4 and
     getFT's own error at 125 cells (its cells hold a cylinder's moment to about 1e-3)."""
@@ -190,3 +210,14 @@ def test_a_zone_on_a_frame_rides_with_it():
     assert 0 < check.breach[:, 1].sum() < 100
     hit = check.time[check.breach[:, 1]]
     assert 0.6 < hit.mean() < 0.9  # three quarters of a turn
+
+
+def test_a_rig_without_magnets_breaches_no_zone():
+    """Even a zone whose limit any field would exceed (a nanotesla) stays clear with no magnet in the rig."""
+    rig = motor_rig({}, {})
+    rig.zones = {"coil": Zone((0.0, 0.0, 0.02), sphere=0.01, limit=1e-9, reason="a coil")}
+    assert rig.validate() == []
+    built = rig.build()
+    check = zone_findings(built, spin(built, 1.0, 5, 0.01))
+    assert check.zone_names == ("coil",) and check.worst.shape == (5, 1)
+    assert (check.worst == 0).all() and not check.breach.any() and check.findings == []
