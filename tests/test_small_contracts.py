@@ -149,3 +149,11 @@ def test_a_listing_of_movable_joints_ends_with_the_last_one():
                                                    armature={"joint_9": kg_m2(1e-4, reason="r")})})
     (f,) = rig.validate()
     assert f.message.endswith("movable joints: joint_1, joint_2, joint_3, joint_4, joint_5, joint_6")
+
+
+def test_a_coded_error_given_no_place_has_none():
+    from mime_gui.errors import CodedError
+
+    err = CodedError("rigfile.value", "m")
+    assert (err.file, err.line, err.where()) == ("", 0, "")
+    assert err.one_line() == "error[rigfile.value] m" and str(err) == "rigfile.value: m"
