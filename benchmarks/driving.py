@@ -222,6 +222,8 @@ class Bench(QtBench):
 
     @staticmethod
     def _rss(start: float, marks: list[float]) -> str:
+        if not marks:  # a run shorter than a minute (the suite's smoke run)
+            return f"RSS {start:.0f} MB after 10 s; no whole minute run"
         return (f"RSS {start:.0f} MB after 10 s; each minute {', '.join(f'{m:.0f}' for m in marks)} MB "
                 f"({marks[-1] - start:+.1f} MB)")
 
@@ -258,7 +260,7 @@ class Bench(QtBench):
         timer.stop()
         self.row(f"| memory, {minutes:g} min of live slider driving with the plots open, PR2 | "
                  f"{self._rss(start, marks)} | {driving.plots.redraws - redraws} plot redraws, ring of "
-                 f"{len(driving.plots._ring.t)} samples | |")
+                 f"{len(driving.plots._samples.t)} samples | |")
 
     def header(self) -> None:
         w = self.open_window(FILES["PR2"], detail=None)
