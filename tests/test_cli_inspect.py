@@ -175,3 +175,23 @@ def test_inspect_every_urdf_of_example_robot_data(capsys):
     for path in ALL_URDFS[:5]:
         code, out, err = _inspect(capsys, path)
         assert code in (0, 2)
+
+
+def test_group_titles_count_kinds_in_the_singular_for_one_and_the_plural_otherwise(capsys, tmp_path):
+    urdf = tmp_path / "r.urdf"
+    urdf.write_text('<robot name="r"><link name="a"/><gazebo/></robot>')
+    code, out, err = _inspect(capsys, urdf)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    # used, counted by hand: <robot>, its @name, <robot/link>, its @name; recognised: <gazebo>; refused: none
+    assert "read and used (4 kinds)" in lines
+    assert "recognised and not used (1 kind)" in lines
+    assert "refused (0 kinds)" in lines
+
+
+def test_help_names_the_file_argument_urdf(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["inspect", "--help"])
+    assert done.value.code == 0
+    usage = " ".join(capsys.readouterr().out.split("\n\n")[0].split())
+    assert usage.startswith("usage: ") and usage.endswith(" URDF")

@@ -46,3 +46,14 @@ def test_trajectory_comment_names_the_trajectory_the_rig_and_the_step(tmp_path):
     first = out.read_text().splitlines()[0]
     # the demo rig is named "demo"; without --fit the timeline is the authored one, and nothing says fitted
     assert first == "# trajectory 'spin 5 Hz' of rig 'demo': every 0.02 s (radians, metres)"
+
+
+def test_plan_s_help_shows_starts_with_the_n_its_text_speaks_of(capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["plan", "--help"])
+    assert done.value.code == 0
+    usage, *rest = capsys.readouterr().out.split("\n\n")
+    assert "[--starts N]" in " ".join(usage.split())
+    # the option's own line: the placeholder is the N of "the initial pose and N-1 drawn"
+    text = " ".join(" ".join(rest).split())
+    assert "--starts N starts of the search: the initial pose and N-1 drawn" in text

@@ -43,7 +43,7 @@ class _OnePose:
 def keepout_limit(rig) -> float:
     """The limit the surface is drawn at: the smallest of the rig's zones' limits that are finite and
     positive (T), else the default (0.5 mT)."""
-    limits = [z.limit for z in getattr(rig, "zones", {}).values()
+    limits = [z.limit for z in rig.zones.values()
               if isinstance(z.limit, float) and math.isfinite(z.limit) and z.limit > 0]
     return min(limits, default=DEFAULT_LIMIT)
 

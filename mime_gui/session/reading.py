@@ -41,7 +41,9 @@ def discover_actuators(path: str) -> None:
     try:
         discover(Path(path).resolve().parent)
     except CodedError as exc:
-        raise SessionError(exc.code, exc.message, exc.diagnostic.file or path) from None
+        # the record's line goes with its file; a refusal of no file of its own is placed on the one opened
+        file = exc.diagnostic.file
+        raise SessionError(exc.code, exc.message, file or path, exc.line if file else 0) from None
 
 
 def open_bundle_rig(path: str) -> str:

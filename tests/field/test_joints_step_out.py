@@ -228,6 +228,21 @@ def test_the_field_still_at_a_sample_asks_nothing():
     assert (result.needed == 0).all() and result.findings == []
 
 
+def test_a_spin_after_a_pose_keyframe_starts_at_that_keyframe_s_time():
+    """The motor held at 0 until 1 s, spun up to 2 Hz (0.5 s ramps, 1 s held) into the keyframe at 3 s, then
+    turned to 0 again by 5 s: the spin runs from 1 s. By hand at each time: before 1 s nothing, 0.25 s up
+    the ramp a half of 2 Hz, held at 2 Hz, 0.25 s down the last ramp a half again, after 3 s nothing."""
+    from mime_gui.field.step_out import spin_hertz
+
+    built = _spin_rig(1.0)
+    keys = [Keyframe(1.0, values={"shaft": 0.0}),
+            Keyframe(3.0, interpolation="spin", spin=Spin(2.0, "Hz", ramp=0.5, hold=1.0)),
+            Keyframe(5.0, values={"shaft": 0.0})]
+    times = np.array([0.5, 1.25, 2.0, 2.75, 3.5])
+    assert np.allclose(spin_hertz(built, Trajectory({"motor": keys}), times), [0.0, 1.0, 2.0, 1.0, 0.0],
+                       rtol=1e-12, atol=1e-12)
+
+
 # -- the checks the validation runs together ------------------------------------------------------------
 def test_the_field_checks_name_the_joint_and_the_sample_together_each_with_its_reason():
     """``field_findings`` on a rig with both a joint tolerance and a sample with a drag: the joint's finding
@@ -269,4 +284,28 @@ def test_the_field_checks_time_a_joint_s_finding_from_the_start_they_are_given()
     assert (finding.code, finding.where) == ("field.joint", "chain.encoder")
     for words in (f"from t = {2.5 + DT * (hit[0] + 1):g} s to {2.5 + DT * (hit[-1] + 1):g} s",
                   f"mT at t = {2.5 + DT * (worst + 1):g} s"):
+        assert words in finding.message, (words, finding.message)
+
+
+def test_the_field_checks_name_a_zone_the_magnet_passes_through_while_it_is_there():
+    """A 1 cm ball zone on the ball's 3 cm circle at a quarter turn, with a limit (5 T) no field of the ball
+    reaches: only the steps with the ball's centre in the zone breach it, from the trajectory played from
+    t = 1.5 s. By hand: step n (timed 1.5 + (n + 1)·dt) turns the rotor by 2π·(n + 1)·dt, the centre within
+    1 cm of the zone's."""
+    from mime_gui.field.checks import field_findings
+    from mime_gui.rig import Zone
+
+    ball = magnet(Sphere(R_BALL), (1.0, 0.0, 0.0), at=(0.03, 0.0, 0.0), mount="motor.rotor")
+    zone = Zone((0.0, 0.03, 0.0), sphere=0.01, limit=5.0, reason="a Hall sensor")
+    rig = Apparatus("bench", chain={"motor": Motor.Kinematic()}, magnets={"m": ball}, zones={"sensor": zone})
+    assert rig.validate() == []
+    built = rig.build()
+    [finding] = field_findings(built, spin(built, 1.0, STEPS, DT), start=1.5)
+    centres = 0.03 * np.stack([np.cos(ANGLES), np.sin(ANGLES)], axis=-1)
+    inside = np.flatnonzero(np.linalg.norm(centres - [0.0, 0.03], axis=1) <= 0.01)
+    assert 0 < len(inside) < STEPS // 4
+    first, last = 1.5 + DT * (inside[[0, -1]] + 1)
+    assert (finding.code, finding.where) == ("field.zone", "zones.sensor")
+    for words in (f"at {len(inside)} of {STEPS} steps", f"from t = {first:g} s to {last:g} s",
+                  f"a magnet inside it from t = {first:g} s", "Hall sensor"):
         assert words in finding.message, (words, finding.message)

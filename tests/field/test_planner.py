@@ -273,3 +273,29 @@ def test_the_starts_on_worker_processes_end_where_they_end_here(dish, tmp_path):
         for a, b in zip(here.ends, there.ends, strict=True):
             np.testing.assert_array_equal(a.positions, b.positions)
             assert (a.meets, a.margin) == (b.meets, b.margin)
+
+
+def test_a_target_turning_the_other_way_is_confirmed_by_the_motor_turning_backward(dish):
+    """A candidate at the known pose for a target about the forward turn's axis at a negative frequency:
+    its spin, as played, turns the field the other way about that axis (by hand: each step's cross product
+    of the field at the played shaft angles points against it), and the check confirms it."""
+    from mime_gui.field.planner import Candidate, Plan
+    from mime_gui.rig.trajectories import render
+
+    rig, built, point = dish
+    turn = np.array([field_by_hand(KNOWN, MOTOR + 2 * math.pi * k / 16, point) for k in range(16)])
+    axis, ellipticity, b_min, b_max = rotation_of(turn)
+    target = FieldTarget("probes.dish", axis=tuple(axis), frequency=-5.0, tolerance=math.radians(10.0),
+                         low=0.8 * b_min, high=1.2 * b_max, ellipticity=max(ellipticity - 0.1, 0.0))
+    here = Candidate(np.append(KNOWN, MOTOR), 0.0, b_min, b_max, ellipticity, 1, True, {}, 1.0, turn)
+    found = Plan(target, [here], [here], None, ("motor", "shaft"), built.command_names, 0)
+    trajectory = trajectory_to(built, found, here)
+    time, commands = render(built, trajectory, 0.01)
+    spin = trajectory.segments["motor"][-1]
+    held = (time > spin.time - 1.5) & (time < spin.time - 0.5)  # the held second of the spin
+    rows = commands[held][:8]
+    B = np.array([field_by_hand(r[:6], r[6], point) for r in rows])
+    assert np.all(np.cross(B[:-1], B[1:]) @ axis < 0)
+    checked = check_candidate(built, found, trajectory)
+    assert checked.angle <= math.radians(10.0) and checked.frequency == pytest.approx(5.0, rel=0.02)
+    assert checked.confirms

@@ -255,6 +255,36 @@ def test_the_null_space_pulls_toward_the_middle_of_the_ranges():
     assert nearer >= 6
 
 
+class _Slide:
+    """A frame slid along world x, y and z by three unknowns without limits: J's linear rows are I."""
+
+    names = ("x", "y", "z")
+    lower = np.full(3, -np.inf)
+    upper = np.full(3, np.inf)
+
+    def evaluate(self, x):
+        pose = np.eye(4)
+        pose[:3, 3] = x
+        J = np.zeros((6, 3))
+        J[3:, :] = np.eye(3)
+        return pose, J
+
+    def positions(self, x):
+        return np.array(x, dtype=float)
+
+
+def test_the_damping_floor_shortens_the_first_step():
+    """On a slide (J = I, position only) the first step is J^T (J J^T + lambda^2 I)^-1 e = e / (1 + lambda^2)
+    with lambda^2 = mu E + damping, mu = 1 and E = |e|^2 / 2: more damping, a shorter step."""
+    e = np.array([0.1, -0.05, 0.02])
+    for damping in (0.0, 0.5, 2.0):
+        iterates = []
+        ik.solve_frame(_Slide(), np.zeros(3), e, orientation=False, damping=damping, max_iterations=1,
+                       callback=iterates.append)
+        lam2 = 0.5 * float(e @ e) + damping
+        assert np.allclose(iterates[1], e / (1.0 + lam2), rtol=1e-12, atol=0.0), damping
+
+
 def test_refusals_carry_codes():
     art, _ = robot("ur5")
     target = np.eye(4)

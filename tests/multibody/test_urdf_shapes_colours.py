@@ -113,3 +113,17 @@ def test_without_ros_package_path_a_package_is_looked_for_only_above_the_descrip
     above = [tmp_path / "robot", *(tmp_path / "robot").parents]
     assert found is None
     assert tried == tuple(str(p / "gripper" / "meshes" / "finger.stl") for p in above)
+
+
+def test_only_the_first_scheme_separator_splits_a_uri(tmp_path, monkeypatch):
+    """A file name may itself hold "://": the scheme is what comes before the first one, so such a mesh is
+    found as a package mesh or as a file:// path rather than dropped as an unknown scheme."""
+    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
+    mesh = tmp_path / "pkgs" / "gripper" / "a:" / "finger.stl"
+    mesh.parent.mkdir(parents=True)
+    mesh.write_text("solid f\nendsolid f\n")
+    resolve = Resolver(tmp_path / "robot", package_dirs=[tmp_path / "pkgs"])
+    found, tried = resolve("package://gripper/a://finger.stl")
+    assert found == str(mesh)
+    found, tried = resolve(f"file://{tmp_path}/pkgs/gripper/a://finger.stl")
+    assert found == str(mesh) and tried == (f"{tmp_path}/pkgs/gripper/a://finger.stl",)

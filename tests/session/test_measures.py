@@ -370,3 +370,20 @@ def test_the_same_measure_twice_and_one_not_listed_are_refused(demo):
     with pytest.raises(SessionError) as err:
         Session().add_measure(FrameEnd("arm", "tool0"), FrameEnd("arm", "link_3"))
     assert err.value.code == "measure.end" and "nothing is open" in err.value.message
+
+
+@pytest.mark.parametrize("missing", ["a", "b"])
+def test_a_missing_end_is_refused_naming_which_end_it_is(demo, missing):
+    there, gone = FrameEnd("arm", "tool0"), FrameEnd("arm", "link_9")
+    with pytest.raises(SessionError) as err:
+        demo.add_measure(*((gone, there) if missing == "a" else (there, gone)))
+    assert (err.value.code, err.value.file) == ("measure.end", f"measure.{missing}")
+    assert str(err.value).startswith(f"error[measure.end] measure.{missing}: ")
+
+
+def test_an_item_that_is_no_end_is_refused_on_the_measure_saying_what_to_pick(demo):
+    with pytest.raises(SessionError) as err:
+        demo.measure_end(ItemRef("arm", "link", "no_such_link"))
+    assert (err.value.code, err.value.file) == ("measure.end", "measure")
+    assert str(err.value).startswith("error[measure.end] measure: link ")
+    assert "'arm.no_such_link'" in err.value.message and "pick one of those" in err.value.message

@@ -96,6 +96,9 @@ def test_a_recording_is_written_only_as_csv_or_npz(tmp_path):
     with pytest.raises(PlayerError) as err:
         rec.save(tmp_path / "take.txt")
     assert err.value.code == "player.out" and not (tmp_path / "take.txt").exists()
+    # the refusal names the file and the endings to choose from
+    assert err.value.file == str(tmp_path / "take.txt")
+    assert ".csv" in err.value.message and ".npz" in err.value.message
     with pytest.raises(PlayerError) as err:
         rec.save(tmp_path / "no" / "take.csv")
     assert err.value.code == "player.io"

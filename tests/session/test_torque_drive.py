@@ -108,6 +108,10 @@ def test_a_diverging_segment_stops_at_its_last_finite_state(demo):
     transport.tick(DT)
     assert session.drive("motor") == "positions"
     assert errors and errors[-1].code == "session.diverged"
+    # the node's own words (not its code again), then which segment stopped and how it is driven now
+    said = errors[-1].message
+    assert said.startswith("the forward dynamics of ") and "diverged" in said
+    assert "'motor' stopped at its last finite state" in said and "driven by positions again" in said
     np.testing.assert_array_equal(session.joint_positions("motor"), last)
     assert np.isfinite(session.segment("motor").world_X_frame).all()
     transport.tick(DT)  # and the clock goes on

@@ -1,0 +1,27 @@
+"""A rig refused for its findings names the rig file it was read from, as the window and its log show it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mime_gui import RESOURCES
+from mime_gui.session import Session, SessionError
+
+
+def test_a_rig_refused_for_its_findings_names_the_rig_file(tmp_path):
+    rig = json.loads((RESOURCES / "demo" / "demo.rig.json").read_text())
+    rig["chain"][0]["description"] = "nowhere/arm.urdf"  # the arm's URDF cannot be read: the rig is refused
+    path = tmp_path / "lab.rig.json"
+    path.write_text(json.dumps(rig))
+    shown = []
+    session = Session()
+    session.error.connect(shown.append)
+    with pytest.raises(SessionError) as err:
+        session.open(path)
+    assert (err.value.code, err.value.file) == ("chain.description", str(path))
+    # the line the user reads: the rig file, then the rig path of the finding and what to check
+    assert str(err.value).startswith(f"error[chain.description] {path}: chain.arm.description: ")
+    assert "check the path" in err.value.message
+    assert shown == [err.value]
