@@ -171,7 +171,8 @@ class PlannerDock(QDockWidget):
         buttons.addWidget(self.use_button)
         buttons.addWidget(self.keep_button)
         buttons.addStretch(1)
-        grid.addLayout(buttons, 4, 2, 1, 2)  # beside the lone force field: one row less above the table
+        force_row = next(r for r, pair in enumerate(rows) if pair[0][1] is self.force)
+        grid.addLayout(buttons, force_row, 2, 1, 2)  # beside the lone force field: a row less above the table
 
         self.table = QTableWidget(0, len(HEADERS), body)
         self.table.setObjectName("candidates")

@@ -49,18 +49,15 @@ class PartForm(PlacedForm):
     def __init__(self, panel, collection: str, name: str, parent=None):
         super().__init__(panel, name, parent, collection=collection)
 
-    def part(self, rig):
-        return self.item(rig)
-
     def shape(self, rig) -> tuple:
-        p = self.part(rig)
+        p = self.item(rig)
         return (self.collection, self.name, type(p).__name__, p.geometry.kind, _mass_source(p),
                 isinstance(p, PermanentMagnet) and p.remanence is not None)
 
     # -- building ------------------------------------------------------------------------------------
     def build(self) -> None:
         rig = self.session.rig
-        part = self.part(rig)
+        part = self.item(rig)
         magnet = isinstance(part, PermanentMagnet)
         base = self.base
         self.section(f"{'Magnet' if magnet else 'Part'} {self.name}")
@@ -70,11 +67,11 @@ class PartForm(PlacedForm):
         self._mass_section(part)
         self.section("Placement")
         self.add("At", VectorField(f"{base}.at", lengths=self.lengths, parent=self),
-                 lambda r: self.part(r).at, lambda v: self.apply(SetValue(f"{base}.at", v)),
+                 lambda r: self.item(r).at, lambda v: self.apply(SetValue(f"{base}.at", v)),
                  "Where the centroid sits in the mount frame (the part's axes are the frame's)")
         mount = ChoiceField(f"{base}.mount", self)
         mount.options = lambda _rig: self._mounts()  # the frames shown now (another file, a renamed segment)
-        self.add("Mounted on", mount, lambda r: self.part(r).mount, self._remount,
+        self.add("Mounted on", mount, lambda r: self.item(r).mount, self._remount,
                  "A frame of the chain, or the world")
         if magnet:
             self._magnet(part)
@@ -101,7 +98,7 @@ class PartForm(PlacedForm):
             path = f"{base}.{f.name}"
 
             def get(r, name=f.name):
-                return getattr(self.part(r).geometry, name)
+                return getattr(self.item(r).geometry, name)
 
             def put(v, path=path):
                 self._set(path, v)
@@ -127,42 +124,42 @@ class PartForm(PlacedForm):
         self._material_field = mat
         source = ChoiceField(f"{base}.mass_source", self)
         source.set_choices([(text, key) for text, key in MASS_SOURCES])
-        self.add("Mass from", source, lambda r: _mass_source(self.part(r)), self._switch_mass_source,
+        self.add("Mass from", source, lambda r: _mass_source(self.item(r)), self._switch_mass_source,
                  "A declared density or mass replaces the material's density, with its reason")
         kind = _mass_source(part)
         if kind == "density":
             self.add("Density", QuantityField(f"{base}.density", KG_PER_M3, self),
-                     lambda r: self.part(r).density, lambda v: self._set(f"{base}.density", v))
+                     lambda r: self.item(r).density, lambda v: self._set(f"{base}.density", v))
         elif kind == "mass":
             self.add("Mass", QuantityField(f"{base}.mass", KG, self, "weighed, datasheet …"),
-                     lambda r: self.part(r).mass, lambda v: self._set(f"{base}.mass", v))
+                     lambda r: self.item(r).mass, lambda v: self._set(f"{base}.mass", v))
 
     def _magnet(self, part) -> None:
         base = self.base
         self.section("Magnetisation")
         self.add("Direction", VectorField(f"{base}.magnetisation", parent=self),
-                 lambda r: self.part(r).magnetisation, lambda v: self._set(f"{base}.magnetisation", v),
+                 lambda r: self.item(r).magnetisation, lambda v: self._set(f"{base}.magnetisation", v),
                  "North pole direction in the part's axes (normalised when used)")
         # without a declaration, the findings about the remanence show under this choice
         path = f"{base}.remanence" if part.remanence is None else f"{base}.remanence_source"
         source = ChoiceField(path, self)
         source.set_choices([("from its material (grade)", False), ("declared", True)])
-        self.add("Remanence", source, lambda r: self.part(r).remanence is not None, self._switch_remanence)
+        self.add("Remanence", source, lambda r: self.item(r).remanence is not None, self._switch_remanence)
         if part.remanence is not None:
             self.add("Br", QuantityField(f"{base}.remanence", TESLA, self, "grade datasheet, measured …"),
-                     lambda r: self.part(r).remanence, lambda v: self._set(f"{base}.remanence", v))
+                     lambda r: self.item(r).remanence, lambda v: self._set(f"{base}.remanence", v))
 
     # -- reading -------------------------------------------------------------------------------------
     def _material_of(self, rig):
-        name = self.part(rig).material
+        name = self.item(rig).material
         found = material(name) if name is not None else None
         return found.name if found is not None and found.name.lower() == name.lower() else name
 
     def refresh(self, rig, force: bool = False) -> None:
         super().refresh(rig, force)
-        m = material(self.part(rig).material) if self.part(rig).material else None
+        m = material(self.item(rig).material) if self.item(rig).material else None
         if m is None:
-            note = "" if self.part(rig).material is None else "not in the materials table"
+            note = "" if self.item(rig).material is None else "not in the materials table"
         else:
             note = f"{m.grade}: {format_number(m.density)} kg/m³ — {m.density_source}"
             if m.magnetic:
@@ -170,7 +167,7 @@ class PartForm(PlacedForm):
         self._material_field.set_note(note)
 
     def _mass(self, rig):
-        return part_mass(self.part(rig), rig.base)[0]
+        return part_mass(self.item(rig), rig.base)[0]
 
     def _mass_text(self, rig):
         mass = self._mass(rig)
@@ -186,7 +183,7 @@ class PartForm(PlacedForm):
         return f"{density}, {format_number(mass.volume * 1e6, 5)} cm³", f"{mass.source}: {mass.detail}"
 
     def _com_text(self, rig) -> str:
-        part = self.part(rig)
+        part = self.item(rig)
         return f"({_vec(np.asarray(part.at) * self.lengths.factor)}) {self.lengths.unit}"
 
     def _world_text(self, rig) -> str:
@@ -205,7 +202,7 @@ class PartForm(PlacedForm):
         return _vec(values, 4)  # the unit is in the row's label: a long value would cut it off
 
     def _moment(self, rig):
-        part = self.part(rig)
+        part = self.item(rig)
         mass = self._mass(rig)
         return magnet_moment(part, mass.volume if mass is not None else None)[0]
 
@@ -227,7 +224,7 @@ class PartForm(PlacedForm):
 
     def _switch_mass_source(self, kind: str) -> None:
         rig = self.session.rig
-        part = self.part(rig)
+        part = self.item(rig)
         if kind == _mass_source(part):
             return
         mass, _ = part_mass(part, rig.base)
@@ -243,7 +240,7 @@ class PartForm(PlacedForm):
                                f"Mass of {self.name}: {label}"))
 
     def _switch_remanence(self, declared: bool) -> None:
-        part = self.part(self.session.rig)
+        part = self.item(self.session.rig)
         if declared == (part.remanence is not None):
             return
         if declared:
