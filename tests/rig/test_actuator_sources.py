@@ -199,3 +199,13 @@ def test_a_file_that_is_not_json_is_refused_at_its_line_saying_what_the_file_hol
     assert (info.value.code, info.value.file, info.value.line) == ("actuator.file", str(path), 3)
     assert "cannot read the actuators file" in info.value.message
     assert '{"actuators": [{"name", "rotor_inertia", "unit", "source"}' in info.value.message
+
+
+def test_a_name_given_twice_in_one_file_is_refused_at_the_line_of_the_second(rig):
+    path = rig.parent / "actuators.json"
+    # one record a line: the first on line 2, the repeat on line 3
+    path.write_text('{"actuators": [\n' + json.dumps(LAB_MOTOR) + ",\n" + json.dumps(LAB_MOTOR) + "\n]}\n")
+    with pytest.raises(ActuatorError) as info:
+        discover(rig.parent)
+    assert (info.value.code, info.value.file, info.value.line) == ("actuator.duplicate", str(path), 3)
+    assert "#/actuators/1" in info.value.message and "keep one" in info.value.message

@@ -118,3 +118,14 @@ def test_a_point_is_inside_only_in_its_material_between_its_angles(tmp_path):
     rig.probes = {"in": Probe(tuple(axis + polar(0.006, 60)), mount="motor.rotor"),
                   "bore": Probe(tuple(axis), mount="motor.rotor")}
     assert [f.where for f in rig.validate() if f.code == "probe.inside-magnet"] == ["probes.in.at"]
+
+
+def test_an_arc_past_all_four_axes_is_held_by_the_whole_ring_s_square_about_its_centroid():
+    r, R, length, a, b = 0.01, 0.02, 0.004, -100.0, 200.0
+    # it crosses -90°, 0°, 90° and 180°, so its box reaches ±R along x and y; its centroid lies on the
+    # mid-line (50°) at 2·sin(α)·(R³ − r³) / (3α·(R² − r²)) from the axis, α the half span (150°)
+    alpha = math.radians((b - a) / 2)
+    reach = 2 * math.sin(alpha) * (R**3 - r**3) / (3 * alpha * (R * R - r * r))
+    cx, cy = reach * math.cos(math.radians(50.0)), reach * math.sin(math.radians(50.0))
+    np.testing.assert_allclose(Arc(r, R, length, a, b).half_extents(), [R + abs(cx), R + abs(cy), length / 2],
+                               rtol=1e-12)

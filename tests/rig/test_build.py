@@ -305,3 +305,23 @@ def test_the_report_names_each_part_s_shape_with_its_sizes_in_its_data_and_its_t
     assert "  ball: sphere r=0.02 m, on arm.tool0, centroid at (0, 0.03, 0.01) m" in lines
     assert "  sleeve: cylinder r=0.03 m, length 0.05 m, on arm.link_6, centroid at (0, 0, 0) m" in lines
     assert any(line.startswith(f"  shell: mesh {mesh} scaled (0.5, 0.5, 2), on arm.link_2") for line in lines)
+
+
+def test_the_report_text_gives_each_joint_s_armature_with_its_unit():
+    rig = snippet_rig()
+    rig.chain["arm"].actuators = {"motor_4": kg_m2(1e-5, reason="datasheet")}
+    lines = rig.build().report.to_text().splitlines()
+    rows = {line.split()[0]: line.split()[1:4] for line in lines if line.startswith("      joint_")}
+    value, unit, source = rows["joint_4"]
+    assert float(value) == pytest.approx(1e-5 * 50**2) and unit == "kg·m²" and source == "reflected:"
+    assert rows["joint_6"] == ["0.0002", "kg·m²", "declared:"] and rows["joint_1"] == ["0", "kg·m²", "none:"]
+
+
+def test_the_report_text_gives_a_sliding_joint_s_armature_in_kg(tmp_path):
+    path = tmp_path / "slider.urdf"
+    path.write_text(SLIDER_URDF)
+    rig = Apparatus("s", chain={"slider": Arm.Dynamic(description=str(path),
+                                                      actuators={"linear_motor": kg_m2(1e-6, reason="x")})})
+    (row,) = [line.split() for line in rig.build().report.to_text().splitlines()
+              if line.startswith("      slide ")]
+    assert float(row[1]) == pytest.approx(1e-6 * 1000**2) and row[2:4] == ["kg", "reflected:"]

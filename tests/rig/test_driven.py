@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rig_helpers import DEMO_RIG, snippet_rig
+from rig_helpers import DEMO_RIG, snippet_rig, spinner_urdf
 
 from mime_gui.cli import main
 from mime_gui.multibody import dynamics_bias
 from mime_gui.multibody.errors import CodedError
-from mime_gui.rig import Arm, load
+from mime_gui.rig import Apparatus, Arm, PermanentMagnet, Sphere, load
 from mime_gui.rig.driven import is_torque_channel, play_driven, torque_arrays
+from mime_gui.rig.pulled import segment_pulls
 
 
 @pytest.fixture(scope="module")
@@ -127,3 +128,21 @@ def test_the_app_player_plays_torque_channels_and_gives_the_torques(tmp_path):
     torques = player.torques()
     assert torques is player.torques()  # computed once
     assert torques.joint_torques.shape == (player.rows, 7)
+
+
+def test_a_divergence_while_the_pull_steps_the_chain_names_the_step(tmp_path):
+    # a magnet on the torque-driven arm and one fixed beside it: the chain is stepped one step at a time;
+    # the spinner turns without stops here (a stop would hold a runaway joint at its end)
+    (tmp_path / "spinner.urdf").write_text(spinner_urdf(1).replace('type="revolute"', 'type="continuous"'))
+    ball = {"geometry": Sphere(radius=0.005), "material": "NdFeB-N42", "magnetisation": (0, 1, 0)}
+    rig = Apparatus("spinner", chain={"arm": Arm.Dynamic(description=str(tmp_path / "spinner.urdf"))},
+                    magnets={"on_arm": PermanentMagnet(at=(0.05, 0, 0), mount="arm.arm", **ball),
+                             "fixed": PermanentMagnet(at=(0.04, 0.03, 0.02), **ball)})
+    built = rig.build()
+    assert segment_pulls(built, ["arm"])  # the pull is felt: the stepped path
+    torques = np.array([[0.0], [0.0], [1e308], [0.0]])  # finite, but no velocity stays finite under it
+    with pytest.raises(CodedError) as err:
+        play_driven(built, np.zeros((4, 1)), {"arm.joint_torques": torques}, 0.01)
+    assert err.value.code == "dynamics.diverged"
+    # the third step (index 2) is where it leaves the finite numbers, at its end: t = 3 × 0.01 s
+    assert "diverged at step 2 (t = 0.03 s)" in err.value.message

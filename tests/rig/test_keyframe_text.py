@@ -69,3 +69,13 @@ def test_what_cannot_be_read_is_refused_with_its_code(text):
     with pytest.raises(KeyframeTextError) as err:
         typed(text)
     assert err.value.code == "trajectory.values"
+
+
+@pytest.mark.parametrize(("text", "clause"), [
+    ("spin 5 Hz, ramp fast", "ramp: 'fast'"), ("spin 5 Hz, hold long", "hold: 'long'"),
+], ids=["ramp", "hold"])
+def test_a_spin_time_that_is_no_number_names_its_clause_and_the_unit_to_type(text, clause):
+    with pytest.raises(KeyframeTextError) as err:
+        typed(text)
+    assert err.value.message.startswith(clause)
+    assert "not a number in s" in err.value.message and "1.5 s" in err.value.message

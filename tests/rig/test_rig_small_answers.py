@@ -12,7 +12,7 @@ import pytest
 from rig_helpers import demo_urdf_with, snippet_rig
 
 import mime_gui.rig as rig_module
-from mime_gui.rig import Apparatus, Cylinder, Motor, kg_m2, register_actuator, unregister_actuator
+from mime_gui.rig import Apparatus, Cylinder, Motor, Sample, kg_m2, register_actuator, unregister_actuator
 from mime_gui.rig.actuators import ActuatorRecord
 from mime_gui.rig.driven import play_driven
 from mime_gui.rig.geometries import by_class_name, kind_of
@@ -120,3 +120,9 @@ def test_a_point_end_is_labelled_by_its_frame_and_its_offset_in_millimetres():
     end = PointEnd("arm", "link_2", (0.012, -0.0005, 0.1))
     assert end.label() == "arm.link_2 + (12, -0.5, 100) mm"
     assert Measure(FrameEnd("arm", "tool0"), end).label() == "arm.tool0 → arm.link_2 + (12, -0.5, 100) mm"
+
+
+def test_the_rig_s_repr_shows_its_samples_only_when_it_has_some():
+    with_bead = snippet_rig(samples={"bead": Sample((0, 0, 0.05), mount="motor.stator")})
+    assert "samples={'bead': Sample(at=(0.0, 0.0, 0.05), mount='motor.stator'" in repr(with_bead)
+    assert "samples=" not in repr(snippet_rig())

@@ -87,3 +87,10 @@ def test_they_have_rig_paths_and_follow_a_renamed_segment():
     assert renamed.samples["bead"].mount == "spinner.stator"
     assert renamed.zones["encoder"].mount == "spinner.stator"
     assert renamed.validate() == []
+
+
+def test_an_orientation_that_is_not_text_is_refused_with_the_two_it_may_be():
+    with pytest.raises(TypeError) as refused:
+        Sample((0, 0, 0.05), moment=a_m2(2e-3, reason="VSM"), orientation=1)
+    said = str(refused.value)
+    assert said.startswith("orientation") and "fixed" in said and "follows" in said and "got 1" in said

@@ -307,3 +307,85 @@ def test_samples_are_written_as_sites_at_their_points(tmp_path):
     for name, point in want.items():
         frame = pmodel.getFrameId(name, pin.FrameType.BODY)
         np.testing.assert_allclose(pdata.oMf[frame].translation, point, atol=1e-12)
+
+
+# -- comments: notes on their own lines, "--" kept out, material libraries, reflected armature -----------
+
+
+def _xml_with_comments(path):
+    """The written file read back by an XML parser that keeps the comments."""
+    import xml.etree.ElementTree as ET
+
+    return ET.parse(path, parser=ET.XMLParser(target=ET.TreeBuilder(insert_comments=True))).getroot()
+
+
+def test_a_disc_rotor_s_note_is_a_comment_of_its_own_in_its_body(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    path = export_mjcf(_demo(), tmp_path / "rig.xml")
+    root = _xml_with_comments(path)
+    (rotor,) = [b for b in root.iter("body") if b.get("name") == "motor/rotor"]
+    notes = [c.text.strip() for c in rotor if c.tag is ET.Comment]
+    assert any(n.startswith("motor/rotor is written as a disc: its inertia about motor/shaft's axis")
+               for n in notes)
+    # nothing but elements and comments: no stray text before or after a note
+    for element in root.iter():
+        assert not (element.text or "").strip() or element.tag is ET.Comment, element.tag
+        assert not (element.tail or "").strip(), element.tag
+    note_lines = [line for line in path.read_text().splitlines() if "is written as a disc" in line]
+    assert note_lines and all(re.fullmatch(r"\s*<!-- [^\n]* -->", line) for line in note_lines)
+
+
+def test_a_source_name_holding_double_hyphens_is_written_in_a_comment_xml_and_mujoco_read(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from mime_gui import __version__
+
+    path = export_mjcf(_demo(), tmp_path / "rig.xml", source="runs/a--b---c.rig.json")
+    said = [c.text for c in _xml_with_comments(path).iter() if c.tag is ET.Comment and "A MIME rig" in c.text]
+    # each "--" split by a space, again until none is left: "---" is "- --" and then "- - -"
+    assert said == [f" A MIME rig as MJCF, exported by mime-gui {__version__} "
+                    "from runs/a- -b- - -c.rig.json "]
+    assert mujoco.MjModel.from_xml_path(str(path)).nv == 7
+
+
+def test_an_obj_mesh_s_material_library_is_copied_beside_it(tmp_path):
+    import shutil
+
+    source = tmp_path / "demo"
+    shutil.copytree(DEMO_RIG.parent, source)
+    library = source / "meshes" / "wrist.mtl"
+    library.write_text("newmtl red\nKd 1 0 0\n")
+    obj = source / "meshes" / "wrist.obj"
+    obj.write_bytes(b"mtllib wrist.mtl\nusemtl red\n" + obj.read_bytes())
+    path = export_mjcf(load(source / "demo.rig.json"), tmp_path / "out" / "rig.xml")
+    copies = tmp_path / "out" / "rig_meshes"
+    assert sorted(p.name for p in copies.iterdir()) == ["base.stl", "wrist.mtl", "wrist.obj"]
+    assert (copies / "wrist.mtl").read_bytes() == library.read_bytes()
+    assert (copies / "wrist.obj").read_bytes() == obj.read_bytes()  # which names the library by its name
+    assert mujoco.MjModel.from_xml_path(str(path)).nv == 7
+
+
+def test_urdf_says_a_reflected_armature_before_the_transmission_that_reflects_it(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from rig_helpers import snippet_rig
+
+    from mime_gui.rig import kg_m2
+    from mime_gui.rig.urdf_export import export_urdf
+
+    rig = snippet_rig()
+    rig.chain["arm"].actuators = {"motor_4": kg_m2(1e-5, reason="datasheet")}
+    children = list(_xml_with_comments(export_urdf(rig, tmp_path / "rig.urdf")))
+    (i,) = [n for n, c in enumerate(children) if c.tag == "transmission" and
+            c.find("joint").get("name") == "arm/joint_4"]
+    before = children[i - 1]
+    assert before.tag is ET.Comment
+    said = re.fullmatch(r" armature of arm/joint_4: (\S+) kg m2 \(reflected: (.*)\) ", before.text)
+    assert said, before.text
+    assert float(said.group(1)) == pytest.approx(1e-5 * 50**2, rel=1e-12)  # the rotor times 50², squared
+    assert "transmission_4" in said.group(2)
+    # a declared armature has no transmission of its own to stand before
+    (j,) = [n for n, c in enumerate(children) if c.tag == "transmission" and
+            c.find("joint").get("name") == "arm/joint_6"]
+    assert not (children[j - 1].tag is ET.Comment and "arm/joint_6" in children[j - 1].text)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import jsonschema
@@ -115,6 +116,31 @@ def test_a_run_of_cubic_intervals_is_the_clamped_spline_with_continuous_accelera
     v = (q[2:] - q[:-2]) / (2 * dt)
     # a central difference of a cubic is off by its jerk·dt²/6
     np.testing.assert_allclose(v[between], spline(time[1:-1][between], 1), atol=1e-5)
+
+
+def test_the_check_of_a_cubic_run_finds_the_peaks_of_the_clamped_spline_between_its_keyframes(demo):
+    times, values = [0.0, 0.6, 0.9], [0.0, 1.2, 1.7]  # joint_2 (2 rad/s) through a run of three keyframes
+    keys = [Keyframe(times[0], values={"joint_2": values[0]})]
+    keys += [Keyframe(t, values={"joint_2": v}, interpolation="cubic") for t, v in zip(times[1:], values[1:],
+                                                                                         strict=True)]
+    built = _built(demo, t=Trajectory({"arm": keys}, acceleration_limits={"arm": {"*": LIMIT}}))
+    spline = CubicSpline(times, values, bc_type="clamped")  # zero slope at both ends
+    said = {}
+    for finding in check(built, "t"):
+        what, at, value = re.search(r"arm\.joint_2 exceeds its (\w+) limit at (\S+) s by \S+ rad/s²? "
+                                    r"\((\S+) >", finding.message).groups()
+        said[finding.where.rsplit(".", 1)[1], what] = float(value), float(at)
+    for k in (1, 2):
+        t0, t1 = times[k - 1], times[k]
+        # |velocity| peaks at an end or where the acceleration (linear in each piece) is zero
+        inside = [t for t in spline.derivative(2).roots() if t0 < t < t1]
+        candidates = [t0 + 1e-12, *inside, t1 - 1e-12]
+        at = max(candidates, key=lambda t: abs(spline(t, 1)))
+        assert said[str(k), "velocity"] == pytest.approx((abs(float(spline(at, 1))), at), rel=5e-4, abs=1e-6)
+        ends = [t0 + 1e-12, t1 - 1e-12]  # |acceleration|: at an end of the piece
+        at = max(ends, key=lambda t: abs(spline(t, 2)))
+        assert said[str(k), "acceleration"] == pytest.approx((abs(float(spline(at, 2))), at), rel=5e-4,
+                                                             abs=1e-6)
 
 
 def test_linear_and_hold_intervals(demo):
