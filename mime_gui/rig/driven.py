@@ -98,12 +98,14 @@ def play_driven(built, commands, torques: Mapping[str, object], dt: float, initi
     torque-driven segment are ignored). ``magnets``: the torque-driven segments feel the magnets' pull
     (:mod:`mime_gui.rig.pulled`). Returns a :class:`~mime_gui.rig.build.RigTrajectory`; a torque-driven
     segment's trajectory carries ``joint_velocities`` too."""
-    from mime_gui.nodes.dynamic import DynamicArmNode
+    from mime_gui.nodes.dynamic import DynamicArmNode, check_substeps
     from mime_gui.rig.build import RigTrajectory
 
     names = built.command_names
     u, T = built._command_array(commands, names)
     driven = torque_arrays(built, torques, T)
+    if driven:  # before any step: the pull's path steps one step at a time, each within the bound alone
+        check_substeps(T, substeps, dt)
     init = built.initial_commands()
     for key, value in (initial_positions or {}).items():
         if key not in names:

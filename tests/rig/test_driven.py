@@ -146,3 +146,26 @@ def test_a_divergence_while_the_pull_steps_the_chain_names_the_step(tmp_path):
     assert err.value.code == "dynamics.diverged"
     # the third step (index 2) is where it leaves the finite numbers, at its end: t = 3 × 0.01 s
     assert "diverged at step 2 (t = 0.03 s)" in err.value.message
+
+
+def test_a_pulled_play_of_too_many_sub_steps_in_all_is_refused_before_it_steps(tmp_path, monkeypatch):
+    # the pulled path steps one step at a time, where each step's sub-steps are within the bound alone; a
+    # bound of 10 keeps the play short should the refusal be missing
+    import mime_gui.nodes.dynamic as dynamic
+
+    monkeypatch.setattr(dynamic, "MAX_SUBSTEPS", 10)
+    (tmp_path / "spinner.urdf").write_text(spinner_urdf(1))
+    ball = {"geometry": Sphere(radius=0.005), "material": "NdFeB-N42", "magnetisation": (0, 1, 0)}
+    rig = Apparatus("spinner", chain={"arm": Arm.Dynamic(description=str(tmp_path / "spinner.urdf"))},
+                    magnets={"on_arm": PermanentMagnet(at=(0.05, 0, 0), mount="arm.arm", **ball),
+                             "fixed": PermanentMagnet(at=(0.04, 0.03, 0.02), **ball)})
+    built = rig.build()
+    assert segment_pulls(built, ["arm"])
+    torques = {"arm.joint_torques": np.zeros((4, 1))}
+    with pytest.raises(CodedError) as err:  # 4 steps of 3: 12 sub-steps in all
+        play_driven(built, np.zeros((4, 1)), torques, 0.01, substeps=3)
+    assert err.value.code == "dynamics.substeps"
+    assert "at most 2 sub-step(s) per step" in err.value.message
+    # 4 steps of 2, 8 in all, play
+    played = play_driven(built, np.zeros((4, 1)), torques, 0.01, substeps=2)
+    assert played.segments["arm"].joint_positions.shape == (4, 1)
