@@ -185,15 +185,18 @@ class _Space:
         self.spin = None
         if target.rotating:
             self.spin = self._spinner()
-        self.free = np.array([i for i, n in enumerate(self.names) if self.spin is None or i != self.spin[2]])
+        self.free = np.array([i for i, n in enumerate(self.names) if self.spin is None or i != self.spin[2]],
+                             dtype=int)  # indices, also when the spinning shaft is the only joint
         self.evaluations = 0
 
     def _spinner(self) -> tuple[str, str, int]:
-        """The motor whose shaft turns a magnet: the first motor segment a magnet rides on."""
+        """The motor whose shaft turns a magnet: the first motor segment with a magnet on a frame its shaft
+        moves (the rotor, or a frame on it; a magnet on the stator stays still)."""
         rig = self.built.apparatus
         for magnet in rig.magnets.values():
-            seg = (magnet.mount or "").partition(".")[0]
-            if seg in self.built.segments and MOTOR_JOINT in self.built.node(seg).command_names:
+            seg, _, frame = (magnet.mount or "").partition(".")
+            if seg in self.built.segments and MOTOR_JOINT in self.built.node(seg).command_names \
+                    and _moved_by(self.built.segments[seg].articulation, MOTOR_JOINT, frame):
                 column = self.names.index(f"{seg}.{MOTOR_JOINT}")
                 return seg, MOTOR_JOINT, column
         raise FieldError("plan.spin", "a rotating target needs a motor turning a magnet (a magnet mounted on "
@@ -323,6 +326,16 @@ def _norm_change(value: np.ndarray, change: np.ndarray) -> tuple[float, np.ndarr
     size = float(np.linalg.norm(value))
     flat = value.reshape(-1)
     return size, (flat @ change.reshape(len(flat), -1)) / max(size, 1e-300)
+
+
+def _moved_by(art, joint: str, frame: str) -> bool:
+    """True when ``joint`` moves ``frame`` of ``art`` (the frame's body is the joint's or below it)."""
+    if frame not in art.frame_names:
+        return False
+    moved, body = art.joint_index(joint) + 1, int(art.frame_body[art.frame_index(frame)])
+    while body > moved:  # parent[i] < i: up the tree until at or above the joint's body
+        body = int(art.parent[body])
+    return body == moved
 
 
 class _Residuals:
@@ -518,6 +531,8 @@ def _descend(res: _Residuals, x0: np.ndarray) -> Candidate:
     x = np.array(x0, dtype=float)
     x[free] = np.clip(x[free], lo, hi)
     (r, best, J), = res.of(x[None], jacobian=True)
+    if not len(free):  # nothing to move: the pose is what it gives
+        return best
     cost = float(r @ r)
     mu = 1e-2
     for _ in range(ITERATIONS):
@@ -568,7 +583,8 @@ def _starts(space: _Space, x0: np.ndarray, count: int, seed: int) -> np.ndarray:
     lo = np.where(np.isfinite(space.lower), space.lower, x0 - TURN)
     hi = np.where(np.isfinite(space.upper), space.upper, x0 + TURN)
     out = [np.array(x0, dtype=float)]
-    for _ in range(max(count, 1) - 1):
+    # no joint to search (a lone motor spinning): every start would be the current pose
+    for _ in range(max(count, 1) - 1 if len(space.free) else 0):
         x = np.array(x0, dtype=float)
         x[space.free] = rng.uniform(lo[space.free], hi[space.free])
         out.append(x)

@@ -86,14 +86,11 @@ def urdf_rig(path: str) -> Apparatus:
     return Apparatus(name, chain={name: arm}, base=folder)
 
 
-
 def load_rig(path: str) -> Apparatus:
     from mime_gui.rig import load
 
     try:
         return load(path)
-    except UrdfError as err:
-        raise SessionError.from_urdf(err) from None
-    except (ValueError, KeyError, TypeError, OSError) as err:
+    except (ValueError, KeyError, TypeError, OSError) as err:  # a coded error keeps its code and place
         raise rig_error(err, str(path)) from None
 

@@ -122,3 +122,10 @@ def test_a_plane_far_from_every_magnet_is_bounded():
 
     built = motor_rig({"m": magnet(Sphere(radius=0.001), at=(50.0, 0.0, 0.0))}, {}).build()
     assert plane_side(built, rest_poses(built), (0.0, 0.0, 0.0)) == MAX_SIDE
+
+
+def test_a_rig_without_magnets_shows_a_plane_of_ten_centimetres():
+    from mime_gui.field.plane import plane_side
+
+    built = motor_rig({}, {}).build()
+    assert plane_side(built, rest_poses(built), (0.3, -0.2, 0.1)) == 0.1

@@ -185,3 +185,84 @@ def test_far_apart_two_magnets_feel_the_dipole_dipole_force_and_torque(sizes):
     # and Newton's third law in the far field
     F_back, _ = magnet_wrench([b], a, meshing=216)
     assert np.linalg.norm(F[0] + F_back[0]) <= bound * np.linalg.norm(F_closed)
+
+
+# -- edges: no magnet, no point, chunks, getFT's step --------------------------------------------------------
+
+def test_without_magnets_the_field_and_gradient_are_zero_and_the_step_is_the_bare_ratio():
+    """No magnet to measure a distance from: every step is STEP_RATIO (3e-4 m, the test's own figure)."""
+    points = _around(6, 0.01, 0.05).reshape(2, 3, 3)
+    B, G, h = gradient_at([], np.zeros((2, 0, 4, 4)), points)
+    assert B.shape == (2, 3, 3) and G.shape == (2, 3, 3, 3) and h.shape == (2, 3)
+    assert not B.any() and not G.any()
+    assert np.all(h == 3e-4)
+
+
+def test_no_points_give_empty_fields_of_the_right_shape():
+    magnets, X = _fixed(motor_rig({"m": magnet(Sphere(0.005))}, {}), steps=3)
+    B, G, h = gradient_at(magnets, X, np.zeros((3, 0, 3)))
+    assert B.shape == (3, 0, 3) and G.shape == (3, 0, 3, 3) and h.shape == (3, 0)
+
+
+def test_the_chunks_of_steps_and_points_by_hand():
+    """Seven evaluations per point and magnet, CHUNK_TRIPLES (1e5) a call: 100 steps of 10 points of one
+    magnet fit in one call; 10,000 points of two magnets (140,000 a step) are cut to 100,000 // 14 points."""
+    from mime_gui.field.forces import _chunks
+
+    assert _chunks(100, 1, 10) == (100, 10)
+    assert _chunks(5000, 1, 10) == (1428, 10)
+    assert _chunks(5, 2, 10_000) == (1, 7142)
+
+
+def test_points_cut_into_chunks_give_the_dipoles_gradient_as_one_call_does(monkeypatch):
+    """A call bounded to 35 evaluations (five points of one magnet) cuts 12 points into three chunks and the
+    three steps into one each: the same B and G as one call, and the closed form of the ball's dipole."""
+    import mime_gui.field.forces as forces
+
+    centre = np.array([0.0, 0.01, -0.02])
+    magnets, X = _fixed(motor_rig({"m": magnet(Sphere(0.005), tuple(DIRECTION), at=tuple(centre))}, {}),
+                        steps=3)
+    offsets = _around(36, 0.008, 0.1, seed=5).reshape(3, 12, 3)
+    whole_B, whole_G, _ = gradient_at(magnets, X, centre + offsets)
+    monkeypatch.setattr(forces, "CHUNK_TRIPLES", 35)
+    assert forces._chunks(3, 1, 12) == (1, 5)
+    B, G, _ = gradient_at(magnets, X, centre + offsets)
+    np.testing.assert_allclose(B, whole_B, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(G, whole_G, rtol=1e-12, atol=0)
+    moment = BR * (4 / 3 * math.pi * 0.005**3) / MU0 * DIRECTION
+    for g, r in zip(G.reshape(-1, 3, 3), offsets.reshape(-1, 3), strict=True):
+        expected = _dipole_gradient(moment, r)
+        assert np.linalg.norm(g - expected) <= GRADIENT_BOUND * np.linalg.norm(expected)
+
+
+def test_getft_takes_the_step_it_is_given_and_by_default_a_hundred_thousandth_of_the_target():
+    """The same numbers as getFT called here with that step: 1e-5 of the cuboid's largest side (8 mm) by
+    default, and a coarse 0.5 mm step when asked for (which changes the force)."""
+    a, b = _pair()
+    default_F, default_T = magnet_wrench([a], b, meshing=27)
+    F, T = magpy.getFT([a], [b], pivot="centroid", eps=1e-5 * 0.01, meshing=27, squeeze=False)
+    np.testing.assert_allclose(default_F, F.sum(axis=0)[:, 0], rtol=1e-12)
+    np.testing.assert_allclose(default_T, T.sum(axis=0)[:, 0], rtol=1e-12)
+    coarse_F, _ = magnet_wrench([a], b, meshing=27, eps=5e-4)
+    F, _ = magpy.getFT([a], [b], pivot="centroid", eps=5e-4, meshing=27, squeeze=False)
+    np.testing.assert_allclose(coarse_F, F.sum(axis=0)[:, 0], rtol=1e-12)
+    assert np.linalg.norm(coarse_F - default_F) > 1e-6 * np.linalg.norm(default_F)
+
+
+@pytest.mark.parametrize("target, extent", [
+    (magpy.magnet.CylinderSegment(dimension=(0.002, 0.005, 0.003, 0.0, 90.0), polarization=(0, 0, 1)), 0.01),
+    (magpy.magnet.CylinderSegment(dimension=(0.001, 0.002, 0.012, 30.0, 300.0), polarization=(0, 0, 1)),
+     0.012),
+    (magpy.magnet.Tetrahedron(vertices=[(0, 0.02, -0.01), (0.004, 0.02, -0.01), (0, 0.027, -0.01),
+                                        (0, 0.02, -0.008)], polarization=(0, 0, 1)), 0.007),
+    (magpy.magnet.Cuboid(dimension=(0.003, 0.009, 0.002), polarization=(0, 0, 1)), 0.009),
+    (magpy.magnet.Sphere(diameter=0.006, polarization=(0, 0, 1)), 0.006),
+    (magpy.misc.Dipole(moment=(0, 0, 1)), 1e-3),
+], ids=["segment-wide", "segment-tall", "tetrahedron", "cuboid", "sphere", "dipole"])
+def test_the_target_s_extent_for_getft_s_step_is_its_largest_length(target, extent):
+    """A cylinder segment's angles are not lengths (its extent is its outer diameter or its height), a body
+    of vertices its widest span along an axis (here 7 mm along y, away from the origin), a point dipole a
+    millimetre."""
+    from mime_gui.field.forces import _extent
+
+    assert _extent(target) == pytest.approx(extent, rel=1e-12)

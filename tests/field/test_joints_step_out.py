@@ -309,3 +309,33 @@ def test_the_field_checks_name_a_zone_the_magnet_passes_through_while_it_is_ther
     for words in (f"at {len(inside)} of {STEPS} steps", f"from t = {first:g} s to {last:g} s",
                   f"a magnet inside it from t = {first:g} s", "Hall sensor"):
         assert words in finding.message, (words, finding.message)
+
+
+def test_joints_asked_of_a_segment_the_rig_lacks_are_refused_naming_the_segments_it_has():
+    from mime_gui.field import FieldError
+
+    built = _joint_rig(1e-3)
+    with pytest.raises(FieldError) as err:
+        joint_field(built, spin(built, 1.0, 3, DT), segments=["encoder", "wrist"])
+    assert (err.value.code, err.value.file) == ("field.segment", "chain.wrist")
+    assert err.value.message == "'wrist' is not a segment of the rig; segments: motor, encoder"
+
+
+def test_a_spin_counts_on_a_segment_a_magnet_rides_on_through_another_and_not_on_one_after_it():
+    """base → head (on the base's rotor, the magnet on its own rotor) → tail (on the head's stator): the base
+    turns the magnet through the head, so its 2 Hz spin counts; the tail's 5 Hz turns no magnet."""
+    from mime_gui.field.step_out import spin_hertz
+
+    chain = {"base": Motor.Kinematic(), "head": Motor.Kinematic(mount="rotor", at=(0.05, 0.0, 0.0)),
+             "tail": Motor.Kinematic(mount="stator", at=(0.0, 0.1, 0.0))}
+    rig = Apparatus("bench", chain=chain,
+                    magnets={"m": magnet(Sphere(R_BALL), (1.0, 0.0, 0.0), at=(0.01, 0.0, 0.0),
+                                         mount="head.rotor")})
+    assert rig.validate() == []
+    built = rig.build()
+    spun = {seg: [Keyframe(2.0, interpolation="spin", spin=Spin(hz, "Hz", ramp=0.5, hold=1.0))]
+            for seg, hz in (("base", 2.0), ("tail", 5.0))}
+    times = np.array([0.25, 1.0, 1.75])  # half up the ramp, held, half down
+    assert np.allclose(spin_hertz(built, Trajectory(spun), times), [1.0, 2.0, 1.0], rtol=1e-12, atol=1e-12)
+    only_tail = Trajectory({"tail": spun["tail"]})
+    assert not spin_hertz(built, only_tail, times).any()

@@ -61,3 +61,32 @@ def test_lines_ending_on_different_steps_hold_no_point_past_their_end():
     for line in lines:
         steps = np.linalg.norm(np.diff(line, axis=0), axis=1)
         np.testing.assert_allclose(steps, 0.0012, rtol=1e-9)
+
+
+def test_a_magnet_with_no_remanence_has_no_north_pole_to_start_from():
+    from field_helpers import motor_rig
+
+    from mime_gui.rig import Cylinder, PermanentMagnet, tesla
+
+    dead = PermanentMagnet(Cylinder(0.005, 0.01), remanence=tesla(0.0, reason="not magnetised yet"))
+    built = motor_rig({"blank": dead}, {}).build()
+    with pytest.raises(FieldError) as err:
+        field_lines(built, rest_poses(built), "blank")
+    assert (err.value.code, err.value.file) == ("field.magnet", "magnets.blank")
+    assert "no polarisation (remanence 0)" in err.value.message
+
+
+def test_lines_cut_short_by_the_step_count_hold_every_step_taken():
+    """Three steps, too few to reach the magnet or the edge of the sphere: each line is its seed and three
+    steps of 12 % of the 10 mm magnet, the first seed 6 mm up the axis and 3 mm out from it."""
+    from field_helpers import magnet, motor_rig
+
+    from mime_gui.rig import Cylinder
+
+    built = motor_rig({"m": magnet(Cylinder(0.005, 0.01))}, {}).build()
+    lines = field_lines(built, rest_poses(built), "m", seeds=4, steps=3)
+    assert [len(line) for line in lines] == [4, 4, 4, 4]
+    for line in lines:
+        np.testing.assert_allclose(np.linalg.norm(np.diff(line, axis=0), axis=1), 0.0012, rtol=1e-9)
+        assert np.linalg.norm(line[0][:2]) == pytest.approx(0.003, rel=1e-12)
+        assert line[0][2] == pytest.approx(0.006, rel=1e-12)

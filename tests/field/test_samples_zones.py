@@ -154,6 +154,68 @@ def test_newtons_third_law_between_the_magnet_and_a_shaped_sample():
     assert np.linalg.norm(result.force[0, 0] + F_back) <= 2e-3 * np.linalg.norm(F_back)
 
 
+def test_an_unknown_method_is_refused_naming_the_three_there_are():
+    from mime_gui.field.errors import FieldError
+
+    built = _rig({"bead": Sample((0.0, 0.0, 0.02), mount="motor.stator", moment=a_m2(1e-3, reason="VSM"))})
+    with pytest.raises(FieldError) as err:
+        forces_along(built, spin(built, 1.0, 2, 0.01), method="exact")
+    assert (err.value.code, err.value.file) == ("field.method", "method")
+    assert err.value.message == "'exact' is not one of auto, dipole, magnet"
+
+
+def test_a_sample_changed_since_the_build_to_break_its_rules_is_refused_at_its_place():
+    from mime_gui.field.errors import FieldError
+
+    built = _rig({"bead": Sample((0.0, 0.0, 0.02), mount="motor.stator", moment=a_m2(1e-3, reason="VSM"))})
+    built.apparatus.samples["bead"] = Sample((0.0, 0.0, 0.02), mount="motor.stator",
+                                             moment=a_m2(1e-3, reason="VSM"), magnetisation=(0.0, 0.0, 0.0))
+    with pytest.raises(FieldError) as err:
+        forces_along(built, spin(built, 1.0, 2, 0.01))
+    assert (err.value.code, err.value.file) == ("field.sample", "samples.bead.magnetisation")
+    assert "give a non-zero vector in the mount frame" in err.value.message
+
+
+def _still(distance):
+    """A ball magnet fixed at the origin; a 2 mm cylinder (its largest extent 2 mm), a 2 mm ball and a
+    declared moment, each ``distance`` from the magnet's centre along x, y and z."""
+    rig = motor_rig({"m": magnet(Sphere(R_BALL), (0.0, 0.0, 1.0))}, {})
+    rig.samples = {"rod": Sample((distance, 0.0, 0.0), geometry=Cylinder(0.001, 0.002), material="NdFeB-N42"),
+                   "ball": Sample((0.0, distance, 0.0), geometry=Sphere(0.001), material="NdFeB-N42"),
+                   "bead": Sample((0.0, 0.0, distance), moment=a_m2(1e-3, reason="VSM"))}
+    assert rig.validate() == []
+    built = rig.build()
+    return built, built.play(np.zeros((3, 1)), 0.01)
+
+
+@pytest.mark.parametrize("distance, rod", [(0.0245, "dipole"), (0.0235, "magnet")],
+                         ids=["beyond ten sizes", "within ten sizes"])
+def test_auto_takes_the_dipole_for_a_shape_ten_sizes_from_the_magnet_and_getft_nearer(distance, rod):
+    """The rod's 2 mm against a tenth of its distance to the magnet's 4 mm sphere (2 cm at 2.4 cm from its
+    centre); a ball and a declared moment take the dipole however near; the route taken gives that route's
+    numbers."""
+    built, played = _still(distance)
+    auto = forces_along(built, played)
+    assert auto.routes == (rod, "dipole", "dipole")
+    forced = forces_along(built, played, method=rod)
+    np.testing.assert_allclose(auto.force[:, 0], forced.force[:, 0], rtol=1e-12, atol=0)
+    np.testing.assert_allclose(auto.torque[:, 0], forced.torque[:, 0], rtol=1e-12, atol=0)
+
+
+def test_without_magnets_a_sample_feels_nothing_and_keeps_its_mount_frame_s_direction():
+    rig = motor_rig({}, {})
+    rig.samples = {"rod": Sample((0.01, 0.0, 0.0), mount="motor.rotor", geometry=Cylinder(0.001, 0.002),
+                                 material="NdFeB-N42", magnetisation=(1.0, 0.0, 0.0), orientation="follows")}
+    assert rig.validate() == []
+    built = rig.build()
+    result = forces_along(built, spin(built, 1.0, 4, 0.25))  # a quarter turn a step
+    assert result.routes == ("dipole",)
+    assert not result.B.any() and not result.force.any() and not result.torque.any()
+    size = material("NdFeB-N42").remanence * math.pi * 0.001**2 * 0.002 / MU0
+    turned = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, 0.0], [0.0, -1.0, 0.0], [1.0, 0.0, 0.0]])
+    np.testing.assert_allclose(result.moment[:, 0], size * turned, rtol=1e-9, atol=1e-12 * size)
+
+
 # -- zones ---------------------------------------------------------------------------------------------------
 
 def test_a_zone_the_magnet_passes_through_is_named_at_the_steps_it_is_there():
@@ -221,3 +283,54 @@ def test_a_rig_without_magnets_breaches_no_zone():
     check = zone_findings(built, spin(built, 1.0, 5, 0.01))
     assert check.zone_names == ("coil",) and check.worst.shape == (5, 1)
     assert (check.worst == 0).all() and not check.breach.any() and check.findings == []
+
+
+def _box_grid(box):
+    """The test's own grid on a box's surface: the 6 × 6 × 6 lattice over the box, its outer layer only."""
+    u = np.linspace(-1.0, 1.0, 6)
+    lattice = np.array([(a, b, c) for a in u for b in u for c in u])
+    return lattice[np.abs(lattice).max(axis=1) == 1.0] * 0.5 * np.asarray(box)
+
+
+def test_a_box_zone_is_sampled_on_a_six_by_six_grid_of_each_face_edges_and_corners_once():
+    box = (0.02, 0.01, 0.015)
+    points = surface_points(Zone((0.0, 0.0, 0.0), box=box, reason="a coil"))
+    assert len(points) == 6**3 - 4**3  # 152: each edge and corner once
+    expected = _box_grid(box)
+    np.testing.assert_allclose(points[np.lexsort(points.T)], expected[np.lexsort(expected.T)], rtol=0,
+                               atol=1e-15)
+
+
+def test_a_box_zone_the_magnet_passes_is_named_with_the_worst_dipole_field_on_its_faces():
+    """A flat box 1 to 2 cm beyond the ball's circle near the quarter turn (3 mm off it, so one step is the
+    worst), with a 20 mT limit: the breach and the worst |B| at each step are the ball's dipole field on the
+    test's own grid of the box's faces."""
+    box, centre = (0.02, 0.01, 0.015), np.array([0.003, 0.045, 0.0])
+    zone = Zone(tuple(centre), box=box, limit=0.02, reason="a Hall sensor")
+    built = _rig(zones={"sensor": zone})
+    dt, steps = 0.005, 200
+    check = zone_findings(built, spin(built, 1.0, steps, dt))
+    surface = centre + _box_grid(box)
+    largest = []
+    for angle in 2 * math.pi * dt * np.arange(1, steps + 1):
+        ball, m1 = _ball_at(angle)
+        r = surface - ball
+        d = np.linalg.norm(r, axis=1, keepdims=True)
+        B = MU0 / (4 * math.pi) * (3 * r / d * ((r / d) @ m1)[:, None] - m1) / d**3
+        largest.append(np.linalg.norm(B, axis=1).max())
+    largest = np.array(largest)
+    over = largest > zone.limit
+    assert 0 < over.sum() < steps // 4
+    assert np.array_equal(check.breach[:, 0], over)
+    np.testing.assert_allclose(check.worst[over, 0], largest[over], rtol=1e-9)
+    assert np.all(check.worst[~over, 0] <= zone.limit)
+    [finding] = check.findings
+    hit = np.flatnonzero(over)
+    worst = hit[np.argmax(largest[hit])]
+    assert (finding.code, finding.where) == ("field.zone", "zones.sensor")
+    for words in (f"at {len(hit)} of {steps} steps", f"from t = {dt * (hit[0] + 1):g} s to "
+                  f"{dt * (hit[-1] + 1):g} s",
+                  f"worst {largest[worst] * 1e3:.4g} mT at t = {dt * (worst + 1):g} s",
+                  "limit 20 mT", "(a Hall sensor)", "keep the magnets farther away or move the zone"):
+        assert words in finding.message, (words, finding.message)
+    assert "inside" not in finding.message

@@ -168,3 +168,78 @@ def test_long_runs_show_a_progress_bar_on_a_terminal(tmp_path, monkeypatch):
     assert bar.count("\r") == 6 and bar.endswith("501/501 steps\n") and out.getvalue() == ""
     err = io.StringIO()  # not a terminal: no bar however long
     assert play_command.play(args, out, err) == 0 and err.getvalue() == ""
+
+
+def test_a_bar_of_many_small_chunks_is_drawn_once_per_width_it_takes(tmp_path, monkeypatch):
+    from mime_gui.cli import play as play_command
+
+    monkeypatch.setattr(play_command, "CHUNK_STEPS", 7)  # 72 chunks of the 501 steps, on a 40-wide bar
+    monkeypatch.setattr(play_command, "PROGRESS_STEPS", 100)
+    args = argparse.Namespace(file=str(DEMO_URDF), commands=str(WAVE), dt=None, servo_tau=None,
+                              out=str(tmp_path / "o.npz"), quiet=True)
+    err = _Terminal()
+    assert play_command.play(args, io.StringIO(), err) == 0
+    frames = err.getvalue().split("\r")[1:]
+    # each width 0 to 40 once: the chunks that leave the bar as wide as it was draw nothing
+    assert [frame.count("#") for frame in frames] == list(range(41))
+    assert frames[0] == f"  [{'.' * 40}] 7/501 steps"
+    assert frames[-1] == f"  [{'#' * 40}] 501/501 steps\n"
+
+
+def test_torques_print_the_first_twenty_excesses_and_count_the_rest(tmp_path, capsys):
+    out = tmp_path / "o.npz"
+    assert main(["play", str(DEMO_URDF), "--commands", str(WAVE), "--torques", "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    with np.load(out) as data:
+        excesses = data["limit_excesses"]
+    assert len(excesses) > 20  # the wave asks joint_2 and joint_3 for more than their limits, often
+    first = next(k for k, line in enumerate(lines) if line.startswith("  torques: "))
+    assert lines[first].endswith(f"; {len(excesses)} limit excess(es)")
+    shown = lines[first + 1:first + 21]
+    assert all(line.startswith("    warning[torque.") for line in shown)
+    assert lines[first + 21] == f"    … and {len(excesses) - 20} more (limit_excesses in the output)"
+    assert lines[first + 22].startswith("  demand per joint")
+
+
+def _kinematic_demo(tmp_path, margin=None):
+    """The demo rig with both segments kinematic (no masses asked for), and a clearance margin if given."""
+    import json
+
+    data = json.loads((DEMO / "demo.rig.json").read_text())
+    data["chain"][0].update(kind="Arm.Kinematic", description=str(DEMO_URDF))
+    for key in ("armature", "actuators"):
+        data["chain"][0].pop(key)
+    data["chain"][1].update(kind="Motor.Kinematic")
+    data["chain"][1].pop("inertia")
+    if margin is not None:
+        data["clearance"].update(margin={"value": margin, "unit": "m"}, reason="a test's wide margin")
+    path = tmp_path / "kinematic.rig.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_torques_of_a_rig_without_a_dynamic_segment_say_so(tmp_path, capsys):
+    rig, out = _kinematic_demo(tmp_path), tmp_path / "o.npz"
+    assert main(["play", str(rig), "--commands", str(DEMO / "chain.csv"), "--dt", "0.04", "--torques",
+                 "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2:] == ["  torques: no dynamic segment", f"  wrote {out}"]
+    assert not any("demand per joint" in line for line in lines)
+
+
+def test_clearance_prints_the_first_twenty_findings_and_counts_the_rest(tmp_path, capsys):
+    """A margin of 2 m: every moving pair of the demo comes within it, more pairs than are printed."""
+    rig, out = _kinematic_demo(tmp_path, margin=2.0), tmp_path / "o.npz"
+    assert main(["play", str(rig), "--commands", str(DEMO / "chain.csv"), "--dt", "0.04", "--clearance",
+                 "--out", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    with np.load(out) as data:
+        found, pairs = data["clearance_findings"], data["clearance_pairs"]
+    assert len(found) == len(pairs) > 20
+    first = next(k for k, line in enumerate(lines) if line.startswith("  clearance: "))
+    assert lines[first].endswith(f"; margin 2000 mm; {len(found)} finding(s)")
+    assert lines[first + 1].startswith("    smallest distance ")
+    shown = lines[first + 2:first + 22]
+    assert [line.split("] ", 1)[0] for line in shown] == ["    error[clearance.margin"] * 20
+    assert [line.split(": ", 1)[1] for line in shown] == [str(m) for m in found[:20, 2]]
+    assert lines[first + 22] == f"    … and {len(found) - 20} more (clearance_findings in the output)"

@@ -73,3 +73,23 @@ def test_a_rig_that_breaks_a_rule_prints_its_findings(tmp_path, capsys):
     assert main(["trajectory", str(path), "bad", "--out", str(tmp_path / "t.csv")]) == 1
     assert "error[trajectory.joint] trajectories.bad.segments.arm.0.values.joint_9" in capsys.readouterr().out
     assert not (tmp_path / "t.csv").exists()
+
+
+def test_a_rig_file_that_cannot_be_read_is_one_line_with_its_place(tmp_path, capsys):
+    path = tmp_path / "r.rig.json"
+    path.write_text('{"format": "mime-rig", "version": 1,\n "colour": "red"}')
+    out = tmp_path / "t.csv"
+    assert main(["trajectory", str(path), NAME, "--out", str(out)]) == 1
+    printed = capsys.readouterr()
+    (line,) = printed.out.splitlines()
+    assert line.startswith(f"error[rigfile.key] {path}:2: #/colour: unknown key 'colour'; allowed here: ")
+    assert printed.err == ""
+    assert not out.exists()
+
+
+def test_a_write_the_system_refuses_says_why_and_nothing_is_written(tmp_path, capsys):
+    out = tmp_path / "missing" / "t.csv"
+    assert main(["trajectory", str(DEMO_RIG), NAME, "--out", str(out)]) == 1
+    printed = capsys.readouterr().out
+    assert printed.splitlines() == [f"error[export.io] {out}: cannot write (No such file or directory)"]
+    assert not (tmp_path / "missing").exists()

@@ -120,3 +120,30 @@ def test_a_pruned_extraction_of_a_bundle_that_is_gone_is_a_coded_refusal(bundle,
         s.save(tmp_path / "kept" / "demo.rig.json")
     assert err.value.code == "session.save-bundle" and str(bundle) in err.value.message
     assert not (tmp_path / "kept").exists() and s.document.bundle
+
+
+def test_a_pruned_extraction_of_a_bundle_that_no_longer_opens_is_refused_with_the_bundles_code(bundle,
+                                                                                              tmp_path):
+    s = Session()
+    doc = s.open(str(bundle))
+    seen = []
+    s.error.connect(seen.append)
+    shutil.rmtree(Path(doc.path).parent)
+    bundle.write_bytes(b"not a zip any more")
+    with pytest.raises(SessionError) as err:
+        s.save(tmp_path / "kept" / "demo.rig.json")
+    assert (err.value.code, err.value.file) == ("bundle.zip", str(bundle))
+    assert "not a readable zip" in err.value.message
+    assert seen == [err.value]
+    assert not (tmp_path / "kept").exists() and s.document.bundle == str(bundle)
+
+
+def test_files_already_beside_the_target_with_the_bundles_bytes_are_kept_not_copied_again(bundle, tmp_path):
+    s = Session()
+    doc = s.open(str(bundle))
+    folder = tmp_path / "kept"
+    shutil.copytree(Path(doc.path).parent / "files", folder / "files")  # the bundle's files, already there
+    before = {p: p.stat().st_ino for p in (folder / "files").rglob("*") if p.is_file()}
+    target = s.save(folder / "demo.rig.json")
+    assert {p: p.stat().st_ino for p in (folder / "files").rglob("*") if p.is_file()} == before
+    assert load(target).validate() == [] and s.document.bundle == ""

@@ -185,3 +185,57 @@ def test_a_gesture_put_back_where_it_began_is_no_step(clock):
     h.push(Step("drag", 1, 0, ("set", "x")))  # Escape: the value put back
     h.end_gesture()
     assert len(h) == 0 and not h.can_undo
+
+
+def test_redo_with_nothing_undone_gives_nothing_and_changes_nothing(clock):
+    h = make(clock)
+    assert h.redo() is None
+    h.push(Step("a", 0, 1))
+    h.undo()
+    assert h.redo().name == "a"
+    assert h.redo() is None and len(h) == 1 and h.undo_name == "a" and not h.can_redo
+
+
+def test_a_merged_step_whose_ends_cannot_be_compared_is_kept(clock):
+    np = pytest.importorskip("numpy")
+    h = make(clock)
+    h.push(Step("a", np.array([0.0, 1.0]), np.array([1.0, 1.0]), "k"))
+    assert h.push(Step("a", np.array([1.0, 1.0]), np.array([0.0, 1.0]), "k"))  # element-wise: undecided
+    assert len(h) == 1 and h.can_undo and h._done[0].after.tolist() == [0.0, 1.0]
+
+
+# -- the session's undo and gestures -------------------------------------------------------------------------
+@pytest.fixture
+def demo_session():
+    from mime_gui import RESOURCES
+    from mime_gui.session import Session
+
+    s = Session()
+    s.open(RESOURCES / "demo" / "demo.rig.json")
+    return s
+
+
+def test_undo_and_redo_with_nothing_to_undo_or_redo_give_nothing_and_announce_nothing(demo_session):
+    s, announced = demo_session, []
+    s.history_changed.connect(lambda *a: announced.append(a))
+    rig = s.rig
+    assert s.undo() is None and s.redo() is None
+    assert s.rig is rig and announced == []
+
+
+def test_a_gesture_in_the_session_is_its_own_step_and_ends_sealed(demo_session):
+    from mime_gui.session import SetValue
+
+    s = demo_session
+    at = "parts.holder.at"
+    s.apply(SetValue(at, (0.0, 0.0, 0.011)))  # typed into the field
+    s.begin_gesture()  # then dragged: a step of its own though the same field, at once after
+    s.apply(SetValue(at, (0.0, 0.0, 0.02)))
+    s.apply(SetValue(at, (0.0, 0.0, 0.03)))
+    s.end_gesture()
+    s.apply(SetValue(at, (0.0, 0.0, 0.04)))  # after the drag: its own step again
+    assert len(s.history) == 3
+    s.undo()
+    assert s.rig.parts["holder"].at == (0.0, 0.0, 0.03)
+    s.undo()
+    assert s.rig.parts["holder"].at == (0.0, 0.0, 0.011)

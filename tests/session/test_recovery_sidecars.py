@@ -210,3 +210,106 @@ def test_an_autosave_interval_unset_or_blank_is_the_default_and_logs_nothing(mon
     with caplog.at_level(logging.WARNING):
         assert autosave_interval() == INTERVAL
     assert caplog.records == []
+
+
+# -- where the recovery files live, and which processes count as gone -------------------------------------
+def test_the_recovery_folder_is_the_override_else_under_the_state_home_else_under_home(monkeypatch, tmp_path):
+    monkeypatch.setenv("MIME_GUI_RECOVERY_DIR", str(tmp_path / "mine"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert recovery_module.default_folder() == tmp_path / "mine"
+    assert RecoveryStore().folder == tmp_path / "mine"
+    monkeypatch.setenv("MIME_GUI_RECOVERY_DIR", "")  # set but empty: no override
+    assert recovery_module.default_folder() == tmp_path / "state" / "mime-gui" / "recovery"
+    monkeypatch.delenv("MIME_GUI_RECOVERY_DIR")
+    monkeypatch.setenv("XDG_STATE_HOME", "")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    home = tmp_path / "home"
+    assert recovery_module.default_folder() == home / ".local" / "state" / "mime-gui" / "recovery"
+
+
+def test_a_sidecar_of_process_zero_is_offered_as_gone(tmp_path):
+    folder = tmp_path / "rec"
+    good(folder, "0-1", 0)  # signalling pid 0 would reach this very process group: never asked
+    assert [r.pid for r in RecoveryStore(folder).pending()] == [0]
+
+
+@pytest.mark.parametrize("raised, offered", [
+    (PermissionError(1, "Operation not permitted"), False),  # another user's process: alive, not ours
+    (ProcessLookupError(3, "No such process"), True),
+    (OSError(22, "Invalid argument"), True),
+], ids=["another users process", "no such process", "another error"])
+def test_whether_a_sidecars_process_is_gone_follows_what_signalling_it_says(tmp_path, monkeypatch, gone,
+                                                                             raised, offered):
+    folder = tmp_path / "rec"
+    good(folder, "1-1", gone)
+    asked = []
+
+    def kill(pid, sig):
+        asked.append((pid, sig))
+        raise raised
+
+    monkeypatch.setattr(recovery_module.os, "kill", kill)
+    assert [r.pid for r in RecoveryStore(folder).pending()] == ([gone] if offered else [])
+    assert asked == [(gone, 0)]
+
+
+# -- discarding, and folders that are not there --------------------------------------------------------------
+def test_discarding_removes_what_is_there_of_the_pair(tmp_path, gone):
+    folder = tmp_path / "rec"
+    store = RecoveryStore(folder)
+    store.write(load(DEMO_RIG), str(DEMO_RIG), "rig")
+    store.rig_file.unlink()  # only the sidecar left: it still goes
+    store.discard()
+    assert list(folder.iterdir()) == []
+    good(folder, "1-1", gone)
+    (item,) = RecoveryStore(folder).pending()
+    item.meta_file.unlink()  # only the recovery file left: it still goes
+    item.discard()
+    assert list(folder.iterdir()) == []
+
+
+def test_a_recovery_folder_that_is_not_there_offers_nothing_and_forgets_what_was_skipped(tmp_path, gone):
+    folder = tmp_path / "rec"
+    sidecar(folder, "2-2", "{not json")
+    store = RecoveryStore(folder)
+    assert store.pending() == [] and len(store.skipped) == 1
+    (folder / "2-2.json").unlink()
+    (folder / "2-2.rig.json").unlink()
+    folder.rmdir()
+    assert store.pending() == [] and store.skipped == []
+
+
+# -- files that cannot be examined ---------------------------------------------------------------------------
+def test_a_sidecar_that_cannot_be_read_is_skipped_with_an_io_code(tmp_path, gone, caplog):
+    folder = tmp_path / "rec"
+    good(folder, "1-1", gone)
+    dangling = folder / "2-2.json"
+    dangling.symlink_to(folder / "nowhere.json")  # listed in the folder, but no file behind it
+    store = RecoveryStore(folder)
+    with caplog.at_level(logging.WARNING):
+        assert [r.meta_file.name for r in store.pending()] == ["1-1.json"]
+    assert skipped_codes(store, caplog) == [("recovery.io", str(dangling))]
+    message = store.skipped[0].message
+    assert message.startswith("cannot read the sidecar (No such file or directory)")
+    assert message.endswith("remove it (and its .rig.json) once you no longer need it")
+
+
+def test_a_recovery_file_that_cannot_be_examined_is_skipped_with_an_io_code(tmp_path, gone, caplog):
+    folder = tmp_path / "rec"
+    meta = good(folder, "1-1", gone)
+    looped = folder / "1-1.rig.json"
+    looped.unlink()
+    looped.symlink_to(looped)  # a link to itself: examining it fails, and not as a missing file
+    store = RecoveryStore(folder)
+    with caplog.at_level(logging.WARNING):
+        assert store.pending() == []
+    assert skipped_codes(store, caplog) == [("recovery.io", str(meta))]
+    assert store.skipped[0].message == ("cannot examine its recovery file 1-1.rig.json "
+                                        "(Too many levels of symbolic links)")
+
+
+def test_a_sidecar_of_another_running_process_is_not_offered(tmp_path, gone):
+    folder = tmp_path / "rec"
+    good(folder, "1-1", os.getppid())  # the process that started the tests: running, and not this one
+    good(folder, "2-2", gone)
+    assert [r.pid for r in RecoveryStore(folder).pending()] == [gone]
