@@ -102,13 +102,13 @@ def test_plan_on_a_local_worker_process_finds_and_writes_what_this_process_does(
     assert "from 2 start(s)" in text_here and f"|B| {_sample_field_mT():.4g} mT" in text_here
 
 
-def test_plan_whose_write_is_refused_says_why_and_exits_1(tmp_path, capsys):
+def test_plan_whose_write_is_refused_says_why_on_stderr_and_exits_2(tmp_path, capsys):
     out = tmp_path / "missing" / "plan.csv"
     code, text, err = run(capsys, "plan", DEMO_RIG, *FIXED, "--out", out)
-    assert code == 1 and err == "" and not out.exists()
+    assert code == 2 and not out.exists()
     lines = text.splitlines()
-    assert lines[-2].startswith("    1  margin")  # the candidate was found, then its write refused
-    assert lines[-1] == f"error[export.io] {out}: cannot write (No such file or directory)"
+    assert lines[-1].startswith("    1  margin")  # the candidate was found, then its write refused
+    assert err.splitlines() == [f"error[export.io] {out}: cannot write (No such file or directory)"]
     assert not any("passes its checks" in line for line in lines)
 
 

@@ -9,8 +9,9 @@ is checked as played (its limits, the keep-out zones, the field at the target ov
 force bound at every step), and the first that passes is written (an approach from the rig's initial pose,
 then for a rotating target the motor's spin) by :func:`mime_gui.nodes.commands.write_commands`, atomically.
 A target that cannot be met names the constraint that binds (exit 1, nothing written), as does a rig that
-breaks its rules (its findings); bad options and targets the rig cannot aim at are refused with one line
-``error[CODE] PLACE: message`` on stderr (``plan.*``, ``target.*``; exit 2).
+breaks its rules (its findings); bad options, targets the rig cannot aim at and a write the system refuses
+are refused with one line ``error[CODE] PLACE: message`` on stderr (``plan.*``, ``target.*``,
+``export.io``; exit 2).
 """
 
 from __future__ import annotations
@@ -241,9 +242,9 @@ def _run(args: argparse.Namespace, out, err) -> int:
         recorded = trajectory_commands(built, trajectory, args.dt)
         comment = (f"plan for {target.at} of rig {rig.name!r}: candidate {k + 1}, every {args.dt:g} s "
                    "(radians, metres)")
-        failed = _write(target_path, lambda r=recorded, m=comment: write_commands(target_path, r, m), out)
-        if failed:
-            return failed
+        # a write the system refuses is a refusal like the others: its line on stderr, exit 2
+        if _write(target_path, lambda r=recorded, m=comment: write_commands(target_path, r, m), err):
+            return EXIT_USAGE
         what = (f"{checked.frequency:.4g} Hz, axis {math.degrees(checked.angle):.2f}° off, |B| "
                 f"{checked.B_min * 1e3:.4g}–{checked.B_max * 1e3:.4g} mT" if target.rotating
                 else f"{math.degrees(checked.angle):.2f}° off, |B| {checked.B_min * 1e3:.4g} mT")
