@@ -497,10 +497,12 @@ def ik_error(pose, target, row0, e6):
         for i in range(1, 3):
             if R[i, i] > R[best, best]:
                 best = i
-        d = math.sqrt(max(R[best, best] - c, 1e-300))
-        a0 = (0.5 * (R[0, best] + R[best, 0]) - (c if best == 0 else 0.0)) / d
-        a1 = (0.5 * (R[1, best] + R[best, 1]) - (c if best == 1 else 0.0)) / d
-        a2 = (0.5 * (R[2, best] + R[best, 2]) - (c if best == 2 else 0.0)) / d
+        # the column is (1 - c) k_best k: made a unit vector by its own length
+        a0 = 0.5 * (R[0, best] + R[best, 0]) - (c if best == 0 else 0.0)
+        a1 = 0.5 * (R[1, best] + R[best, 1]) - (c if best == 1 else 0.0)
+        a2 = 0.5 * (R[2, best] + R[best, 2]) - (c if best == 2 else 0.0)
+        d = max(math.sqrt(a0 * a0 + a1 * a1 + a2 * a2), 1e-300)
+        a0, a1, a2 = a0 / d, a1 / d, a2 / d
         if a0 * w0 + a1 * w1 + a2 * w2 < 0.0:
             a0, a1, a2 = -a0, -a1, -a2
         e6[0], e6[1], e6[2] = a0 * theta, a1 * theta, a2 * theta

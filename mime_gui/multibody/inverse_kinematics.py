@@ -318,7 +318,7 @@ def _rotation_log(R: np.ndarray) -> list[float]:
     w = np.array(w)
     B = (R + R.T) * 0.5 - c * np.eye(3)
     i = int(np.argmax(np.diag(B)))
-    axis = B[:, i] / math.sqrt(max(B[i, i], 1e-300))
+    axis = B[:, i] / max(float(np.linalg.norm(B[:, i])), 1e-300)  # the column is (1 - c) k_i k
     if axis @ w < 0:
         axis = -axis
     return (axis * theta).tolist()
@@ -345,10 +345,15 @@ def solve_frame(function: FrameFunction, x0, world_X_target, *, orientation: boo
     k = _kernels()
     target = _laid_out(_target(world_X_target, orientation))
     lower, upper = _laid_out(function.lower), _laid_out(function.upper)
-    x = np.minimum(np.maximum(np.array(x0, dtype=float), lower), upper)
-    if x.shape != lower.shape or not np.isfinite(x).all():
+    try:
+        x = np.array(x0, dtype=float)
+    except (TypeError, ValueError):
+        x = None
+    # the shape checked before the limits clip: a start of one value would broadcast to every unknown
+    if x is None or x.shape != lower.shape or not np.isfinite(x).all():
         raise IKError("ik.start", f"the start must be {len(lower)} finite values "
                                   f"({', '.join(function.names)}), got {np.shape(x0)}")
+    x = np.minimum(np.maximum(x, lower), upper)
     n = len(x)
     row0 = 0 if orientation else 3
     gain, damping, max_step = float(null_space_gain), float(damping), float(max_step)

@@ -347,3 +347,12 @@ def test_the_demo_rigs_rotor_is_solved_over_the_arm_and_the_motor():
         reached = demo_poses(arm_q, motor_q[0])["rotor"]
         assert np.linalg.norm(reached[:3, 3] - target[:3, 3]) <= TOL and angle_between(reached, target) <= TOL
         assert within_limits(arm_art, arm_q)
+
+
+@pytest.mark.parametrize("start", [[0.1], [0.1, 0.2], "abc"], ids=["one value", "two values", "text"])
+def test_a_frame_function_s_start_of_the_wrong_size_is_refused_not_broadcast(start):
+    """Three unknowns: a start of one value is not spread over them, nor one of two left to numpy."""
+    with pytest.raises(ik.IKError) as e:
+        ik.solve_frame(_Slide(), start, [0.1, 0.0, 0.0], orientation=False)
+    assert e.value.code == "ik.start"
+    assert "the start must be 3 finite values (x, y, z)" in e.value.message
