@@ -60,7 +60,8 @@ class ViewState:
     def attach(self, renderer: Renderer | None) -> None:
         """Attach a view and bring it up to date (scene, poses, layers, highlight)."""
         self._renderer = renderer
-        if renderer is None:
+        if renderer is None:  # what was pushed went with the view
+            self._items = {}
             return
         for layer, on in self._layers.items():
             renderer.set_layer_visible(layer, on)

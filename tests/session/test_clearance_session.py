@@ -203,3 +203,33 @@ def test_a_remembered_pair_is_computed_again_when_its_pieces_move_apart_by_equal
     assert sorted(p[0] for p in points) == pytest.approx([0.05, 0.45], abs=1e-9)
     assert points[0][1:] == pytest.approx(points[1][1:], abs=1e-9)  # straight across the gap
     assert np.abs(np.array(points)[:, 1:]).max() <= 0.1 + 1e-9  # within the faces
+
+
+def test_a_rig_with_no_moving_pair_has_no_closest_pair(tmp_path):
+    """Only one body has a shape (the carriage has none): nothing can come close to anything."""
+    urdf = tmp_path / "slider.urdf"
+    urdf.write_text(SLIDER)
+    still = Part(Box(size=(0.2, 0.2, 0.2)), material="aluminium", at=(0.5, 0.0, 0.0))
+    rig = Apparatus("alone", chain={"arm": Arm.Kinematic(description=str(urdf))}, parts={"still": still})
+    session = Session()
+    session.open_apparatus(rig)
+    model = clearance_model(session.document.built)
+    assert [b.label for b in model.bodies] == ["parts.still"]
+    assert closest_now(model, frame_poses_now(session.document)) is None
+    live = LiveClearance(session)
+    assert live.update() is None and live.computed == 1  # computed, and found nothing
+
+
+def test_the_drawn_poses_are_none_while_the_drawing_is_not_the_builds(tmp_path):
+    from types import SimpleNamespace
+
+    session = _boxes(tmp_path, (0.5, 0.4, 0.3))
+    session.set_joint_positions("arm", [0.2])
+    doc = session.document
+    np.testing.assert_array_equal(frame_poses_now(doc), doc.segments["arm"].world_X_frame)
+    drawn = doc.segments["arm"]
+    missing = SimpleNamespace(findings=(), built=doc.built, segments={})
+    assert frame_poses_now(missing) is None  # the segment is not drawn yet
+    fewer = SimpleNamespace(findings=(), built=doc.built,
+                            segments={"arm": SimpleNamespace(world_X_frame=drawn.world_X_frame[:-1])})
+    assert frame_poses_now(fewer) is None  # drawn from another articulation than the build's

@@ -163,3 +163,94 @@ def test_without_a_view_no_item_is_computed():
     r = FakeRenderer()
     s.attach_renderer(r)
     assert set(r.items) == {HOLDER, M1, SAMPLE} and s.view.items.keys() == r.items.keys()
+
+
+def test_a_probe_on_the_arm_is_not_pushed_when_only_the_motor_moves(session):
+    r = session.renderer
+    on_arm = ItemRef("", "probe", "elbow")
+    session.apply(AddItem("probes", "elbow", Probe((0.0, 0.0, 0.02), mount="arm.link_3")))
+    r.item_poses.clear()
+    session.set_joint_positions("motor", [0.4])
+    assert set(r.item_poses) == {HOLDER, M1, SAMPLE}  # the arm's probe did not move
+    r.item_poses.clear()
+    session.set_joint_positions("arm", {"joint_1": 0.2})
+    assert set(r.item_poses) == {HOLDER, M1, SAMPLE, on_arm}
+    np.testing.assert_allclose(r.item_poses[on_arm], session.frame_world_pose("arm", "link_3")
+                               @ _at((0.0, 0.0, 0.02)), atol=1e-15)
+
+
+def test_an_item_riding_on_a_segment_the_document_lacks_has_no_pose(session):
+    from mime_gui.session.items import DrawnItem, item_poses
+
+    gone = ItemRef("", "probe", "gone")
+    items = {gone: DrawnItem(gone, ("gripper", "tip"), _at((0.0, 0.0, 0.1))),
+             SAMPLE: DrawnItem(SAMPLE, ("motor", "stator"), _at((0.0, 0.0, 0.05)))}
+    poses = item_poses(session.document, items)
+    assert set(poses) == {SAMPLE}  # an item between an edit and its drawing: left out, not refused
+    np.testing.assert_allclose(poses[SAMPLE], session.frame_world_pose("motor", "stator") @ _at((0, 0, 0.05)))
+    assert item_poses(None, items) == {}
+
+
+class _Shape:
+    """A kind whose half extents are whatever ``half`` gives (or raises)."""
+
+    def __init__(self, half):
+        self._half = half
+
+    def half_extents(self):
+        return self._half()
+
+
+def _broken():
+    raise ValueError("a shape being fixed")
+
+
+@pytest.mark.parametrize("half", [_broken, lambda: (0.1, 0.2), lambda: (0.1, np.nan, 0.2), lambda: None],
+                         ids=["raises", "two values", "not finite", "none"])
+def test_a_kind_without_usable_half_extents_is_outlined_as_a_10_mm_box(half):
+    from mime_gui.session.items import _half_extents
+
+    assert _half_extents(_Shape(half)) == (0.01, 0.01, 0.01)
+    assert _half_extents(object()) == (0.01, 0.01, 0.01)  # a mesh: no half extents at all
+    assert _half_extents(_Shape(lambda: (0.1, 0.2, 0.3))) == (0.1, 0.2, 0.3)
+
+
+def test_keys_that_do_not_compare_are_taken_as_another_drawing():
+    from mime_gui.session.items import _same
+
+    assert _same((np.zeros(3), 1), (np.ones(3), 1)) is False  # arrays: no single truth value
+    assert _same((np.zeros(3), 1), (np.zeros(3), 1)) is False
+    assert _same(("a", 1), ("a", 1)) is True
+    assert _same(("a", 1), ("a", 2)) is False
+
+
+def test_a_sample_whose_shape_cannot_be_checked_is_drawn_without_a_size():
+    from types import SimpleNamespace
+
+    from mime_gui.session.items import _sample_item
+
+    def cannot(base=None):
+        raise TypeError("a value of the wrong type being fixed")
+
+    bead = ItemRef("", "sample", "bead")
+    sample = SimpleNamespace(geometry=SimpleNamespace(problems=cannot, half_extents=lambda: (1.0, 1.0, 1.0)),
+                             magnetisation=(0.0, 2.0, 0.0), at=(0.0, 0.0, 0.04), orientation="follows")
+    item = _sample_item(bead, sample, ("motor", "stator"), None)
+    assert item.half_extents is None and item.rides == ("motor", "stator")
+    assert item.moment == pytest.approx((0.0, 1.0, 0.0)) and item.follows  # drawn all the same
+    np.testing.assert_array_equal(item.local, _at((0.0, 0.0, 0.04)))
+
+
+def test_a_world_part_whose_shape_cannot_be_computed_is_not_drawn_until_it_can(session, monkeypatch):
+    from mime_gui.session import items
+
+    def cannot(*_args):
+        raise ValueError("a shape being fixed")
+
+    block = ItemRef("", "part", "block")
+    with monkeypatch.context() as m:
+        m.setattr(items, "part_shape", cannot)
+        session.apply(AddItem("parts", "block", Part(Box((0.02, 0.04, 0.06)), material="aluminium")))
+        assert block not in session.renderer.items and set(session.renderer.items) == {HOLDER, M1, SAMPLE}
+    session.apply(SetValue("parts.block.at", (0.1, 0.0, 0.0)))
+    assert block in session.renderer.items

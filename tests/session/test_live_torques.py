@@ -177,3 +177,65 @@ def test_live_torques_feel_a_magnet_fixed_beside_the_arm_as_the_batched_ones_do(
     window = transport.live_torques.data()
     scale = np.abs(batched.joint_torques).max()
     np.testing.assert_allclose(window.joint_torques, batched.joint_torques, rtol=0, atol=1e-9 * max(scale, 1))
+
+
+#: a turntable (yaw, revolute) carrying a 0.5 kg slider lifted along z (lift, prismatic)
+TURN_LIFT = """<robot name="rp"><link name="base"/>
+<link name="turn"><inertial><mass value="1"/><origin xyz="0 0 0.1"/>
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<link name="slide"><inertial><mass value="0.5"/><origin xyz="0 0 0"/>
+<inertia ixx="0.001" iyy="0.001" izz="0.001" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="yaw" type="revolute"><parent link="base"/><child link="turn"/><axis xyz="0 0 1"/>
+<limit lower="-3" upper="3" effort="10" velocity="2"/></joint>
+<joint name="lift" type="prismatic"><parent link="turn"/><child link="slide"/><axis xyz="0 0 1"/>
+<limit lower="0" upper="0.5" effort="50" velocity="0.3"/></joint></robot>"""
+
+
+def test_a_sliding_joint_is_shown_in_newtons_and_holds_its_load_s_weight(tmp_path):
+    from mime_gui.rig import Apparatus, Arm
+
+    urdf = tmp_path / "turn_lift.urdf"
+    urdf.write_text(TURN_LIFT)
+    session = Session()
+    session.open_apparatus(Apparatus("rp", chain={"arm": Arm.Dynamic(description=str(urdf))}))
+    transport = Transport(session)
+    transport.tick(DT)
+    live = transport.live_torques
+    assert live.joint_names == ("arm.yaw", "arm.lift")
+    assert live.effort_units == ("N·m", "N")
+    tau, _ = live.last()
+    assert tau == pytest.approx([0.0, 0.5 * 9.81], abs=1e-12)  # the vertical axis holds no torque
+
+
+def test_a_segment_holding_no_pulled_magnet_feels_no_pull_while_another_does():
+    """A magnet on the demo arm's link_3 (its m1 taken off the motor) and one fixed in the world 3 cm from
+    it: the pull turns up in the arm's torques, and the motor riding on the arm, which holds no magnet, has
+    the torques of the same steps without the world magnet, exactly."""
+    from mime_gui.rig import Cylinder, PermanentMagnet, load
+
+    def magnet(**where):
+        return PermanentMagnet(Cylinder(radius=0.01, length=0.02), material="NdFeB-N42",
+                               magnetisation=(1.0, 0.0, 0.0), **where)
+
+    def live_window(with_world_magnet: bool):
+        rig = load(DEMO / "demo.rig.json")
+        del rig.magnets["m1"]
+        rig.magnets["m2"] = magnet(mount="arm.link_3")
+        session = Session()
+        session.open_apparatus(rig)
+        if with_world_magnet:
+            near = session.frame_world_pose("arm", "link_3")[:3, 3] + np.array([0.03, 0.0, 0.0])
+            rig.magnets["m3"] = magnet(at=tuple(near))
+            session.open_apparatus(rig)
+        transport = Transport(session)
+        session.set_command("arm", {"joint_1": 0.3, "joint_5": 0.4})
+        session.set_command("motor", [2.0])
+        for _ in range(10):
+            transport.tick(DT)
+        return transport.live_torques.data()
+
+    pulled, alone = live_window(True), live_window(False)
+    shaft = pulled.joint_names.index("motor.shaft")
+    arm = [pulled.joint_names.index(f"arm.{j}") for j in ARM_JOINTS]
+    assert np.abs(pulled.joint_torques[:, arm] - alone.joint_torques[:, arm]).max() > 1e-3  # the pull
+    np.testing.assert_array_equal(pulled.joint_torques[:, shaft], alone.joint_torques[:, shaft])

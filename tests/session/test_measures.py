@@ -387,3 +387,54 @@ def test_an_item_that_is_no_end_is_refused_on_the_measure_saying_what_to_pick(de
     assert (err.value.code, err.value.file) == ("measure.end", "measure")
     assert str(err.value).startswith("error[measure.end] measure: link ")
     assert "'arm.no_such_link'" in err.value.message and "pick one of those" in err.value.message
+
+
+@pytest.mark.parametrize("item", [
+    ItemRef("gripper", "link", "tool0"),  # a segment the rig lacks
+    ItemRef("arm", "segment", "motor"),  # a segment's row names itself
+    ItemRef("arm", "joint", "joint_9"),
+    ItemRef("arm", "weird", "link_3"),  # a kind no end stands for
+], ids=["unknown segment", "another segment's row", "unknown joint", "unknown kind"])
+def test_an_item_standing_for_no_frame_is_refused_naming_it(demo, item):
+    with pytest.raises(SessionError) as err:
+        demo.measure_end(item)
+    assert (err.value.code, err.value.file) == ("measure.end", "measure")
+    assert err.value.message == (f"{item.kind} {item.path()!r} is not a frame, part, magnet or probe of the "
+                                 "rig; pick one of those")
+
+
+@pytest.mark.parametrize("picked", ["abc", object(), (0.0, 0.1)], ids=["text", "an object", "two numbers"])
+def test_a_picked_point_that_is_no_point_is_refused_saying_what_to_give(demo, picked):
+    with pytest.raises(SessionError) as err:
+        demo.measure_end(ItemRef("arm", "link", "link_3"), picked)
+    assert (err.value.code, err.value.file) == ("measure.point", "measure")
+    assert err.value.message == (f"the point {picked!r} is not three finite numbers; give the picked point "
+                                 "in metres, world axes")
+
+
+def test_a_point_picked_on_a_missing_magnet_is_refused_with_the_ends_reason(demo):
+    errors = []
+    demo.error.connect(errors.append)
+    with pytest.raises(SessionError) as err:
+        demo.measure_end(ItemRef("", "magnet", "m9"), (0.0, 0.0, 0.0))
+    assert (err.value.code, err.value.file) == ("measure.end", "measure")
+    assert "no magnet 'm9'" in err.value.message and errors == [err.value]
+
+
+def test_a_point_picked_on_a_part_fixed_in_the_world_is_refused_as_on_no_frame(demo):
+    from mime_gui.session import AddItem
+
+    demo.apply(AddItem("parts", "block", Part(Box((0.02, 0.04, 0.06)), material="aluminium",
+                                              at=(0.3, 0.0, 0.1))))
+    assert demo.measure_end(ItemRef("", "part", "block")) == CentreEnd("parts", "block")  # as it is: fine
+    with pytest.raises(SessionError) as err:
+        demo.measure_end(ItemRef("", "part", "block"), (0.3, 0.0, 0.1))
+    assert (err.value.code, err.value.file) == ("measure.point", "measure")
+    assert err.value.message == "part block is fixed in the world, on no frame; measure to it as it is"
+
+
+def test_a_reading_with_nothing_open_is_refused_as_a_missing_end():
+    with pytest.raises(MeasureError) as err:
+        Session().view.measures.reading(measure(FrameEnd("arm", "tool0"), FrameEnd("arm", "link_3")))
+    assert (err.value.code, err.value.file) == ("measure.end", "measure")
+    assert err.value.message == "nothing is open"

@@ -110,6 +110,40 @@ def test_segments_slice_the_stacked_arrays():
         assert np.array_equal(commands[name], player.schedule.commands[n, c0:c0 + k])
 
 
+def test_a_segment_is_found_by_name_and_an_unknown_one_is_refused_listing_the_segments():
+    session = Session()
+    session.open(DEMO / "demo.rig.json")
+    player = Player.for_document(session.document, DEMO / "chain.csv")
+    arm = session.document.built.segments["arm"].articulation
+    motor = player.segment("motor")
+    assert motor.name == "motor"
+    assert (motor.joints.start, motor.joints.stop) == (arm.nq, arm.nq + 1)  # after the arm's six
+    first = session.segment("motor").articulation.frame_names[0]
+    assert player.frame_names[motor.frames.start] == f"motor.{first}"
+    assert player.segment("arm").joints == slice(0, arm.nq)
+    with pytest.raises(KeyError) as err:
+        player.segment("gripper")
+    assert "no segment 'gripper' in this playback; segments: arm, motor" in str(err.value)
+
+
+def test_play_while_playing_keeps_the_pace_and_toggle_plays_or_pauses():
+    session = Session()
+    session.open(DEMO / "demo.rig.json")
+    clock = FakeClock()
+    player = Player.for_document(session.document, DEMO / "chain.csv", now=clock)
+    player.toggle()
+    assert player.playing
+    clock.t += 0.2
+    player.play()  # already playing: the wall clock still counts from the first play
+    clock.t += 0.2
+    assert player.update() == 20  # 0.4 s / 0.02 s
+    clock.t += 0.1
+    player.toggle()  # pauses where the wall clock has got
+    assert not player.playing and player.row == 25
+    clock.t += 1.0
+    assert player.update() == 25
+
+
 def test_seek_holds_the_playhead_within_the_trajectory():
     session = Session()
     session.open(DEMO / "demo.rig.json")

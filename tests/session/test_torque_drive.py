@@ -165,3 +165,68 @@ def test_a_segment_driven_by_torques_again_starts_at_rest(demo):
     session.set_drive("motor", "torques")
     np.testing.assert_array_equal(session.joint_velocities("motor"), 0.0)
     np.testing.assert_array_equal(session.applied_torques("motor"), 0.0)
+
+
+def _weighted_demo():
+    """The demo rig with a 0.2 kg weight on the motor's rotor 3 cm off its shaft: the shaft feels gravity and
+    its mount's motion."""
+    from mime_gui.rig import Cylinder, Part, kg, load
+    from mime_gui.session.transport import Transport
+
+    rig = load(DEMO / "demo.rig.json")
+    rig.parts["weight"] = Part(Cylinder(radius=0.01, length=0.02), mass=kg(0.2, reason="weighed"),
+                               at=(0.0, 0.03, 0.0), mount="motor.rotor")
+    session = Session()
+    session.open_apparatus(rig)
+    assert session.findings == ()
+    return session, Transport(session)
+
+
+def test_a_torque_driven_rider_put_elsewhere_with_its_mount_is_at_rest_there():
+    session, transport = _weighted_demo()
+    session.set_drive("motor", "torques")
+    session.set_torques("motor", {"shaft": 0.05})
+    for _ in range(10):
+        transport.tick(DT)
+    assert abs(session.joint_velocities("motor")[0]) > 0.5
+    session.set_joint_positions("arm", {"joint_1": 0.8, "joint_4": 0.6})  # the motor rides on the arm
+    np.testing.assert_array_equal(session.joint_velocities("motor"), [0.0])
+    held = session.holding_torques("motor")
+    # the same place reached without moving: a fresh session placed there and driven by torques
+    fresh, _ = _weighted_demo()
+    fresh.set_joint_positions("arm", session.joint_positions("arm"))
+    fresh.set_joint_positions("motor", session.joint_positions("motor"))
+    fresh.set_drive("motor", "torques")
+    np.testing.assert_allclose(held, fresh.holding_torques("motor"), rtol=1e-12, atol=1e-15)
+    session.set_torques("motor", held)
+    transport.tick(DT)  # held where it was put: no jump of its mount is felt
+    assert abs(session.joint_velocities("motor")[0]) < 1e-9
+
+
+def test_the_holding_torques_after_a_step_take_in_the_mount_s_motion_over_it():
+    """The arm moves smoothly (its commands ramped, through its servo lag) while the motor riding on it is
+    driven by torques: the torques holding the off-axis weight after a step include the arm's motion, so
+    over the next 1 ms step the shaft's velocity barely changes, where without them it changes 40 times
+    as much."""
+    session, transport = _weighted_demo()
+    session.set_drive("motor", "torques")
+    step = 0.001
+    q = session.joint_positions("arm").copy()
+
+    def ramp():
+        q[0] += 2.0 * step
+        q[4] += 3.0 * step
+        session.set_command("arm", q)
+        transport.tick(step)
+
+    for _ in range(40):
+        ramp()
+    session.set_torques("motor", session.holding_torques("motor"))
+    v = session.joint_velocities("motor")[0]
+    ramp()
+    held = session.joint_velocities("motor")[0] - v
+    session.set_torques("motor", [0.0])
+    v = session.joint_velocities("motor")[0]
+    ramp()
+    unheld = session.joint_velocities("motor")[0] - v
+    assert abs(unheld) > 0.1 and abs(held) < abs(unheld) / 40

@@ -205,3 +205,89 @@ def test_a_command_file_keeps_playing_through_an_edit(rig):
     transport.play()
     session.apply(SetValue("chain.arm.servo_time_constant", 0.3))
     assert transport.player is not player and transport.player.playing and transport.player.row == 30
+
+
+def test_without_a_trajectory_seek_step_play_pause_and_toggle_stay_live_and_keep_the_recording(rig):
+    session, _, transport, _, _ = rig
+    rec = transport.start_recording()
+    q = session.joint_positions("arm")
+    rows, modes = [], []
+    transport.playhead_changed.connect(rows.append)
+    transport.mode_changed.connect(modes.append)
+    transport.seek(5)
+    transport.step(1)
+    transport.play()
+    transport.pause()
+    transport.toggle()
+    assert transport.mode == "live" and modes == [] and rows == []
+    assert transport.recording is rec  # nothing to play: the recording goes on
+    np.testing.assert_array_equal(session.joint_positions("arm"), q)
+    assert transport.document is session.document
+
+
+def test_a_playing_tick_within_the_row_shows_nothing_new_and_the_end_is_announced_once_stopped(rig):
+    session, renderer, transport, player, clock = rig
+    transport.load(player)
+    transport.seek(190)
+    transport.play()
+    rows = []
+    transport.playhead_changed.connect(rows.append)
+    clock.t += 0.01  # half a row of 0.02 s
+    transport.tick(0.01)
+    assert player.row == 190 and rows == []
+    clock.t += 1.0  # past the last row (200)
+    transport.tick(1.0)
+    assert not player.playing and player.row == 200
+    assert rows == [200, 200]  # the row shown, then the stop at the end
+    assert_shows_row(session, renderer, player, 200)
+
+
+def test_a_pause_while_paused_announces_the_row_without_showing_it_again(rig):
+    session, _, transport, player, _ = rig
+    transport.load(player)
+    transport.seek(40)
+    moved = session.joint_positions("arm") + 0.1
+    session.set_joint_positions("arm", moved)  # placed by hand after the row was shown
+    rows = []
+    transport.playhead_changed.connect(rows.append)
+    transport.pause()
+    assert rows == [40] and transport.mode == "player"
+    np.testing.assert_array_equal(session.joint_positions("arm"), moved)
+
+
+def test_an_edit_while_live_plays_the_commands_again_without_showing_a_row(rig):
+    session, _, transport, player, _ = rig
+    transport.load(player)
+    transport.seek(60)
+    transport.take_over()
+    session.set_joint_positions("arm", np.zeros(6))
+    session.apply(SetValue("chain.arm.servo_time_constant", 0.3))
+    again = transport.player
+    assert again is not player and again.row == 60 and transport.mode == "live"
+    np.testing.assert_array_equal(session.joint_positions("arm"), np.zeros(6))  # the live state stays
+
+
+def test_a_detached_transport_no_longer_follows_the_session(rig):
+    session, _, transport, player, _ = rig
+    transport.load(player)
+    steps = transport.live_torques.steps
+    transport.detach()
+    session.apply(SetValue("chain.arm.servo_time_constant", 0.3))
+    assert transport.player is player  # not played again
+    session.tick(0.01)  # the demo's arm is dynamic: an attached live-torque view would take this step
+    assert transport.live_torques.steps == steps
+    session.open(DEMO / "arm.urdf")
+    assert transport.player is player and transport.mode == "player"  # not unloaded
+
+
+def test_toggle_plays_a_paused_player_and_brings_a_live_one_back_to_play(rig):
+    session, renderer, transport, player, clock = rig
+    transport.load(player)
+    transport.seek(20)
+    transport.toggle()
+    assert player.playing and transport.mode == "player"
+    transport.take_over()
+    assert not player.playing and transport.mode == "live"
+    transport.toggle()  # live: back to the player, playing from the row it holds
+    assert player.playing and transport.mode == "player" and player.row == 20
+    assert_shows_row(session, renderer, player, 20)

@@ -48,3 +48,16 @@ def test_the_watched_files_are_the_documents_own_then_the_files_its_rig_names():
     assert watched_files(session.open(DEMO / "demo.rig.json")) == [str(DEMO / "demo.rig.json"), *named]
     # a rig built in Python has no file of its own: only what it names (not the working folder)
     assert watched_files(session.open_apparatus(load(DEMO / "demo.rig.json"))) == named
+
+
+def test_a_urdf_opened_on_its_own_is_watched_once_though_its_rig_names_it_too():
+    urdf = DEMO / "arm.urdf"
+    named = [str(DEMO / "meshes" / "base.stl"), str(DEMO / "meshes" / "wrist.obj")]
+    assert watched_files(Session().open(urdf)) == [str(urdf), *named]
+
+
+def test_a_rig_that_cannot_be_followed_still_has_its_own_file_watched(tmp_path):
+    from types import SimpleNamespace
+
+    own = tmp_path / "broken.rig.json"
+    assert watched_files(SimpleNamespace(path=str(own), rig=None)) == [str(own)]
