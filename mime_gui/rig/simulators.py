@@ -119,7 +119,7 @@ def _check_name(name: str, where: str) -> None:
     if _NOT_XML.search(name):
         raise ExportError(
             "export.name",
-            f"the name {printable(name)!r} holds a character an XML name "
+            f"the name '{printable(name)}' holds a character an XML name "
             "cannot keep (a control character, a tab or a newline); rename it",
             where,
         )
@@ -273,7 +273,7 @@ def _add_link(out: Whole, link: Link, where: str) -> None:
     if link.name in out.tree.links:
         raise ExportError(
             "export.name",
-            f"two items would be the link {printable(link.name)!r} of the exported tree; rename one of them",
+            f"two items would be the link '{printable(link.name)}' of the exported tree; rename one of them",
             where,
         )
     out.tree.links[link.name] = link
@@ -283,7 +283,7 @@ def _add_joint(out: Whole, joint: Joint, segment: str | None) -> None:
     if joint.name in out.tree.joints:
         raise ExportError(
             "export.name",
-            f"two items would be the joint {printable(joint.name)!r} of the "
+            f"two items would be the joint '{printable(joint.name)}' of the "
             "exported tree; rename one of them",
             joint.name,
         )

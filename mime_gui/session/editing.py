@@ -87,7 +87,7 @@ class Editing:
     def end_gesture(self) -> None:
         self.history.end_gesture()
 
-    def _fail(self, code: str, message: str, file: str = "") -> SessionError:
+    def _fail(self, code: str, message: str, file: str) -> SessionError:
         return refuse(self._error, code, message, file)
 
 

@@ -136,7 +136,7 @@ class FakeRenderer:
             self.item_poses.pop(ref, None)
         self.items.update(change.added)
         self.items.update(change.changed)
-        self.item_poses.update({ref: np.array(X, copy=True) for ref, X in change.poses.items()})
+        self.item_poses.update({ref: np.array(X) for ref, X in change.poses.items()})
         self.field_source, self.com = change.field, change.com
 
     def set_item_poses(self, poses: dict, com=None) -> None:

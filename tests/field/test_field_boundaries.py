@@ -103,6 +103,42 @@ def test_the_field_now_is_the_field_of_a_one_step_trajectory_at_that_pose():
     assert np.allclose(now.B[0], field_along(built, played).B[1]) and now.B.shape == (1, 1, 3)
 
 
+def test_the_field_now_asks_a_frame_whose_link_name_holds_a_dot_by_its_whole_name(tmp_path):
+    """An arm's link named ``link.1`` (a URDF name may hold a dot; a segment's may not), turned 0.7 rad about
+    z, carrying a cylinder magnet 2 cm out along its x: ``world_X_frame`` is asked for ``("arm", "link.1")``
+    and B at a probe 5 cm up is Magpylib's, the magnet placed by the test."""
+    import magpylib as magpy
+    from field_helpers import BR
+
+    from mime_gui.field import field_now
+    from mime_gui.rig import Apparatus, Arm
+
+    (tmp_path / "arm.urdf").write_text(
+        '<robot name="arm"><link name="base"/><link name="link.1"/><joint name="j" type="revolute">'
+        '<parent link="base"/><child link="link.1"/><axis xyz="0 0 1"/>'
+        '<limit lower="-3" upper="3" effort="1" velocity="1"/></joint></robot>')
+    ball = magnet(Cylinder(0.005, 0.01), (1.0, 0.0, 0.0), at=(0.02, 0.0, 0.0), mount="arm.link.1")
+    rig = Apparatus("arm", chain={"arm": Arm.Kinematic(description=str(tmp_path / "arm.urdf"))},
+                    magnets={"m": ball}, probes={"p": probe((0.0, 0.0, 0.05))})
+    assert rig.validate() == []
+    built = rig.build()
+    played = built.play({"arm.j": [0.7]}, 0.01)
+    index = {n: i for i, n in enumerate(built.frame_names)}
+    asked = []
+
+    def world_X_frame(segment, frame):
+        asked.append((segment, frame))
+        return played.frame_poses[0, index[f"{segment}.{frame}"]]
+
+    now = field_now(built, world_X_frame)
+    assert ("arm", "link.1") in asked
+    c, s = np.cos(0.7), np.sin(0.7)
+    turn = np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+    source = magpy.magnet.Cylinder(dimension=(0.01, 0.01), polarization=tuple(turn @ [BR, 0.0, 0.0]),
+                                   position=turn @ [0.02, 0.0, 0.0])
+    np.testing.assert_allclose(now.B[0, 0], source.getB((0.0, 0.0, 0.05)), rtol=1e-9, atol=1e-15)
+
+
 @pytest.mark.parametrize("size, distance", [(0.005, 0.02), (0.05, 0.3), (0.002, 0.0)])
 def test_the_plane_is_sized_to_the_nearest_magnet_and_the_space_to_it(size, distance):
     from mime_gui.field.plane import plane_side

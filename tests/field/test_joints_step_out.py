@@ -339,3 +339,30 @@ def test_a_spin_counts_on_a_segment_a_magnet_rides_on_through_another_and_not_on
     assert np.allclose(spin_hertz(built, Trajectory(spun), times), [1.0, 2.0, 1.0], rtol=1e-12, atol=1e-12)
     only_tail = Trajectory({"tail": spun["tail"]})
     assert not spin_hertz(built, only_tail, times).any()
+
+
+def test_the_field_checks_time_a_sample_s_step_out_from_the_start_they_are_given():
+    """A sample spun at 1.1 times its step-out frequency (no trajectory's spins: the field's own frequency
+    is asked) by a trajectory played from t = 1.5 s: behind at every one of its 400 steps, timed
+    ``1.5 + (n + 1)·dt`` by hand."""
+    from mime_gui.field.checks import field_findings
+
+    built = _spin_rig(1.0)
+    steps, dt = 400, 0.001
+    [finding] = field_findings(built, spin(built, 1.1 * F_STEP_OUT, steps, dt), start=1.5)
+    assert (finding.code, finding.where) == ("field.step-out", "samples.bead")
+    for words in (f"at {steps} of {steps} steps", f"from t = {1.5 + dt:g} s to {1.5 + steps * dt:g} s"):
+        assert words in finding.message, (words, finding.message)
+
+
+def test_the_joints_memory_estimate_covers_the_arrays_the_check_keeps_per_step():
+    """A million steps of 4 joints and 2 magnets: ``joint_field`` keeps per step and joint the frame's
+    origin (3 floats), |B| (1 float) and the over-tolerance flag (1 byte), per step and magnet its pose
+    (16 floats): 388 MB by hand, which the estimate the CLI refuses a run by must not undercount."""
+    from mime_gui.field import joints
+
+    steps, magnets, count = 1_000_000, 2, 4
+    kept = steps * (count * (3 * 8 + 8 + 1) + magnets * 16 * 8)
+    assert kept == 388_000_000
+    assert joints.joint_bytes(steps, magnets, count) >= kept
+    assert joints.joint_bytes(steps, magnets, 0) == 0  # no joint declares a tolerance: nothing computed

@@ -3,6 +3,8 @@ code for a name that is not a magnet."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -90,3 +92,27 @@ def test_lines_cut_short_by_the_step_count_hold_every_step_taken():
         np.testing.assert_allclose(np.linalg.norm(np.diff(line, axis=0), axis=1), 0.0012, rtol=1e-9)
         assert np.linalg.norm(line[0][:2]) == pytest.approx(0.003, rel=1e-12)
         assert line[0][2] == pytest.approx(0.006, rel=1e-12)
+
+
+def test_a_line_that_just_touches_the_reach_sphere_goes_on_and_one_past_it_ends_there():
+    """The edge of the sphere a line may leave: a magnet 2⁻⁶ m across (a power of two, so a reach in sizes
+    times the size is exact), the reach set to the farthest point of a line traced without a limit. A line
+    exactly on the sphere is still inside it and comes back to the magnet; with the reach one float smaller
+    it ends at that farthest point."""
+    from field_helpers import magnet, motor_rig
+
+    from mime_gui.rig import Cylinder
+
+    size = 2.0**-6  # the cylinder's largest extent: its length, twice its radius
+    built = motor_rig({"m": magnet(Cylinder(size / 2, size))}, {}).build()
+    poses = rest_poses(built)
+    [free, *_] = field_lines(built, poses, "m", seeds=4, reach=1e6)
+    r = np.linalg.norm(free, axis=1)  # the magnet's centre is the world's origin at rest
+    assert r[-1] < 0.55 * size  # it comes back to the magnet
+    far = int(np.argmax(r))
+    reach = r[far] / size
+    assert reach * size == r[far]
+    [touching, *_] = field_lines(built, poses, "m", seeds=4, reach=reach)
+    np.testing.assert_array_equal(touching, free)
+    [leaving, *_] = field_lines(built, poses, "m", seeds=4, reach=math.nextafter(reach, 0.0))
+    np.testing.assert_array_equal(leaving, free[:far + 1])

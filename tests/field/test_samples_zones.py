@@ -262,6 +262,17 @@ def test_a_zone_the_magnet_stays_away_from_gives_nothing_and_needs_no_field():
     assert np.all(check.worst <= 5e-4)
 
 
+def test_a_zone_the_bound_clears_holds_the_bound_of_the_ball_s_moment_at_its_nearest_face():
+    """The box's nearest face is 25 cm from the ball's centre at every angle of its 3 cm circle (the circle
+    lies within the box's x and y), so each step holds the bound ``μ0/4π · 2|m|/(r − a)³`` with r = 25 cm
+    and a the ball's radius, by hand."""
+    built = _rig(zones={"far": Zone((0.0, 0.0, 0.3), box=(0.2, 0.2, 0.1), reason="the operator's hands")})
+    check = zone_findings(built, spin(built, 1.0, 20, 0.005))
+    bound = MU0 / (4 * math.pi) * 2 * M_BALL / (0.25 - R_BALL) ** 3
+    assert not check.sampled.any()
+    np.testing.assert_allclose(check.worst[:, 0], bound, rtol=1e-9, atol=0)
+
+
 def test_a_zone_on_a_frame_rides_with_it():
     """A zone on the rotor right beside the magnet is breached at every step; on the stator, once a turn."""
     built = _rig(zones={"riding": Zone((0.03, 0.012, 0.0), sphere=0.004, mount="motor.rotor",

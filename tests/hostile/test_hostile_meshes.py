@@ -73,6 +73,27 @@ def test_xml_meshes_with_entities_or_broken_markup_are_refused_before_parsing(tm
     assert info.value.line >= 1
 
 
+@pytest.mark.parametrize("dtd", ["file:///etc/passwd", "local.dtd"], ids=["absolute_url", "local_file"])
+def test_an_external_dtd_is_refused_even_by_an_expat_set_to_read_it(tmp_path, monkeypatch, dtd):
+    """Stock expat never reads a DOCTYPE's external DTD, so the entity declarations are what it meets; the
+    check's second line refuses the external reference itself, should the parser be set to follow it."""
+    create = mesh_files.expat.ParserCreate
+
+    def reading_external_dtds(*args, **kwargs):
+        parser = create(*args, **kwargs)
+        parser.SetParamEntityParsing(mesh_files.expat.XML_PARAM_ENTITY_PARSING_ALWAYS)
+        return parser
+
+    monkeypatch.setattr(mesh_files.expat, "ParserCreate", reading_external_dtds)
+    write(tmp_path, "local.dtd", '<!ENTITY x "from the local file">\n')
+    path = write(tmp_path, "dtd.dae", f'<?xml version="1.0"?>\n<!DOCTYPE COLLADA SYSTEM "{dtd}">\n{COLLADA}'
+                                      "</COLLADA>\n")
+    with pytest.raises(MeshFileError) as info:
+        mesh_files.load(path, "scene")
+    assert info.value.code == "mesh.xml" and info.value.line == 2
+    assert f"external entity {dtd!r}" in info.value.message and "remove its DOCTYPE" in info.value.message
+
+
 ARCHIVE_CASES = {
     "zip_named_stl": ("part.stl", zip_of("part.stl", b"solid x\nendsolid x\n")),
     "zip_named_dae": ("part.dae", zip_of("part.dae", bomb(9))),  # the COLLADA reader would unzip it

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 import threading
@@ -47,3 +48,19 @@ def test_the_background_load_is_one_daemon_thread_started_once(monkeypatch):
     assert thread.daemon and thread.name == "compiled-dynamics"
     thread.join(60)
     assert calls == [thread]
+
+
+def test_a_failed_load_logs_that_numpy_is_used_meanwhile(monkeypatch, caplog):
+    # in this process (where mutation testing sees it), with the load replaced by one that fails
+    from mime_gui.multibody import compiled
+
+    def failing_load():
+        raise ImportError("numba is not installed")
+
+    monkeypatch.setattr(compiled, "load", failing_load)
+    with caplog.at_level(logging.ERROR, logger=compiled.log.name):
+        compiled._load_logged()
+    [record] = caplog.records
+    assert "compiled dynamics could not be loaded" in record.getMessage()
+    assert "numpy's are used meanwhile" in record.getMessage()
+    assert record.exc_info[0] is ImportError

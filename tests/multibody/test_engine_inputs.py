@@ -66,6 +66,17 @@ def test_unknown_names_raise_key_error(art):
         mb.geometric_jacobian(art, q, art.nframes)
 
 
+
+@pytest.mark.parametrize("frame, kind", [(2.0, "float"), (True, "bool"), (None, "NoneType")],
+                         ids=["float", "bool", "none"])
+def test_a_frame_that_is_neither_name_nor_index_is_refused_naming_its_type(art, frame, kind):
+    q = np.zeros(art.nq)
+    for jacobian in (mb.geometric_jacobian, mb.point_jacobian):
+        with pytest.raises(KeyError) as info:
+            jacobian(art, q, frame)
+        message = info.value.args[0]
+        assert "frame name (str) or index" in message and message.endswith(f"got {kind}")
+
 def test_malformed_wrenches(art):
     q = np.zeros(art.nq)
     link = art.frame_names[-1]

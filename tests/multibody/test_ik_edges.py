@@ -227,3 +227,26 @@ def test_a_probe_takes_the_move_that_lowers_the_error_most():
     ik.solve_frame(_Square(), [0.0], [1e-8, 0.0, 0.0], orientation=False, callback=iterates.append,
                    max_iterations=1)
     assert iterates[1].tolist() == [1e-4]
+
+
+PAIR = """<robot name="pair">
+  <link name="base"/><link name="upper"/><link name="lower"/><link name="tip"/>
+  <joint name="lead" type="revolute"><parent link="base"/><child link="upper"/><axis xyz="0 0 1"/>
+    <limit lower="-3" upper="3" effort="1" velocity="1"/></joint>
+  <joint name="follow" type="revolute"><parent link="upper"/><child link="lower"/><origin xyz="1 0 0"/>
+    <axis xyz="0 0 1"/><limit lower="-3" upper="3" effort="1" velocity="1"/>
+    <mimic joint="lead" multiplier="2" offset="0.1"/></joint>
+  <joint name="end" type="fixed"><parent link="lower"/><child link="tip"/><origin xyz="1 0 0"/></joint>
+</robot>"""
+
+
+def test_a_follower_of_the_first_joint_follows_it_in_the_answer():
+    """A planar arm of two unit links whose second joint mimics the first (joint index 0): q1 = 2 q0 + 0.1,
+    so the tip is at (cos q0 + cos(3 q0 + 0.1), sin q0 + sin(3 q0 + 0.1)); the answer holds the follower."""
+    art = mb.read_urdf(PAIR).compile()
+    assert art.joint_names == ("lead", "follow")
+    lead = 0.4
+    target = [math.cos(lead) + math.cos(3 * lead + 0.1), math.sin(lead) + math.sin(3 * lead + 0.1), 0.0]
+    r = ik.solve(art, np.zeros(2), "tip", target, orientation=False)
+    assert r.converged
+    np.testing.assert_allclose(r.q, [lead, 2 * lead + 0.1], atol=1e-9)

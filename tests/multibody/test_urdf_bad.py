@@ -210,6 +210,18 @@ def test_markup_that_is_not_plain_ascii_takes_the_defused_path(data):
         assert exc.code == "urdf.xml"
 
 
+
+@pytest.mark.parametrize("encoding, reason", [("UTF-7", "multi-byte encodings are not supported"),
+                                              ("no-such-codec", "unknown encoding: no-such-codec")],
+                         ids=["utf7", "unknown"])
+def test_an_encoding_expat_cannot_read_is_refused_without_a_line(encoding, reason):
+    """expat refuses these before the first element, with no position: the error says why, at line 0."""
+    data = f'<?xml version="1.0" encoding="{encoding}"?>\n<robot name="r"><link name="a"/></robot>\n'.encode()
+    with pytest.raises(UrdfError) as info:
+        read_urdf(data)
+    assert info.value.code == "urdf.xml" and info.value.line == 0
+    assert f"not well-formed XML ({reason})" in info.value.message
+
 def test_utf16_description_is_read_with_its_lines():
     text = '<?xml version="1.0" encoding="UTF-16"?>\n<robot name="r">\n  <link name="base"/>\n</robot>\n'
     for data in (text.encode("utf-16"), b"\xfe\xff" + text.encode("utf-16-be")):

@@ -86,6 +86,16 @@ def test_a_shape_that_cannot_be_drawn_is_a_placeholder_with_an_error_and_refused
     assert (info.value.code, info.value.line, info.value.message) == ("urdf.geometry", 3, full)
 
 
+
+@pytest.mark.parametrize("shape", ["cylinder", "capsule"])
+def test_a_negative_cylinder_or_capsule_names_its_link_and_the_rule_for_sizes(shape):
+    tree = read_urdf(_robot(f'<link name="a"><visual>\n<geometry><{shape} radius="0.1" length="-2"/>'
+                            "</geometry></visual></link>"))
+    (error,) = tree.report.errors
+    assert (error.code, error.line, error.blocks) == ("urdf.geometry", 3, "drawing")
+    assert f"<{shape}> of link 'a'" in error.message and "negative radius or length" in error.message
+    assert "sizes are >= 0" in error.message
+
 def test_a_geometry_with_two_shapes_keeps_the_first_with_a_warning():
     tree = read_urdf(_robot('<link name="a"><visual>\n<geometry><box size="1 2 3"/><sphere radius="1"/>'
                             '</geometry></visual></link>'))

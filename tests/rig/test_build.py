@@ -266,6 +266,12 @@ def test_report_names_every_joint_part_graft_and_total():
         assert needle in text
 
 
+def test_report_text_sets_each_section_title_after_a_blank_line():
+    lines = snippet_rig().build().report.to_text().splitlines()
+    titles = [lines[i + 1] for i, line in enumerate(lines[:-1]) if line == ""]
+    assert titles == ["chain", "parts", "magnets", "grafts", "totals"]
+
+
 def test_building_twice_does_not_change_the_description():
     rig = snippet_rig()
     first = rig.build().articulation("arm")

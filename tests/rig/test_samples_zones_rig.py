@@ -94,3 +94,25 @@ def test_an_orientation_that_is_not_text_is_refused_with_the_two_it_may_be():
         Sample((0, 0, 0.05), moment=a_m2(2e-3, reason="VSM"), orientation=1)
     said = str(refused.value)
     assert said.startswith("orientation") and "fixed" in said and "follows" in said and "got 1" in said
+
+
+@pytest.mark.parametrize("remanence, code, words", [
+    (tesla(1.2, reason=""), "declaration.reason", "without a reason"),
+    (a_m2(1.2, reason="datasheet"), "unit", "expected T"),
+], ids=["no reason", "wrong unit"])
+def test_a_sample_s_badly_declared_remanence_keeps_the_declaration_s_code(remanence, code, words):
+    rig = snippet_rig(samples={"chip": Sample((0.3, 0, 0.1), geometry=Sphere(5e-4), remanence=remanence)})
+    (finding,) = rig.validate()
+    assert (finding.code, finding.where) == (code, "samples.chip.remanence") and words in finding.message
+
+
+def test_a_zone_whose_centre_is_not_three_numbers_is_refused_naming_at():
+    with pytest.raises(TypeError) as refused:
+        Zone((0.8, 0.0), box=(0.4, 0.6, 1.8))
+    assert str(refused.value).startswith("at must be 3 numbers") and "(0.8, 0.0)" in str(refused.value)
+
+
+def test_a_zone_whose_reason_is_not_text_is_refused_saying_so():
+    with pytest.raises(TypeError) as refused:
+        Zone((0.8, 0, 0.9), box=(0.4, 0.6, 1.8), reason=5)
+    assert "reason is text" in str(refused.value) and str(refused.value).endswith("got 5")

@@ -19,6 +19,7 @@ from mime_gui.rig import Box, Part
 from mime_gui.session import AddItem, Session, SetValue
 from mime_gui.session import player as player_module
 from mime_gui.session.player import Player, PlayerError
+from mime_gui.session.transport import Transport
 
 DEMO = RESOURCES / "demo"
 
@@ -87,6 +88,22 @@ def test_pr2_plays_as_mime_gui_play(tmp_path):
     np.savez(commands, time=t, joint_positions=q, joint_names=np.array(names))
     player = Player.for_document(session.document, commands, servo_time_constant=0.05)
     assert_same_arrays(player.arrays(), cli_arrays(tmp_path, path, commands, None, 0.05))
+
+
+def test_a_recording_of_a_robot_without_joints_plays_with_its_names_as_text(tmp_path):
+    urdf = tmp_path / "block.urdf"
+    urdf.write_text('<robot name="block">\n<link name="base"/>\n</robot>\n')  # one link, no joint
+    session = Session()
+    session.open(urdf)
+    transport = Transport(session)
+    transport.start_recording()
+    transport.tick(0.05)
+    recorded = transport.stop_recording().recorded()
+    arrays = Player.for_document(session.document, recorded).arrays()
+    # no joint, but its names are still text, as the frame names and a reader of the .npz expect
+    assert arrays["joint_names"].shape == (0,) and arrays["joint_names"].dtype.kind == "U"
+    assert arrays["joint_positions"].shape == (len(arrays["time"]), 0)
+    assert list(arrays["frame_names"]) == ["base"]
 
 
 def test_segments_slice_the_stacked_arrays():

@@ -1,4 +1,5 @@
-"""A rig refused for its findings names the rig file it was read from, as the window and its log show it."""
+"""A rig refused for its findings names the rig file it was read from, and a rig file that is not JSON names
+its file and the bad line, as the window and its log show it."""
 
 from __future__ import annotations
 
@@ -25,3 +26,12 @@ def test_a_rig_refused_for_its_findings_names_the_rig_file(tmp_path):
     assert str(err.value).startswith(f"error[chain.description] {path}: chain.arm.description: ")
     assert "check the path" in err.value.message
     assert shown == [err.value]
+
+
+def test_a_rig_file_that_is_not_json_is_refused_naming_its_file_and_the_bad_line(tmp_path):
+    path = tmp_path / "lab.rig.json"
+    path.write_text('{\n  "name": "lab",\n  "chain": [\n    oops\n  ]\n}\n')  # "oops" is on line 4
+    with pytest.raises(SessionError) as err:
+        Session().open(path)
+    assert (err.value.code, err.value.file, err.value.line) == ("rigfile.json", str(path), 4)
+    assert str(err.value).startswith(f"error[rigfile.json] {path}:4: ")

@@ -98,6 +98,16 @@ def test_refusals_are_coded(demo):
     assert err.value.code == "session.drive-kinematic"
 
 
+def test_driving_by_torques_while_recording_says_to_stop_the_recording_first(demo):
+    session, transport = demo
+    transport.start_recording()
+    with pytest.raises(SessionError) as err:
+        session.set_drive("arm", "torques")
+    assert "a recording is running" in err.value.message
+    assert "stop it before driving a segment by torques" in err.value.message  # the fix, as the user reads it
+    assert session.drive("arm") == "positions"
+
+
 def test_a_diverging_segment_stops_at_its_last_finite_state(demo):
     session, transport = demo
     errors = []
