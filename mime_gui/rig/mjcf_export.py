@@ -93,6 +93,12 @@ def _physical(I: np.ndarray) -> bool:
     return bool(w[0] >= -1e-12 * scale and w[0] + w[1] >= w[2] * (1 - 1e-10))
 
 
+def _holds(inertial: Inertial | None) -> bool:
+    """A body MuJoCo lets move: a mass and every principal moment of at least :data:`MINVAL`."""
+    return inertial is not None and inertial.mass >= MINVAL and \
+        bool(np.linalg.eigvalsh(0.5 * (_body_inertia(inertial) + _body_inertia(inertial).T))[0] >= MINVAL)
+
+
 def _with_inertia(inertial: Inertial, I_link: np.ndarray) -> Inertial:
     """``inertial`` with its inertia about its centre of mass set to ``I_link`` (in the link's axes)."""
     R = inertial.link_X_com[:3, :3]
@@ -134,12 +140,10 @@ class _Writer:
         for joint in self.tree.joints.values():
             if not joint.movable:
                 continue
-            group = self.welded(joint.child)
-            mass = sum(self.inertials[n].mass for n in group if self.inertials[n] is not None)
-            inertia = sum(
-                float(np.trace(self.inertials[n].inertia)) for n in group if self.inertials[n] is not None
-            )
-            if mass < MINVAL or inertia < MINVAL:
+            # MuJoCo's rule: the moving body, or one welded to it, has a mass and every principal moment of
+            # at least MINVAL (a thin rod's zero moment, or a mass on one body and an inertia on another, is
+            # refused however large the rest)
+            if not any(_holds(self.inertials[n]) for n in self.welded(joint.child)):
                 segment = self.w.owner.get(joint.name, "")
                 info = self.w.segments.get(segment)
                 why = (
@@ -149,8 +153,8 @@ class _Writer:
                 )
                 raise ExportError(
                     "export.mjcf-massless",
-                    f"the joint {joint.name} moves nothing with both a mass "
-                    f"and an inertia, and MuJoCo refuses a moving body without them; {why} (the URDF "
+                    f"the joint {joint.name} moves no body with both a mass and an inertia about every "
+                    f"axis, and MuJoCo refuses a moving body without them; {why} (the URDF "
                     "export, --urdf, holds it as it is)",
                     f"chain.{segment}" if segment else "",
                 )
@@ -342,8 +346,8 @@ class _Writer:
         return "".join(out) + f"{indent}<joint {' '.join(attrs)}/>\n"
 
     def write(self, source: str) -> str:
+        self.fix_rotors()  # first: a rotor written as a disc has the inertia across its axis MuJoCo checks
         self.check_masses()
-        self.fix_rotors()
         bodies = "".join(self.body(j, "    ") for j in self.tree.child_joints(WORLD))
         head = "\n".join("  " + comment(line) for line in header_lines(self.w, "MJCF", source))
         servo = "\n".join(

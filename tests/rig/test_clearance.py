@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+import trimesh
 from rig_helpers import DEMO_RIG, DEMO_URDF, snippet_rig
 from robot_data import robot_urdf
 
@@ -35,7 +36,7 @@ from mime_gui.rig.clearance_check import (
     initial_frame_poses,
     per_step_minimum,
 )
-from mime_gui.rig.collision import TOLERANCE, Body, clearance_model, pair_distances, shape_pieces
+from mime_gui.rig.collision import TOLERANCE, Body, _hull, clearance_model, pair_distances, shape_pieces
 
 PANDA = "panda_description/urdf/panda.urdf"
 
@@ -336,3 +337,19 @@ def test_a_sample_is_checked_held_as_its_shape_or_turning_as_its_ball(orientatio
         assert found.code == "clearance.margin" and "are 1.5 mm apart" in found.message
     else:  # its ball: the needle's half-diagonal, 10.1 mm, reaches 7.6 mm into the wall
         assert found.code == "clearance.contact" and "overlap by 7.6 mm" in found.message
+
+
+# -- the convex hull of a mesh ------------------------------------------------------------------------------
+def test_every_triangle_of_a_hull_faces_away_from_its_centroid_and_it_encloses_the_box():
+    rng = np.random.default_rng(7)
+    half = np.array([0.1, 0.2, 0.3])
+    corners = np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)]) * half
+    inside = rng.uniform(-0.9, 0.9, (40, 3)) * half
+    vertices, tris = _hull(np.concatenate([inside, corners]))
+    assert sorted(map(tuple, vertices)) == sorted(map(tuple, corners))  # the interior points are dropped
+    a, b, d = (vertices[tris[:, k]] for k in range(3))
+    outward = np.einsum("ij,ij->i", np.cross(b - a, d - a), a - vertices.mean(axis=0))
+    assert len(tris) == 12 and (outward > 0).all()
+    mesh = trimesh.Trimesh(vertices, tris, process=False)
+    assert mesh.is_watertight and mesh.is_winding_consistent
+    assert mesh.volume == pytest.approx(8 * half.prod(), rel=1e-12)  # positive: the normals point out

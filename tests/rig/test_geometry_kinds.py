@@ -19,7 +19,8 @@ from mime_gui import RESOURCES
 from mime_gui.multibody import tree as description
 from mime_gui.rig import Part, PermanentMagnet, load, save
 from mime_gui.rig.export import to_python
-from mime_gui.rig.geometries import KINDS, Arc, Box, Cylinder, Mesh, Ring, Sphere
+from mime_gui.rig.geometries import KINDS, Arc, Box, Cylinder, Field, GeometryKind, Mesh, Ring, Sphere
+from mime_gui.rig.geometries.registry import register
 from mime_gui.rig.geometries.tables import docs_table, geometry_schema
 from mime_gui.rig.report import _geometry_text, geometry_dict
 from mime_gui.rig.visuals import part_shape
@@ -118,3 +119,26 @@ def test_the_docs_table_of_geometries_is_the_registry_s():
     start, end = "<!-- geometry kinds: generated from the registry -->\n", "<!-- end of geometry kinds -->"
     table = text[text.index(start) + len(start):text.index(end)]
     assert table == docs_table()
+
+
+@dataclasses.dataclass(frozen=True)
+class Slab:
+    """A solid whose class names no kind."""
+
+    width: float
+
+
+@dataclasses.dataclass(frozen=True)
+class Plate(Slab):
+    """A solid whose class names another kind than the one it is registered as."""
+
+    kind = "plate"
+
+
+@pytest.mark.parametrize("cls", [Slab, Plate], ids=["no kind attribute", "another kind"])
+def test_a_kind_whose_class_does_not_name_it_is_refused_and_not_registered(cls):
+    with pytest.raises(ValueError, match=rf"{cls.__name__}\.kind must be 'slab'"):
+        register(GeometryKind("slab", cls, (Field("width", "Width"),), text="slab {width}", summary="a slab",
+                              mesh=lambda g, base=None: None, inside=lambda g, p: None,
+                              source=lambda g, J, base=None: None))
+    assert "slab" not in KINDS

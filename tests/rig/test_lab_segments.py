@@ -250,3 +250,12 @@ def test_a_factorys_frames_are_exactly_the_links_its_joints_name_in_any_order():
         assert sorted(tree.links) == ["base", "hand", "upper"]
         assert {n: (j.parent, j.child) for n, j in tree.joints.items()} == {
             "wrist": ("upper", "hand"), "shoulder": ("base", "upper")}
+
+
+def test_a_kind_not_registered_in_python_is_a_finding_at_its_kind_naming_the_registered_kinds(installed):
+    [finding] = Apparatus("u", chain={"table": LabSegment(kind="rotary-table")}).validate()
+    assert (finding.code, finding.where) == ("chain.description", "chain.table.kind")
+    assert "'rotary-table' is registered" in finding.message and "linear-stage" in finding.message
+    with pytest.raises(DynamicsError) as info:
+        LabSegment(kind="rotary-table").tree()
+    assert info.value.code == "dynamics.unknown"

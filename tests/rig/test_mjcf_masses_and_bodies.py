@@ -1,0 +1,59 @@
+"""The MJCF file's bodies: what stands in the world, one after another, with nothing written between them;
+a moving body MuJoCo would refuse (a thin rod, no moment about its own length) refused before it is written,
+and one a hair thicker written and loaded by MuJoCo."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from rig_helpers import DEMO_RIG
+
+from mime_gui.rig import Apparatus, Arm, a_m2, load
+from mime_gui.rig.mjcf_export import export_mjcf
+from mime_gui.rig.samples import Sample
+from mime_gui.rig.simulators import ExportError
+
+
+def test_the_world_holds_the_arm_and_a_world_sample_side_by_side_with_no_text_between_them(tmp_path):
+    rig = load(DEMO_RIG)
+    rig.samples = {"dish": Sample((0.3, 0.1, 0.0), moment=a_m2(1e-4, reason="a bead's datasheet moment"))}
+    root = ET.parse(export_mjcf(rig, tmp_path / "rig.xml")).getroot()
+    world = root.find("worldbody")
+    assert [(e.tag, e.get("name")) for e in world] == [("body", "arm/base_link"), ("site", "sample:dish")]
+    # an MJCF file is elements and comments only: any text between them is something written by mistake
+    assert [e.tag for e in root.iter() if (e.text or "").strip() or (e.tail or "").strip()] == []
+
+
+ROD = """<robot name="rod">
+  <link name="base"/>
+  <link name="rod">
+    <inertial><mass value="0.2"/>
+      <inertia ixx="1e-4" iyy="1e-4" izz="{izz}" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="spin" type="continuous"><parent link="base"/><child link="rod"/><axis xyz="1 0 0"/></joint>
+</robot>
+"""
+
+
+def _rod_rig(tmp_path, izz: str) -> Apparatus:
+    (tmp_path / "rod.urdf").write_text(ROD.format(izz=izz))
+    rig = Apparatus("rod", chain={"arm": Arm.Dynamic(description=str(tmp_path / "rod.urdf"))})
+    assert rig.validate() == []
+    return rig
+
+
+def test_a_thin_rod_mujoco_would_refuse_to_move_is_refused_and_nothing_written(tmp_path):
+    # its moments sum to 2e-4 kg m2, but one of them is 0: MuJoCo wants each one at least 1e-15
+    with pytest.raises(ExportError) as refused:
+        export_mjcf(_rod_rig(tmp_path, "0"), tmp_path / "rod.xml")
+    assert refused.value.code == "export.mjcf-massless" and refused.value.file == "chain.arm"
+    assert "moves no body with both a mass and an inertia about every axis" in refused.value.message
+    assert not (tmp_path / "rod.xml").exists()
+
+
+def test_a_rod_with_a_moment_about_its_length_is_written_and_mujoco_moves_it(tmp_path):
+    mujoco = pytest.importorskip("mujoco")
+    out = export_mjcf(_rod_rig(tmp_path, "1e-9"), tmp_path / "rod.xml")
+    model = mujoco.MjModel.from_xml_path(str(out))
+    assert model.nv == 1 and sorted(model.body_inertia[-1]) == pytest.approx([1e-9, 1e-4, 1e-4], rel=1e-9)
