@@ -15,6 +15,8 @@ from robot_data import robot_urdf
 import mime_gui.multibody as mb
 from mime_gui.multibody import inverse_kinematics as ik
 
+from .frame_functions import Slide
+
 UR5 = "ur_description/urdf/ur5_robot.urdf"
 
 
@@ -44,29 +46,11 @@ def test_a_target_that_is_not_numbers_is_refused_with_what_it_was(ur5, target):
         assert info.value.message == f"the target must be {want}, got {target}"
 
 
-class _Slide:
-    """A frame slid along world x, y and z by three unknowns without limits: J's linear rows are I."""
-
-    names = ("x", "y", "z")
-    lower = np.full(3, -np.inf)
-    upper = np.full(3, np.inf)
-
-    def evaluate(self, x):
-        pose = np.eye(4)
-        pose[:3, 3] = x
-        J = np.zeros((6, 3))
-        J[3:, :] = np.eye(3)
-        return pose, J
-
-    def positions(self, x):
-        return np.array(x, dtype=float)
-
-
 @pytest.mark.parametrize("start", [[0.0, np.nan, 0.0], [0.0, 0.0, np.inf], np.zeros((3, 1))],
                          ids=["nan", "inf", "column"])
 def test_a_start_of_solve_frame_that_is_not_finite_values_is_refused_naming_the_unknowns(start):
     with pytest.raises(ik.IKError) as info:
-        ik.solve_frame(_Slide(), start, [0.1, 0.2, 0.3], orientation=False)
+        ik.solve_frame(Slide(), start, [0.1, 0.2, 0.3], orientation=False)
     assert info.value.code == "ik.start"
     assert info.value.message == f"the start must be 3 finite values (x, y, z), got {np.shape(start)}"
 

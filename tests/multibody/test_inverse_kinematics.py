@@ -14,6 +14,8 @@ from robot_data import robot_urdf
 import mime_gui.multibody as mb
 from mime_gui.multibody import inverse_kinematics as ik
 
+from .frame_functions import Slide
+
 pin = pytest.importorskip("pinocchio")
 
 TOL = 1e-9
@@ -255,31 +257,13 @@ def test_the_null_space_pulls_toward_the_middle_of_the_ranges():
     assert nearer >= 6
 
 
-class _Slide:
-    """A frame slid along world x, y and z by three unknowns without limits: J's linear rows are I."""
-
-    names = ("x", "y", "z")
-    lower = np.full(3, -np.inf)
-    upper = np.full(3, np.inf)
-
-    def evaluate(self, x):
-        pose = np.eye(4)
-        pose[:3, 3] = x
-        J = np.zeros((6, 3))
-        J[3:, :] = np.eye(3)
-        return pose, J
-
-    def positions(self, x):
-        return np.array(x, dtype=float)
-
-
 def test_the_damping_floor_shortens_the_first_step():
     """On a slide (J = I, position only) the first step is J^T (J J^T + lambda^2 I)^-1 e = e / (1 + lambda^2)
     with lambda^2 = mu E + damping, mu = 1 and E = |e|^2 / 2: more damping, a shorter step."""
     e = np.array([0.1, -0.05, 0.02])
     for damping in (0.0, 0.5, 2.0):
         iterates = []
-        ik.solve_frame(_Slide(), np.zeros(3), e, orientation=False, damping=damping, max_iterations=1,
+        ik.solve_frame(Slide(), np.zeros(3), e, orientation=False, damping=damping, max_iterations=1,
                        callback=iterates.append)
         lam2 = 0.5 * float(e @ e) + damping
         assert np.allclose(iterates[1], e / (1.0 + lam2), rtol=1e-12, atol=0.0), damping
@@ -353,6 +337,6 @@ def test_the_demo_rigs_rotor_is_solved_over_the_arm_and_the_motor():
 def test_a_frame_function_s_start_of_the_wrong_size_is_refused_not_broadcast(start):
     """Three unknowns: a start of one value is not spread over them, nor one of two left to numpy."""
     with pytest.raises(ik.IKError) as e:
-        ik.solve_frame(_Slide(), start, [0.1, 0.0, 0.0], orientation=False)
+        ik.solve_frame(Slide(), start, [0.1, 0.0, 0.0], orientation=False)
     assert e.value.code == "ik.start"
     assert "the start must be 3 finite values (x, y, z)" in e.value.message

@@ -68,3 +68,11 @@ def demo_urdf_with(tmp_path: Path, extra: str, name: str = "arm.urdf") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
+
+
+def built_with_trajectories(rig: Apparatus, **trajectories):
+    """``rig`` with these trajectories in place of its own, checked valid and built."""
+    rig = Apparatus(rig.name, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
+                    probes=rig.probes, poses=rig.poses, trajectories=trajectories)
+    assert rig.validate() == [], rig.validate()
+    return rig.build()

@@ -25,11 +25,7 @@ from mime_gui.rig.rigfile import RigFileError
 RIG = b'{"format": "mime-rig", "version": 1, "name": "r"}'
 
 
-@pytest.fixture(autouse=True)
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("MIME_GUI_BUNDLE_CACHE", str(folder))
-    return folder
+pytestmark = pytest.mark.usefixtures("cache")  # the bundle cache in the test's own folder
 
 
 def _demo(tmp_path):

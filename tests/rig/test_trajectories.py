@@ -15,6 +15,7 @@ import pytest
 import rig_strategies
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rig_helpers import built_with_trajectories as _built
 from robot_data import robot_urdf
 from scipy.interpolate import CubicSpline
 
@@ -41,13 +42,6 @@ UR5 = "ur_description/urdf/ur5_robot.urdf"
 @pytest.fixture(scope="module")
 def demo():
     return load(DEMO_RIG)
-
-
-def _built(rig, **trajectories):
-    rig = Apparatus(rig.name, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
-                    probes=rig.probes, poses=rig.poses, trajectories=trajectories)
-    assert rig.validate() == [], rig.validate()
-    return rig.build()
 
 
 def _column(built, name):

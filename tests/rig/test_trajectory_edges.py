@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pytest
 from rig_helpers import DEMO_RIG
+from rig_helpers import built_with_trajectories as _built
 from scipy.interpolate import CubicSpline
 
 from mime_gui.rig import AccelerationLimit, Apparatus, Keyframe, Spin, Trajectory, load
@@ -29,13 +30,6 @@ from mime_gui.rig.trajectories import (
 @pytest.fixture(scope="module")
 def demo():
     return load(DEMO_RIG)
-
-
-def _built(rig, **trajectories):
-    rig = Apparatus(rig.name, chain=rig.chain, parts=rig.parts, magnets=rig.magnets, base=rig.base,
-                    probes=rig.probes, poses=rig.poses, trajectories=trajectories)
-    assert rig.validate() == [], rig.validate()
-    return rig.build()
 
 
 def _column(built, name):

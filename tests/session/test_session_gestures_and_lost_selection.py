@@ -44,13 +44,19 @@ def test_a_gestures_edits_are_one_undo_step_between_the_edits_before_and_after_i
     assert undone == [0.13, 0.11, original]
 
 
-def test_an_edit_removing_the_selection_clears_the_highlight_and_announces_it_after_the_edit():
+def _holder_selected() -> tuple[Session, FakeRenderer, ItemRef]:
+    """The demo open in a session with a view, its holder part selected."""
     session = Session()
     renderer = FakeRenderer()
     session.attach_renderer(renderer)
     session.open(DEMO_RIG)
     holder = ItemRef("", "part", "holder")
     session.select(holder)
+    return session, renderer, holder
+
+
+def test_an_edit_removing_the_selection_clears_the_highlight_and_announces_it_after_the_edit():
+    session, renderer, holder = _holder_selected()
     assert renderer.highlighted == holder
     events = []
     session.rig_changed.connect(lambda change: events.append(("rig_changed", change.name)))
@@ -65,12 +71,7 @@ def test_an_edit_removing_the_selection_clears_the_highlight_and_announces_it_af
 
 
 def test_an_edit_keeping_the_selection_leaves_the_highlight_and_announces_no_selection():
-    session = Session()
-    renderer = FakeRenderer()
-    session.attach_renderer(renderer)
-    session.open(DEMO_RIG)
-    holder = ItemRef("", "part", "holder")
-    session.select(holder)
+    session, renderer, holder = _holder_selected()
     selections = []
     session.selection_changed.connect(selections.append)
     renderer.calls.clear()
