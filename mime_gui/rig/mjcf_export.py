@@ -96,7 +96,7 @@ def _physical(I: np.ndarray) -> bool:
 def _holds(inertial: Inertial | None) -> bool:
     """A body MuJoCo lets move: a mass and every principal moment of at least :data:`MINVAL`."""
     return inertial is not None and inertial.mass >= MINVAL and \
-        bool(np.linalg.eigvalsh(0.5 * (_body_inertia(inertial) + _body_inertia(inertial).T))[0] >= MINVAL)
+        bool(_principal(_body_inertia(inertial))[0][0] >= MINVAL)
 
 
 def _with_inertia(inertial: Inertial, I_link: np.ndarray) -> Inertial:
