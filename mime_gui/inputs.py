@@ -63,7 +63,8 @@ LIMITS = {
 }
 
 
-def _megabytes(n: int) -> str:
+def megabytes(n: int) -> str:
+    """A size in bytes as the refusals print it (MB to one decimal, bytes below a tenth of one)."""
     return f"{n / MB:.1f} MB" if n >= MB // 10 else f"{n} bytes"
 
 
@@ -90,8 +91,8 @@ def not_regular(path, mode: int, what: str = "file") -> FileError | None:
 
 def _too_large(path, size: int, limit: Limit, cap: int, exact: bool = True, what: str | None = None) \
         -> FileError:
-    held = _megabytes(size) if exact else f"more than {_megabytes(cap)}"
-    return FileError("file.too-large", f"the file holds {held}, more than the {_megabytes(cap)} "
+    held = megabytes(size) if exact else f"more than {megabytes(cap)}"
+    return FileError("file.too-large", f"the file holds {held}, more than the {megabytes(cap)} "
                      f"{what or limit.what} may hold; set {limit.variable} (megabytes) to raise the limit",
                      os.fspath(path))
 

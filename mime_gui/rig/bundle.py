@@ -213,7 +213,7 @@ def _checked(z: zipfile.ZipFile, file: str) -> list[tuple[zipfile.ZipInfo, tuple
         seen[key] = info.filename
         total += info.file_size
         if total > cap:
-            raise _refuse("bundle.too-large", f"it unpacks to more than {cap // inputs.MB} MB; set "
+            raise _refuse("bundle.too-large", f"it unpacks to more than {inputs.megabytes(cap)}; set "
                           "MIME_GUI_MAX_BUNDLE_MB (megabytes) to raise the limit", file)
         if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
             raise _refuse("bundle.ratio", f"the entry {info.filename!r} expands {info.file_size} bytes from "

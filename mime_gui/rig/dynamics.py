@@ -174,6 +174,12 @@ class LabSegment(_Segment):
         if not isinstance(tree, MultibodyTree):
             raise DynamicsError("dynamics.factory", f"the factory of {self.kind!r} must return a "
                                 f"MultibodyTree (its frames and channels), got {type(tree).__name__}")
+        # a link no joint chain reaches from the root would be dropped silently by every consumer
+        loose = [link for link in tree.links if link not in set(tree.link_order())]
+        if loose:
+            raise DynamicsError("dynamics.factory", f"the factory of {self.kind!r} returned links "
+                                f"{', '.join(map(repr, loose[:6]))}{' …' if len(loose) > 6 else ''} that no "
+                                f"joint reaches from its root {tree.root!r}; hang each from the root's chain")
         return tree
 
 

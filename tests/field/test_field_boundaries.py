@@ -160,6 +160,19 @@ def test_a_plane_far_from_every_magnet_is_bounded():
     assert plane_side(built, rest_poses(built), (0.0, 0.0, 0.0)) == MAX_SIDE
 
 
+def test_a_mesh_magnet_without_half_extents_sizes_the_plane_as_one_centimetre_across(tmp_path):
+    import trimesh
+
+    from mime_gui.field.plane import plane_side
+
+    trimesh.creation.box((10.0, 20.0, 30.0)).export(tmp_path / "block.stl")  # centred on its origin, mm
+    mesh = Mesh(str(tmp_path / "block.stl"), scale=0.001)
+    assert not hasattr(mesh, "half_extents")
+    built = motor_rig({"m": magnet(mesh, at=(0.05, 0.0, 0.0))}, {}).build()
+    # by hand: reach = 5 cm to the centroid + half of the 1 cm a mesh counts as = 5.5 cm, on both sides
+    assert plane_side(built, rest_poses(built), (0.0, 0.0, 0.0)) == pytest.approx(0.11, rel=1e-12)
+
+
 def test_a_rig_without_magnets_shows_a_plane_of_ten_centimetres():
     from mime_gui.field.plane import plane_side
 

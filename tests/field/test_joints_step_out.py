@@ -103,6 +103,15 @@ def test_a_rig_without_magnets_leaves_its_joints_at_zero_field():
     assert result.B.shape == (5, 1) and (result.B == 0).all()
     assert result.findings == [] and not result.over.any()
 
+
+def test_the_joint_field_carries_the_time_of_each_step_from_the_start_given():
+    built = _joint_rig(1.0)
+    result = joint_field(built, spin(built, 1.0, 4, DT), start=2.5)
+    # step n (from 1) is played at start + n dt: 2.51, 2.52, 2.53, 2.54 s
+    assert np.allclose(result.time, [2.51, 2.52, 2.53, 2.54], rtol=0, atol=1e-12)
+    assert result.B.shape == (4, 1)
+
+
 def test_every_movable_joint_of_the_demo_arm_reads_magpylib_at_its_frame():
     from field_helpers import demo
 

@@ -147,6 +147,47 @@ def test_a_turn_read_without_the_jacobian_is_the_one_read_with_it_and_magpylib_s
     assert plain.margins == pytest.approx(composed.margins, rel=1e-12)
 
 
+def test_a_joint_that_moves_neither_the_magnet_nor_the_probe_has_a_zero_column_in_a_turn_s_jacobian():
+    """A second motor on the first one's stator, carrying nothing: turning it changes nothing the rotating
+    target reads, so its column of the fit's Jacobian is zero (the differences of a zero change), not NaN."""
+    from mime_gui.field.planner import _Residuals, _Space
+    from mime_gui.rig import Apparatus, Motor
+
+    chain = {"motor": Motor.Kinematic(), "idle": Motor.Kinematic(mount="stator", at=(0.3, 0.0, 0.0))}
+    rig = Apparatus("bench", chain=chain, probes={"p": Probe(tuple(POINT))},
+                    magnets={"m": magnet(Sphere(R_BALL), (1.0, 0.0, 0.0), at=(ARM, 0.0, 0.0),
+                                         mount="motor.rotor")})
+    assert rig.validate() == []
+    built = rig.build()
+    assert built.command_names == ("motor.shaft", "idle.shaft")
+    axis, b_min, b_max = _turn_axis_by_hand()
+    target = FieldTarget("probes.p", axis=tuple(axis), frequency=5.0, tolerance=math.radians(10.0),
+                         low=0.9 * b_min, high=1.1 * b_max)
+    [(r, _, J)] = _Residuals(_Space(built, target)).of(np.array([[0.0, 0.4]]), jacobian=True)
+    assert J.shape == (len(r), 1)  # the idle shaft alone: the motor's spins
+    assert np.array_equal(J, np.zeros_like(J))
+
+
+def test_a_fixed_field_exactly_at_either_edge_of_its_window_meets_it_and_one_float_beyond_does_not():
+    """The boundary of the window: |B| at the known pose (checked against Magpylib called by the test) as
+    the window's low or high edge, then that edge moved one float past it."""
+    from mime_gui.field.planner import _Residuals, _Space
+
+    rig, built = _rig()
+    B = _by_hand(KNOWN)
+
+    def read(low, high) -> Candidate:
+        target = FieldTarget("probes.p", direction=tuple(B), tolerance=math.radians(3.0), low=low, high=high)
+        [(_, candidate, _)] = _Residuals(_Space(built, target)).of(np.array([[KNOWN]]))
+        return candidate
+
+    size = read(0.5 * np.linalg.norm(B), 2.0 * np.linalg.norm(B)).B_min
+    assert size == pytest.approx(np.linalg.norm(B), rel=1e-12)
+    assert read(size, 2.0 * size).meets and read(0.5 * size, size).meets
+    assert not read(math.nextafter(size, math.inf), 2.0 * size).meets
+    assert not read(0.5 * size, math.nextafter(size, 0.0)).meets
+
+
 def test_a_motor_without_limits_is_planned_with_full_room_and_its_trajectory_checked_clean():
     """The shaft has no limits: every candidate's ``limits`` margin is 1; the best plays to the field asked
     (its angle's field by hand) and the check, on a rig of kinematic segments alone, finds nothing."""

@@ -111,6 +111,33 @@ def test_a_shaped_sample_facing_against_the_field_is_turned_half_round_to_follow
     assert np.linalg.norm(result.force[0, 0] - F) <= 1e-5 * np.linalg.norm(F)
     assert np.linalg.norm(result.torque[0, 0]) <= 1e-5 * np.linalg.norm(F) * 0.02
 
+
+def test_a_shaped_sample_across_the_field_is_turned_along_it_and_feels_the_two_dipoles_force():
+    """A ball sample magnetised along +x in its mount frame, above and beside a ball magnet magnetised along
+    +z: the field there is neither along nor against +x, so the sample that follows is turned through a
+    general angle; getFT on its shape then gives the closed form of two dipoles, its moment along B, and no
+    torque."""
+    source = magnet(Sphere(R_BALL), (0.0, 0.0, 1.0))  # fixed in the world at the origin
+    rig = motor_rig({"m": source}, {})
+    at = np.array([0.005, 0.0, 0.02])
+    rig.samples = {"ball": Sample(tuple(at), mount="motor.stator", geometry=Sphere(0.001),
+                                  material="NdFeB-N42", magnetisation=(1.0, 0.0, 0.0), orientation="follows")}
+    assert rig.validate() == []
+    built = rig.build()
+    result = forces_along(built, built.play(np.zeros((1, 1)), 0.01), method="magnet")
+    assert result.routes == ("magnet",)
+    m1 = M_BALL * np.array([0.0, 0.0, 1.0])
+    # the magnet's dipole field at the sample, by hand: B = μ0/(4π) (3 u (m1·u) − m1) / d³
+    d = np.linalg.norm(at)
+    u = at / d
+    B = MU0 / (4 * math.pi) * (3 * u * (m1 @ u) - m1) / d**3
+    assert abs(B[0] / np.linalg.norm(B)) < 0.9  # a turn of neither nothing nor half round
+    m2 = material("NdFeB-N42").remanence * 4 / 3 * math.pi * 0.001**3 / MU0 * B / np.linalg.norm(B)
+    F, _ = dipole_dipole(m1, m2, at)
+    assert np.linalg.norm(result.force[0, 0] - F) <= 1e-5 * np.linalg.norm(F)
+    assert np.linalg.norm(result.torque[0, 0]) <= 1e-5 * np.linalg.norm(F) * d
+
+
 def test_a_shaped_sample_through_getft_is_the_reference_for_the_dipole_route():
     """A 2 mm cylinder 1 cm from the ball: the dipole route against getFT on its shape, within (a/s)²/4 and
     getFT's own error at 125 cells (its cells hold a cylinder's moment to about 1e-3)."""

@@ -46,6 +46,27 @@ def test_a_target_that_is_not_numbers_is_refused_with_what_it_was(ur5, target):
         assert info.value.message == f"the target must be {want}, got {target}"
 
 
+def _not_a_pose(kind):
+    X = np.eye(4)
+    if kind == "reflection":
+        X[2, 2] = -1.0  # orthonormal, determinant -1
+    elif kind == "scaled":
+        X[:3, :3] *= 2.0  # determinant +8, columns of length 2
+    else:
+        X[3] = [0.1, 0.0, 0.0, 1.0]  # a rotation, but not the last row of a rigid transform
+    return X
+
+
+@pytest.mark.parametrize("kind", ["reflection", "scaled", "last_row"])
+def test_a_target_that_is_not_a_rigid_transform_is_refused_saying_what_a_pose_needs(ur5, kind):
+    with pytest.raises(ik.IKError) as info:
+        ik.solve(ur5, np.zeros(6), "tool0", _not_a_pose(kind))
+    assert info.value.code == "ik.target"
+    message = info.value.message
+    for words in ("target's rotation", "orthonormal", "determinant +1", "last row (0, 0, 0, 1)"):
+        assert words in message, words
+
+
 @pytest.mark.parametrize("start", [[0.0, np.nan, 0.0], [0.0, 0.0, np.inf], np.zeros((3, 1))],
                          ids=["nan", "inf", "column"])
 def test_a_start_of_solve_frame_that_is_not_finite_values_is_refused_naming_the_unknowns(start):

@@ -129,3 +129,17 @@ def test_an_arc_past_all_four_axes_is_held_by_the_whole_ring_s_square_about_its_
     cx, cy = reach * math.cos(math.radians(50.0)), reach * math.sin(math.radians(50.0))
     np.testing.assert_allclose(Arc(r, R, length, a, b).half_extents(), [R + abs(cx), R + abs(cy), length / 2],
                                rtol=1e-12)
+
+
+def test_an_arc_in_one_quadrant_and_past_90_degrees_is_held_from_its_centroid_to_its_farthest_points():
+    r, R, length, a, b = 0.004, 0.009, 0.006, 30.0, 100.0
+    alpha = math.radians((b - a) / 2)
+    reach = 2 * math.sin(alpha) * (R**3 - r**3) / (3 * alpha * (R * R - r * r))
+    cx, cy = reach * math.cos(math.radians(65.0)), reach * math.sin(math.radians(65.0))
+    # its extreme points: along x the outer corners at 30° (right) and at 100° (left); along y the outer
+    # arc's top at 90° and the inner corner at 30° (the lowest point)
+    right, left = R * math.cos(math.radians(30.0)), R * math.cos(math.radians(100.0))
+    top, bottom = R, r * math.sin(math.radians(30.0))
+    expected = [max(right - cx, cx - left), max(top - cy, cy - bottom), length / 2]
+    assert right - cx > cx - left and cy - bottom > top - cy  # the centroid is off the box's middle
+    np.testing.assert_allclose(Arc(r, R, length, a, b).half_extents(), expected, rtol=1e-12)

@@ -77,6 +77,14 @@ def test_registered_actuator_is_reflected_and_cited():
         unregister_actuator("lab-motor-x")
 
 
+def test_a_rotor_inertia_in_another_unit_is_refused_naming_the_motor_and_the_unit_it_needs():
+    with pytest.raises(ValueError) as err:
+        register_actuator("lab-motor-y", rotor_inertia=kg(1e-5), source="datasheet")
+    text = str(err.value)
+    assert "'lab-motor-y'" in text and "kg m2" in text
+    assert actuator("lab-motor-y") is None
+
+
 def test_reflected_armature_on_a_prismatic_joint_is_a_mass(tmp_path):
     path = tmp_path / "slider.urdf"
     path.write_text(SLIDER_URDF)

@@ -233,6 +233,16 @@ def test_not_a_zip_is_a_coded_error(tmp_path):
     assert info.value.code == "bundle.zip"
 
 
+def test_not_a_zip_names_the_file_and_says_to_give_a_bundle_written_by_export_bundle(tmp_path):
+    path = tmp_path / "x.zip"
+    path.write_text("hello")
+    with pytest.raises(BundleError) as info:
+        open_bundle(path)
+    assert info.value.file == str(path)
+    assert "not a readable zip" in info.value.message
+    assert info.value.message.endswith("give a bundle written by mime-gui export --bundle")
+
+
 def test_the_session_refuses_a_hostile_bundle_with_its_code(tmp_path, cache):
     from mime_gui.session import Session, SessionError
 

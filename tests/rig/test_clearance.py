@@ -299,6 +299,23 @@ def test_the_initial_pose_is_the_rigs_initial_positions():
     assert found.minimum[0] == pytest.approx(-0.045, abs=1e-6)
 
 
+def test_the_closest_pair_is_named_by_its_labels_and_a_step_with_no_pair_by_empty_text():
+    def ball(at, mount=None):
+        return Part(Sphere(radius=0.01), material="aluminium", at=at, mount=mount)
+
+    # a ball on the rotor, one 3 cm above it (gap 1 cm) and one 10 cm above it: the nearer is the closest
+    rig = Apparatus("m", chain={"motor": Motor.Kinematic()},
+                    parts={"turning": ball((0.1, 0.0, 0.0), "motor.rotor"), "far": ball((0.1, 0.0, 0.1)),
+                           "near": ball((0.1, 0.0, 0.03))})
+    built = rig.build()
+    found = check(clearance_model(built), initial_frame_poses(built))
+    assert len(found.pairs) == 2 and found.minimum[0] == pytest.approx(0.01, abs=1e-6)
+    assert {*found.closest_labels()[0]} == {"parts.turning", "parts.near"}
+    # two parts in the world do not move relative to each other: no pair at any step
+    still = Apparatus("w", parts={"a": ball((0, 0, 0)), "b": ball((0, 0, 0.05))}).build()
+    assert check(clearance_model(still), initial_frame_poses(still)).closest_labels().tolist() == [["", ""]]
+
+
 def test_a_world_box_under_the_robot_is_a_fixed_pair():
     rig = Apparatus("t", chain={"arm": Arm.Kinematic(description=str(DEMO_URDF))},
                     parts={"table": Part(Box((1.0, 1.0, 0.1)), material="aluminium", at=(0, 0, -0.05))})

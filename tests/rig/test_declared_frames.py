@@ -463,6 +463,14 @@ def test_a_frame_s_placement_is_its_offset_and_its_normalised_turn():
     np.testing.assert_allclose(X, expected, rtol=0, atol=1e-15)
 
 
+@pytest.mark.parametrize("given", [[0, 0, 0, 1], np.array([0.0, 0.0, 0.0, 1.0])], ids=["list", "array"])
+def test_a_frame_s_turn_given_as_a_list_or_an_array_is_kept_as_four_floats(given):
+    frame = DeclaredFrame("arm.tool0", at=[0, 0, 1], orientation=given)  # a half turn about z
+    assert type(frame.orientation) is tuple and frame.orientation == (0.0, 0.0, 0.0, 1.0)
+    same = DeclaredFrame("arm.tool0", at=(0.0, 0.0, 1.0), orientation=(0.0, 0.0, 0.0, 1.0))
+    assert frame == same and hash(frame) == hash(same)
+
+
 def test_every_frame_code_is_a_rule_and_each_has_a_failing_case_here():
     assert FRAME_CODES <= set(RULES)
     assert {code for code in RULES if code.startswith("frame.")} == FRAME_CODES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rig_helpers import DEMO_RIG, snippet_rig, spinner_urdf
+from rig_helpers import DEMO_RIG, DEMO_URDF, snippet_rig, spinner_urdf
 
 from mime_gui.cli import main
 from mime_gui.multibody import dynamics_bias
@@ -83,6 +83,17 @@ def test_bad_torque_channels_are_refused_with_a_code(built, channels, match):
     with pytest.raises(CodedError, match=match) as e:
         torque_arrays(built, channels, 3)
     assert e.value.code == "commands.torque"
+
+
+def test_a_channel_of_no_segment_is_refused_listing_the_dynamic_segments_or_saying_there_are_none(built):
+    with pytest.raises(CodedError) as e:
+        torque_arrays(built, {"table.torque": np.ones(3)}, 3)
+    assert "'table.torque'" in e.value.message and "<segment>.joint_torques" in e.value.message
+    assert e.value.message.endswith("of the dynamic segments: arm, motor")
+    kinematic = Apparatus("k", chain={"arm": Arm.Kinematic(description=str(DEMO_URDF))}).build()
+    with pytest.raises(CodedError) as e:
+        torque_arrays(kinematic, {"table.torque": np.ones(3)}, 3)
+    assert e.value.message.endswith("of the dynamic segments: none")
 
 
 def test_a_kinematic_segment_takes_no_torque():

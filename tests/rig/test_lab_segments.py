@@ -29,6 +29,7 @@ from mime_gui.rig import (
     unregister_dynamics,
 )
 from mime_gui.rig.dynamics import DynamicsError
+from mime_gui.rig.export import to_python
 
 
 @pytest.fixture
@@ -165,6 +166,16 @@ def test_the_export_records_the_kind_package_version_and_rung(rig, tmp_path, cap
     assert runpy.run_path(str(py))["rig"] == load(path)
 
 
+def test_the_python_export_keeps_the_stage_s_initial_position(rig, tmp_path):
+    rig.chain["stage"] = LabSegment(kind="linear-stage", params={"travel": 0.05, "height": 0.02},
+                                    mount="tool", initial_positions={"slide": 0.03})
+    py = tmp_path / "exported.py"
+    py.write_text(to_python(rig, tmp_path), encoding="utf-8")
+    again = runpy.run_path(str(py))["rig"]
+    assert again.chain["stage"].initial_positions == {"slide": 0.03}
+    assert again == rig
+
+
 def test_mime_gui_play_reads_joint_positions_channels(rig, tmp_path, capsys):
     path = save(rig, tmp_path / "lab.rig.json")
     csv = tmp_path / "cmd.csv"
@@ -223,6 +234,16 @@ def test_a_kind_name_that_is_built_in_or_not_a_name_is_refused(name):
     assert info.value.code == "dynamics.name"
 
 
+def test_a_built_in_kind_name_is_refused_listing_the_built_ins_and_asking_for_another_name():
+    with pytest.raises(DynamicsError) as info:
+        register_dynamics("Motor.Dynamic", lambda: None)
+    message = info.value.message
+    assert "'Motor.Dynamic' is a built-in kind" in message
+    for built_in in ("Arm.Kinematic", "Arm.Dynamic", "Motor.Kinematic"):
+        assert built_in in message, built_in
+    assert "name the lab's kind otherwise" in message
+
+
 def test_a_factory_that_returns_no_tree_is_a_finding():
     register_dynamics("broken", lambda: "not a tree")
     try:
@@ -230,6 +251,20 @@ def test_a_factory_that_returns_no_tree_is_a_finding():
         assert finding.code == "chain.description" and "must return a MultibodyTree" in finding.message
     finally:
         unregister_dynamics("broken")
+
+
+def test_a_factory_whose_links_hang_from_no_joint_under_the_root_is_a_finding_naming_them():
+    joints = [("slide", "prismatic", "base", "carriage", (0, 0, 0.1), (1, 0, 0), (-0.1, 0.1)),
+              ("weld", "fixed", "bracket", "tip", (0, 0, 0), (1, 0, 0), None)]  # 'bracket' is nobody's child
+    register_dynamics("loose", lambda: dynamics.frames("stage", "base", joints))
+    try:
+        [finding] = Apparatus("b", chain={"x": LabSegment(kind="loose")}).validate()
+        assert (finding.code, finding.where) == ("chain.description", "chain.x.params")
+        assert "'bracket', 'tip'" in finding.message
+        assert "no joint reaches from its root 'base'" in finding.message
+        assert "'carriage'" not in finding.message
+    finally:
+        unregister_dynamics("loose")
 
 
 def test_its_frames_publish_angular_velocities_that_riders_add_to(rig):
@@ -250,6 +285,15 @@ def test_a_factorys_frames_are_exactly_the_links_its_joints_name_in_any_order():
         assert sorted(tree.links) == ["base", "hand", "upper"]
         assert {n: (j.parent, j.child) for n, j in tree.joints.items()} == {
             "wrist": ("upper", "hand"), "shoulder": ("base", "upper")}
+
+
+def test_a_factorys_frames_are_links_of_their_own_name_even_a_parent_no_joint_places():
+    joints = [("slide", "prismatic", "base", "carriage", (0, 0, 0.1), (1, 0, 0), (-0.1, 0.1)),
+              ("weld", "fixed", "bracket", "tip", (0, 0, 0), (1, 0, 0), None)]  # 'bracket' is nobody's child
+    tree = dynamics.frames("stage", "base", joints)
+    assert sorted(tree.links) == ["base", "bracket", "carriage", "tip"]
+    for name, link in tree.links.items():
+        assert (link.name, link.inertial, link.visuals) == (name, None, []), name
 
 
 def test_a_kind_not_registered_in_python_is_a_finding_at_its_kind_naming_the_registered_kinds(installed):

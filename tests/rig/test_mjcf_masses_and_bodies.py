@@ -4,15 +4,18 @@ and one a hair thicker written and loaded by MuJoCo."""
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
 
+import numpy as np
 import pytest
 from rig_helpers import DEMO_RIG
 
-from mime_gui.rig import Apparatus, Arm, a_m2, load
+from mime_gui import RESOURCES
+from mime_gui.rig import Apparatus, Arm, Box, Part, a_m2, load
 from mime_gui.rig.mjcf_export import export_mjcf
 from mime_gui.rig.samples import Sample
-from mime_gui.rig.simulators import ExportError
+from mime_gui.rig.simulators import ExportError, whole
 
 
 def test_the_world_holds_the_arm_and_a_world_sample_side_by_side_with_no_text_between_them(tmp_path):
@@ -57,3 +60,17 @@ def test_a_rod_with_a_moment_about_its_length_is_written_and_mujoco_moves_it(tmp
     out = export_mjcf(_rod_rig(tmp_path, "1e-9"), tmp_path / "rod.xml")
     model = mujoco.MjModel.from_xml_path(str(out))
     assert model.nv == 1 and sorted(model.body_inertia[-1]) == pytest.approx([1e-9, 1e-4, 1e-4], rel=1e-9)
+
+
+def test_a_part_on_a_kinematic_arm_gives_the_exported_tree_its_mass_at_its_place(tmp_path):
+    (tmp_path / "rod.urdf").write_text(ROD.format(izz="1e-4"))
+    rig = Apparatus("rod", chain={"arm": Arm.Kinematic(description=str(tmp_path / "rod.urdf"))},
+                    parts={"block": Part(Box((0.02, 0.04, 0.05)), material="aluminium", at=(0.1, 0.0, 0.0),
+                                         mount="arm.rod")})
+    density = {m["name"]: m for m in json.loads((RESOURCES / "materials.json").read_text())["materials"]}[
+        "aluminium"]["density"]
+    block = density * 0.02 * 0.04 * 0.05  # kg
+    art = whole(rig, tmp_path).tree.compile()  # the tree the URDF and MJCF writers write
+    # the rod's body: its own 0.2 kg at its origin and the block welded to it, 0.1 m along x
+    assert art.mass_of_body[-1] == pytest.approx(0.2 + block, rel=1e-12)
+    np.testing.assert_allclose(art.com[-1], [block * 0.1 / (0.2 + block), 0.0, 0.0], rtol=1e-12, atol=1e-15)

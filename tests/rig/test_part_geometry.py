@@ -4,6 +4,9 @@ trimesh for the centroid, against the mount frame's pose applied to ``at``."""
 
 from __future__ import annotations
 
+import math
+import warnings
+
 import numpy as np
 import pytest
 import trimesh
@@ -99,3 +102,16 @@ def test_a_mesh_parts_visual_names_its_file_as_written_its_scale_and_the_file_fo
     assert shape.geometry == description.Mesh(path.name, (2.0, 2.0, 0.5), str(path.resolve()), (str(path),))
     gone = part_shape(Part(Mesh("gone.stl"), material="aluminium"), (0.0, 0.0, 0.0), tmp_path)
     assert gone.geometry == description.Mesh("gone.stl", (1.0, 1.0, 1.0), None, (str(tmp_path / "gone.stl"),))
+
+
+def test_a_mesh_scaled_past_the_largest_number_weighs_as_not_finite_without_a_numpy_warning(tmp_path):
+    """The rules refuse the scale; asked directly, the mesh answers a volume its caller refuses, quietly:
+    no numpy overflow warning (an error where warnings are errors)."""
+    path = tmp_path / "cube.obj"
+    trimesh.creation.box((0.01, 0.01, 0.01)).export(path)
+    mesh = Mesh(str(path), scale=1e300)
+    assert "a mesh scale must be finite, positive and at most" in mesh.problems()[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        props = mesh.mass_properties()
+    assert props.volume == math.inf  # (0.01 · 1e300)³ = 1e894 m³, past the largest float (1.8e308)

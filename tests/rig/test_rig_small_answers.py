@@ -1,7 +1,7 @@
 """Small answers of the rig package a larger test does not look at: the module's error for a name it does not
 have, the geometry class looked up by name, where an actuator record came from, the payload's detail, the
-cylinder's triangles, a torque-driven segment riding on a moving arm, and the advice of a finding word for
-word."""
+cylinder's triangles, a torque-driven segment riding on a moving arm, the end of a measure the rig lacks,
+and the advice of a finding word for word."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from mime_gui.rig import Apparatus, Cylinder, Motor, Sample, kg_m2, register_act
 from mime_gui.rig.actuators import ActuatorRecord
 from mime_gui.rig.driven import play_driven
 from mime_gui.rig.geometries import by_class_name, kind_of
-from mime_gui.rig.measures import FrameEnd, Measure, PointEnd
+from mime_gui.rig.measures import CentreEnd, FrameEnd, Measure, MeasureError, PointEnd, measure, measure_along
 
 
 def test_a_name_the_rig_module_does_not_have_is_an_attribute_error_that_names_it():
@@ -120,6 +120,17 @@ def test_a_point_end_is_labelled_by_its_frame_and_its_offset_in_millimetres():
     end = PointEnd("arm", "link_2", (0.012, -0.0005, 0.1))
     assert end.label() == "arm.link_2 + (12, -0.5, 100) mm"
     assert Measure(FrameEnd("arm", "tool0"), end).label() == "arm.tool0 → arm.link_2 + (12, -0.5, 100) mm"
+
+
+def test_a_measure_along_a_trajectory_with_an_end_the_rig_lacks_names_that_end():
+    built = snippet_rig().build()
+    played = built.play(np.tile(built.initial_commands(), (2, 1)), 0.01)
+    gone, link = CentreEnd("magnets", "gone"), FrameEnd("arm", "link_3")
+    for m, where in ((measure(gone, link), "measure.a"), (measure(link, gone), "measure.b")):
+        with pytest.raises(MeasureError) as err:
+            measure_along(m, built, played)
+        assert (err.value.code, err.value.file) == ("measure.end", where)
+        assert "no magnet 'gone'" in err.value.message
 
 
 def test_the_rig_s_repr_shows_its_samples_only_when_it_has_some():

@@ -112,6 +112,12 @@ def test_a_zone_whose_centre_is_not_three_numbers_is_refused_naming_at():
     assert str(refused.value).startswith("at must be 3 numbers") and "(0.8, 0.0)" in str(refused.value)
 
 
+def test_a_sample_whose_place_is_not_three_numbers_is_refused_naming_at():
+    with pytest.raises(TypeError) as refused:
+        Sample((0.3, 0.0), moment=a_m2(2e-3, reason="VSM"))
+    assert str(refused.value).startswith("at must be 3 numbers") and "(0.3, 0.0)" in str(refused.value)
+
+
 def test_a_zone_whose_reason_is_not_text_is_refused_saying_so():
     with pytest.raises(TypeError) as refused:
         Zone((0.8, 0, 0.9), box=(0.4, 0.6, 1.8), reason=5)
