@@ -234,8 +234,14 @@ class KinematicArmNode(MountedNode):
             return np.clip(u, self.lower, self.upper)
         if n == self.ncommands:
             return np.clip(u, self.lower[self._commanded], self.upper[self._commanded])
-        raise ValueError(f"joint positions must have {self.ncommands} entries "
-                         f"({', '.join(self.command_names)}) or {self.art.nq}, got shape {u.shape}")
+        raise ValueError(self._shape_message("joint positions", u))
+
+    def _shape_message(self, name: str, u: np.ndarray) -> str:
+        # with mimic joints the full positions (followers included) are a second accepted shape
+        full = f" or {self.art.nq} (every joint, followers included)" if self.art.nq != self.ncommands else ""
+        entries = "1 entry" if self.ncommands == 1 else f"{self.ncommands} entries"
+        return (f"{name} must have {entries} ({', '.join(self.command_names)}){full}, "
+                f"got shape {u.shape}")
 
     def _commands(self, joint_positions, name: str) -> np.ndarray:
         """Commands ``(..., ncommands)`` from commands or full positions (followers' entries are ignored)."""
@@ -243,8 +249,7 @@ class KinematicArmNode(MountedNode):
         if u.ndim and u.shape[-1] == self.art.nq:
             u = u[..., self._commanded]
         elif not u.ndim or u.shape[-1] != self.ncommands:
-            raise ValueError(f"{name} must have {self.ncommands} entries ({', '.join(self.command_names)}) "
-                             f"or {self.art.nq}, got shape {u.shape}")
+            raise ValueError(self._shape_message(name, u))
         if not np.all(np.isfinite(u)):
             raise ValueError(f"{name} holds non-finite values")
         return u

@@ -33,7 +33,7 @@ def _bad_pose():
     (lambda node, s: node.advance(s, [np.nan, 0, 0, 0, 0, 0], 0.1),
      "joint_positions holds non-finite values"),
     (lambda node, s: node.advance(s, np.zeros(4), 0.1),
-     f"joint_positions must have 6 entries ({JOINTS}) or 6, got shape (4,)"),
+     f"joint_positions must have 6 entries ({JOINTS}), got shape (4,)"),
     (lambda node, s: node.play(np.zeros((3, 6)), 0.1, initial_positions=NodeState(
         np.zeros(3), s.frame_poses, s.frame_angular_velocities)),
      "the initial state has (3,) positions, expected 6"),
@@ -163,3 +163,11 @@ def test_initial_positions_of_the_wrong_length_are_refused_with_the_count(tmp_pa
     with pytest.raises(ValueError) as info:
         read_commands(path).schedule(art.joint_names, initial_positions=[0.0, 0.0])
     assert str(info.value) == "initial_positions must have 6 entries, got (2,)"
+
+
+def test_with_a_follower_joint_the_refusal_names_both_accepted_lengths(mimic_art):
+    node = KinematicArmNode(mimic_art)
+    with pytest.raises(ValueError) as info:
+        node.advance(node.initial_state(), np.zeros(2), 0.1)
+    assert str(info.value) == ("joint_positions must have 3 entries (j1, j2, j4) or 4 (every joint, followers "
+                               "included), got shape (2,)")

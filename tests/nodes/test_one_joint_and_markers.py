@@ -28,7 +28,7 @@ def node(tmp_path):
 def test_a_one_joint_node_holds_vectors_of_one_and_refuses_a_bare_number(node):
     np.testing.assert_array_equal(node.held([0.2]), [0.2])
     np.testing.assert_array_equal(node.held([[0.9], [-0.9], [0.1]]), [[0.5], [-0.5], [0.1]])
-    with pytest.raises(ValueError, match=r"joint positions must have 1 entries \(h\) or 1, got shape \(\)"):
+    with pytest.raises(ValueError, match=r"joint positions must have 1 entry \(h\), got shape \(\)"):
         node.held(0.2)
 
 
