@@ -169,5 +169,5 @@ def test_with_a_follower_joint_the_refusal_names_both_accepted_lengths(mimic_art
     node = KinematicArmNode(mimic_art)
     with pytest.raises(ValueError) as info:
         node.advance(node.initial_state(), np.zeros(2), 0.1)
-    assert str(info.value) == ("joint_positions must have 3 entries (j1, j2, j4) or 4 (every joint, followers "
-                               "included), got shape (2,)")
+    assert str(info.value) == ("joint_positions must have 3 entries (j1, j2, j4) or 4 (every joint, "
+                               "followers included), got shape (2,)")
