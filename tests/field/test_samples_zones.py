@@ -91,19 +91,24 @@ def test_a_ball_sample_feels_its_dipoles_force_by_either_route(route):
         assert np.linalg.norm(result.torque[t, 0] - tau) <= 1e-5 * np.linalg.norm(tau)
 
 
-def test_a_shaped_sample_facing_against_the_field_is_turned_half_round_to_follow_it():
-    """A ball sample magnetised along +y in its mount frame, beside a ball magnet magnetised along +y: on the
-    magnet's equator B points along −y, so the sample that follows is turned half round; getFT on its
-    shape then gives the closed form of two dipoles with the sample's moment along −y (attracted)."""
-    source = magnet(Sphere(R_BALL), (0.0, 1.0, 0.0))  # fixed in the world at the origin
-    rig = motor_rig({"m": source}, {})
-    at = np.array([0.02, 0.0, 0.0])
-    rig.samples = {"ball": Sample(tuple(at), mount="motor.stator", geometry=Sphere(0.001),
-                                  material="NdFeB-N42", magnetisation=(0.0, 1.0, 0.0), orientation="follows")}
+def _following_ball(source_direction, at, magnetisation):
+    """The forces by getFT on a 1 mm ball sample at ``at`` that follows the field of the ball magnet of radius
+    R_BALL at the origin (magnetised along ``source_direction``), the motor at rest."""
+    rig = motor_rig({"m": magnet(Sphere(R_BALL), source_direction)}, {})
+    rig.samples = {"ball": Sample(at, mount="motor.stator", geometry=Sphere(0.001), material="NdFeB-N42",
+                                  magnetisation=magnetisation, orientation="follows")}
     assert rig.validate() == []
     built = rig.build()
     result = forces_along(built, built.play(np.zeros((1, 1)), 0.01), method="magnet")
     assert result.routes == ("magnet",)
+    return result
+
+
+def test_a_shaped_sample_facing_against_the_field_is_turned_half_round_to_follow_it():
+    """A ball sample magnetised along +y in its mount frame, beside a ball magnet magnetised along +y: on the
+    magnet's equator B points along −y, so the sample that follows is turned half round; getFT on its
+    shape then gives the closed form of two dipoles with the sample's moment along −y (attracted)."""
+    result = _following_ball((0.0, 1.0, 0.0), (0.02, 0.0, 0.0), (0.0, 1.0, 0.0))
     m2 = material("NdFeB-N42").remanence * 4 / 3 * math.pi * 0.001**3 / MU0
     # two dipoles side by side, antiparallel and square to the line between them: F = −3μ0 m1 m2 / (4π d⁴)
     # along that line, toward the magnet
@@ -117,15 +122,8 @@ def test_a_shaped_sample_across_the_field_is_turned_along_it_and_feels_the_two_d
     +z: the field there is neither along nor against +x, so the sample that follows is turned through a
     general angle; getFT on its shape then gives the closed form of two dipoles, its moment along B, and no
     torque."""
-    source = magnet(Sphere(R_BALL), (0.0, 0.0, 1.0))  # fixed in the world at the origin
-    rig = motor_rig({"m": source}, {})
     at = np.array([0.005, 0.0, 0.02])
-    rig.samples = {"ball": Sample(tuple(at), mount="motor.stator", geometry=Sphere(0.001),
-                                  material="NdFeB-N42", magnetisation=(1.0, 0.0, 0.0), orientation="follows")}
-    assert rig.validate() == []
-    built = rig.build()
-    result = forces_along(built, built.play(np.zeros((1, 1)), 0.01), method="magnet")
-    assert result.routes == ("magnet",)
+    result = _following_ball((0.0, 0.0, 1.0), tuple(at), (1.0, 0.0, 0.0))
     m1 = M_BALL * np.array([0.0, 0.0, 1.0])
     # the magnet's dipole field at the sample, by hand: B = μ0/(4π) (3 u (m1·u) − m1) / d³
     d = np.linalg.norm(at)

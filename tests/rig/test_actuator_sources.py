@@ -209,3 +209,47 @@ def test_a_name_given_twice_in_one_file_is_refused_at_the_line_of_the_second(rig
         discover(rig.parent)
     assert (info.value.code, info.value.file, info.value.line) == ("actuator.duplicate", str(path), 3)
     assert "#/actuators/1" in info.value.message and "keep one" in info.value.message
+
+
+@pytest.mark.parametrize("data", [
+    [LAB_MOTOR],
+    {"motors": [LAB_MOTOR]},
+    {"actuators": [LAB_MOTOR], "colour": "red"},
+], ids=["a bare list", "another key", "an extra key"])
+def test_an_actuators_file_of_another_shape_says_the_shape_it_expects(tmp_path, data):
+    rig = tmp_path / "rig"
+    rig.mkdir()
+    path = rig / "actuators.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ActuatorError) as info:
+        discover(rig)
+    assert (info.value.code, info.value.file) == ("actuator.file", str(path))
+    assert 'expected {"actuators": [record, ...]}' in info.value.message
+    assert '"about"' in info.value.message  # the one other key a file may hold
+
+
+def test_an_entry_point_that_fails_to_load_names_itself_and_its_target(monkeypatch):
+    def broken():
+        raise RuntimeError("no licence server")
+
+    _lab_package(monkeypatch, broken)
+    with pytest.raises(ActuatorError) as info:
+        discover()
+    assert info.value.code == "actuator.entry-point"
+    message = info.value.message
+    assert f"the {GROUP} entry point lab = lab_motors:motors" in message
+    assert "cannot be loaded: RuntimeError: no licence server" in message
+
+
+def test_one_name_from_two_entry_points_names_both_and_says_keep_one(monkeypatch):
+    module = types.ModuleType("lab_motors")
+    module.first = module.second = [LAB_MOTOR]
+    monkeypatch.setitem(sys.modules, "lab_motors", module)
+    eps = [importlib.metadata.EntryPoint(name, f"lab_motors:{name}", GROUP) for name in ("first", "second")]
+    monkeypatch.setattr(importlib.metadata, "entry_points", _entry_points(eps))
+    with pytest.raises(ActuatorError) as info:
+        discover()
+    assert info.value.code == "actuator.duplicate"
+    message = info.value.message
+    assert "actuator 'lab-ec45' is given by entry point first and by entry point second" in message
+    assert message.endswith("; keep one")

@@ -1,13 +1,10 @@
-"""The words of refusals no other test reads: each refusal is triggered through the route a user takes (the
-actuators file, an entry point, a bundle, register_dynamics, a torque channel) and its message is checked
-for the place it names (the file, the record, the entry, the kind, the channel) and the fix it gives."""
+"""The words of refusals no other test reads: each refusal is triggered through the route a user takes
+(register_actuator, a bundle, register_dynamics, a torque channel) and its message is checked for the place
+it names (the file, the record, the entry, the kind, the channel) and the fix it gives."""
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
-import sys
-import types
 import zipfile
 
 import numpy as np
@@ -19,91 +16,18 @@ from mime_gui.multibody.errors import CodedError
 from mime_gui.rig import (
     Apparatus,
     LabSegment,
-    actuators,
     dynamics,
-    kg,
     kg_m2,
     register_actuator,
     unregister_actuator,
     unregister_dynamics,
 )
-from mime_gui.rig.actuator_sources import GROUP, ActuatorError, discover
 from mime_gui.rig.bundle import BundleError, open_bundle
 from mime_gui.rig.driven import torque_arrays
 from mime_gui.rig.dynamics import DynamicsError, register_dynamics
 
-LAB_MOTOR = {"name": "lab-ec45", "rotor_inertia": 2.09e-5, "unit": "kg m2",
-             "source": "EC 45 flat datasheet, rotor inertia 209 g cm2"}
 
-
-# -- actuators: files and entry points ---------------------------------------------------------------------
-@pytest.fixture
-def no_lab_actuators(monkeypatch, tmp_path):
-    """No config-folder file and no entry point; whatever a test discovers is forgotten after it."""
-    monkeypatch.setenv("MIME_GUI_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setattr(importlib.metadata, "entry_points", _entry_points([]))
-    yield
-    actuators.set_discovered({})
-
-
-def _entry_points(eps):
-    def entry_points(**select):
-        return importlib.metadata.EntryPoints(e for e in eps if e.group == select.get("group", e.group))
-    return entry_points
-
-
-def _lab_package(monkeypatch, entries: dict):
-    """A module ``lab_motors`` with one entry point per ``entries`` item (entry point name -> what its
-    attribute of the same name holds), all in the actuators group."""
-    module = types.ModuleType("lab_motors")
-    for name, value in entries.items():
-        setattr(module, name, value)
-    monkeypatch.setitem(sys.modules, "lab_motors", module)
-    eps = [importlib.metadata.EntryPoint(name, f"lab_motors:{name}", GROUP) for name in entries]
-    monkeypatch.setattr(importlib.metadata, "entry_points", _entry_points(eps))
-
-
-@pytest.mark.parametrize("data", [
-    [LAB_MOTOR],
-    {"motors": [LAB_MOTOR]},
-    {"actuators": [LAB_MOTOR], "colour": "red"},
-], ids=["a bare list", "another key", "an extra key"])
-def test_an_actuators_file_of_another_shape_says_the_shape_it_expects(tmp_path, no_lab_actuators, capsys,
-                                                                      data):
-    rig = tmp_path / "rig"
-    rig.mkdir()
-    path = rig / "actuators.json"
-    path.write_text(json.dumps(data))
-    with pytest.raises(ActuatorError) as info:
-        discover(rig)
-    assert (info.value.code, info.value.file) == ("actuator.file", str(path))
-    assert 'expected {"actuators": [record, ...]}' in info.value.message
-    assert '"about"' in info.value.message  # the one other key a file may hold
-
-
-def test_an_entry_point_that_fails_to_load_names_itself_and_its_target(no_lab_actuators, monkeypatch):
-    def broken():
-        raise RuntimeError("no licence server")
-
-    _lab_package(monkeypatch, {"motors": broken})
-    with pytest.raises(ActuatorError) as info:
-        discover()
-    assert info.value.code == "actuator.entry-point"
-    message = info.value.message
-    assert f"the {GROUP} entry point motors = lab_motors:motors" in message
-    assert "cannot be loaded: RuntimeError: no licence server" in message
-
-
-def test_one_name_from_two_entry_points_names_both_and_says_keep_one(no_lab_actuators, monkeypatch):
-    _lab_package(monkeypatch, {"first": [LAB_MOTOR], "second": [LAB_MOTOR]})
-    with pytest.raises(ActuatorError) as info:
-        discover()
-    assert info.value.code == "actuator.duplicate"
-    message = info.value.message
-    assert "actuator 'lab-ec45' is given by entry point first and by entry point second" in message
-    assert message.endswith("; keep one")
-
-
+# -- actuators registered in Python ----------------------------------------------------------------------
 def test_registering_an_actuator_twice_says_how_to_replace_it():
     register_actuator("lab-motor-twice", rotor_inertia=kg_m2(2e-5, reason="x"), source="Lab datasheet")
     try:
@@ -116,14 +40,6 @@ def test_registering_an_actuator_twice_says_how_to_replace_it():
                                  replace=True).rotor_inertia == 1e-5
     finally:
         unregister_actuator("lab-motor-twice")
-
-
-def test_a_rotor_inertia_in_another_unit_names_the_actuator_and_the_unit_it_takes():
-    with pytest.raises(ValueError) as info:
-        register_actuator("lab-motor-kg", rotor_inertia=kg(1e-5), source="datasheet")
-    message = str(info.value)
-    assert message.startswith("rotor inertia of 'lab-motor-kg' must be in kg m2")
-    assert message.endswith("got kg")
 
 
 # -- bundles: entries refused when opened ------------------------------------------------------------------
