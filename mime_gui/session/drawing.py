@@ -9,6 +9,7 @@ import numpy as np
 
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.build import build, display_segments
+from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
 from mime_gui.session.document import Document, DrawnSegment
 from mime_gui.session.stand_ins import StandIns
@@ -70,7 +71,7 @@ def drawing_key(name: str, rig: Apparatus):
     seg = rig.chain[name]
     fields = {"at": (0.0, 0.0, 0.0), "orientation": (1.0, 0.0, 0.0, 0.0), "mount": None,
               "servo_time_constant": 0.0}
-    if isinstance(seg, _ArmSegment):
+    if isinstance(seg, _ArmSegment | LabSegment):
         fields["initial_positions"] = {}
     elif isinstance(seg, _MotorSegment):
         fields["initial_position"] = 0.0

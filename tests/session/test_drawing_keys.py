@@ -37,7 +37,12 @@ def test_a_lab_segment_moved_keeps_its_tree_and_one_given_other_params_is_drawn_
     np.testing.assert_allclose(s.segment("table").placement[:3, 3], (0.1, 0.0, 0.0))
     key = drawing_key("table", s.rig)
     assert drawing_key("table", SetValue("chain.table.at", (0.5, 0.5, 0.5)).apply(s.rig)) == key
+    # where it starts is not what it is: the tree holds (as an arm's does when its initial positions change)
+    assert drawing_key("table", SetValue("chain.table.initial_positions", {"spin": 0.3}).apply(s.rig)) == key
     assert drawing_key("table", SetValue("chain.table.params", {"radius": 0.3}).apply(s.rig)) != key
+    change = s.apply(SetValue("chain.table.initial_positions", {"spin": 0.3}))
+    assert change.changed == set() and s.segment("table").tree is tree
+    assert s.segment("table").initial == {"spin": 0.3}
 
 
 @pytest.mark.parametrize("raised, code", [
