@@ -140,16 +140,22 @@ def _frame_index(art: Articulation, frame) -> int:
 
 
 def _start(art: Articulation, q0) -> np.ndarray:
+    return _start_values(q0, art.joint_names, f"finite joint positions of {art.name!r}")
+
+
+def _start_values(x0, names, what: str) -> np.ndarray:
+    """``x0`` as one finite value per name, else ``ik.start`` naming them (before any clip: a start of one
+    value would broadcast to every unknown)."""
     try:
-        q = np.array(q0, dtype=float)
+        x = np.array(x0, dtype=float)
     except (TypeError, ValueError):
-        q = None
-    if q is None or q.shape != (art.nq,) or not np.isfinite(q).all():
-        got = "non-finite values" if q is not None and q.shape == (art.nq,) else getattr(q, "shape", q0)
-        names = ", ".join(art.joint_names[:8]) + (" …" if art.nq > 8 else "")
-        raise IKError("ik.start", f"the start must be {art.nq} finite joint positions of {art.name!r} "
-                                  f"({names}), got {got}")
-    return q
+        x = None
+    n = len(names)
+    if x is None or x.shape != (n,) or not np.isfinite(x).all():
+        got = "non-finite values" if x is not None and x.shape == (n,) else getattr(x, "shape", x0)
+        shown = ", ".join(names[:8]) + (" …" if n > 8 else "")
+        raise IKError("ik.start", f"the start must be {n} {what} ({shown}), got {got}")
+    return x
 
 
 def _target(target, orientation: bool) -> np.ndarray:
@@ -345,15 +351,7 @@ def solve_frame(function: FrameFunction, x0, world_X_target, *, orientation: boo
     k = _kernels()
     target = _laid_out(_target(world_X_target, orientation))
     lower, upper = _laid_out(function.lower), _laid_out(function.upper)
-    try:
-        x = np.array(x0, dtype=float)
-    except (TypeError, ValueError):
-        x = None
-    # the shape checked before the limits clip: a start of one value would broadcast to every unknown
-    if x is None or x.shape != lower.shape or not np.isfinite(x).all():
-        raise IKError("ik.start", f"the start must be {len(lower)} finite values "
-                                  f"({', '.join(function.names)}), got {np.shape(x0)}")
-    x = np.minimum(np.maximum(x, lower), upper)
+    x = np.minimum(np.maximum(_start_values(x0, function.names, "finite values"), lower), upper)
     n = len(x)
     row0 = 0 if orientation else 3
     gain, damping, max_step = float(null_space_gain), float(damping), float(max_step)

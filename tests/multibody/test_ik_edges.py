@@ -67,13 +67,15 @@ def test_a_target_that_is_not_a_rigid_transform_is_refused_saying_what_a_pose_ne
         assert words in message, words
 
 
-@pytest.mark.parametrize("start", [[0.0, np.nan, 0.0], [0.0, 0.0, np.inf], np.zeros((3, 1))],
-                         ids=["nan", "inf", "column"])
-def test_a_start_of_solve_frame_that_is_not_finite_values_is_refused_naming_the_unknowns(start):
+@pytest.mark.parametrize("start, got", [([0.0, np.nan, 0.0], "non-finite values"),
+                                        ([0.0, 0.0, np.inf], "non-finite values"),
+                                        (np.zeros((3, 1)), "(3, 1)"), ([0.1], "(1,)")],
+                         ids=["nan", "inf", "column", "one value"])
+def test_a_start_of_solve_frame_that_is_not_finite_values_is_refused_naming_the_unknowns(start, got):
     with pytest.raises(ik.IKError) as info:
         ik.solve_frame(Slide(), start, [0.1, 0.2, 0.3], orientation=False)
     assert info.value.code == "ik.start"
-    assert info.value.message == f"the start must be 3 finite values (x, y, z), got {np.shape(start)}"
+    assert info.value.message == f"the start must be 3 finite values (x, y, z), got {got}"
 
 
 # -- layouts the compiled code does not take as they are ---------------------------------------------------
