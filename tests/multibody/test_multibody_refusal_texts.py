@@ -86,21 +86,16 @@ def test_a_defect_of_an_unknown_use_is_refused_listing_the_uses():
         assert use in str(info.value).split("; one of ")[1]
 
 
-def test_an_entity_declaration_is_refused_as_forbidden_xml_with_the_fix():
-    text = ('<?xml version="1.0"?>\n<!DOCTYPE robot [<!ENTITY a "b">]>\n<robot name="r">\n'
-            '  <link name="base"/>\n</robot>\n')
+@pytest.mark.parametrize("text, code, line, words", [
+    ('<?xml version="1.0"?>\n<!DOCTYPE robot [<!ENTITY a "b">]>\n<robot name="r">\n  <link name="base"/>\n'
+     '</robot>\n', "urdf.xml", 2, ["forbidden XML construct (", "remove the DOCTYPE/ENTITY block"]),
+    ('<?xml version="1.0"?>\n<robot name="r">\n  <link name="base"/>\n  <xacro:property name="p"/>\n'
+     '</robot>\n', "urdf.xacro", 4, ["this is an unexpanded xacro file (xacro: elements)",
+                                       "run `xacro FILE.urdf.xacro > FILE.urdf` first and open the result"]),
+], ids=["an entity declaration", "an unexpanded xacro file"])
+def test_xml_a_urdf_cannot_hold_is_refused_at_its_line_with_the_fix(text, code, line, words):
     with pytest.raises(UrdfError) as info:
         read_urdf(text)
-    assert (info.value.code, info.value.line) == ("urdf.xml", 2)
-    assert "forbidden XML construct (" in info.value.message
-    assert "remove the DOCTYPE/ENTITY block" in info.value.message
-
-
-def test_an_unexpanded_xacro_file_is_refused_with_the_command_that_expands_it():
-    text = ('<?xml version="1.0"?>\n<robot name="r">\n  <link name="base"/>\n  <xacro:property name="p"/>\n'
-            '</robot>\n')
-    with pytest.raises(UrdfError) as info:
-        read_urdf(text)
-    assert (info.value.code, info.value.line) == ("urdf.xacro", 4)
-    assert "this is an unexpanded xacro file (xacro: elements)" in info.value.message
-    assert "run `xacro FILE.urdf.xacro > FILE.urdf` first and open the result" in info.value.message
+    assert (info.value.code, info.value.line) == (code, line)
+    for w in words:
+        assert w in info.value.message, w
