@@ -65,6 +65,7 @@ def test_an_unknown_integrator_is_refused_listing_the_integrators(art):
 ], ids=["torques-nan", "positions-short", "velocities-nan"])
 def test_the_dynamic_node_refuses_bad_torques_and_initial_state_naming_them(art, kwargs, message):
     node = DynamicArmNode(art)
+    kwargs = dict(kwargs)  # the parameters are shared by every run of the test in one process
     torques = kwargs.pop("torques", np.zeros((3, 6)))
     with pytest.raises(ValueError) as info:
         node.play(torques, 0.01, **kwargs)
