@@ -83,3 +83,25 @@ def test_a_kept_row_whose_value_is_not_its_variants_is_refused_naming_both_value
     line = next(i for i, t in enumerate(lines, start=1) if t.startswith("1,0.03,"))
     assert err.startswith(f"error[sweep.table] {out}:{line}: ")
     assert f"variant 1 holds {RADIUS} = 0.03 where the sweep has 0.02; remove the row" in err
+
+
+def test_a_lab_kinds_whole_number_parameter_takes_whole_numbers_only():
+    """A lab kind's params keep the numbers their file gives (a tooth count stays an int): varied, they stay
+    whole, and a fraction is refused naming the path and its value now."""
+    from mime_gui.rig import Apparatus, LabSegment, dynamics, register_dynamics, unregister_dynamics
+
+    def gear(teeth=12):
+        return dynamics.frames("gear", "base", [("spin", "continuous", "base", "wheel", (0, 0, 0.01),
+                                                 (0, 0, 1), None)])
+
+    register_dynamics("gear", gear)
+    try:
+        rig = Apparatus("g", chain={"gear": LabSegment(kind="gear", params={"teeth": 12})})
+        [vary] = parse_all(["chain.gear.params.teeth=10,14"], rig)
+        assert vary.values == (10, 14) and all(type(v) is int for v in vary.values)
+        with pytest.raises(SweepError) as info:
+            parse_all(["chain.gear.params.teeth=10,12.5"], rig)
+        assert (info.value.code, info.value.file) == ("sweep.value", "--vary")
+        assert info.value.message == "chain.gear.params.teeth holds a whole number (12); give whole numbers"
+    finally:
+        unregister_dynamics("gear")
