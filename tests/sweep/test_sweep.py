@@ -223,6 +223,9 @@ def test_a_scheduler_that_does_not_answer_is_one_coded_refusal():
     with pytest.raises(SweepError) as info:
         DaskExecutor("tcp://127.0.0.1:9", timeout=0.5)
     assert info.value.code == "sweep.scheduler" and info.value.file == "--scheduler"
+    assert "cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'" in info.value.message
+    assert "start one (dask scheduler, then dask worker ADDRESS on each machine) or check the address" \
+        in info.value.message
 
 
 def test_local_workers_are_bounded():

@@ -9,7 +9,6 @@ from mime_gui import RESOURCES
 from mime_gui.cli import main
 from mime_gui.rig import load
 from mime_gui.sweep import SweepError, parse_all
-from mime_gui.sweep.executors import DaskExecutor
 
 RIG = RESOURCES / "demo" / "demo.rig.json"
 RADIUS = "parts.holder.geometry.radius"
@@ -33,16 +32,6 @@ def test_a_bad_vary_is_refused_at_the_option_naming_the_path_and_the_fix(texts, 
     assert (info.value.code, info.value.file) == (code, "--vary")
     for w in words:
         assert w in info.value.message
-
-
-def test_a_scheduler_that_does_not_answer_is_refused_naming_its_address_and_how_to_start_one():
-    pytest.importorskip("distributed")
-    with pytest.raises(SweepError) as info:
-        DaskExecutor("tcp://127.0.0.1:9", timeout=0.5)
-    assert (info.value.code, info.value.file) == ("sweep.scheduler", "--scheduler")
-    assert "cannot reach a Dask scheduler at 'tcp://127.0.0.1:9'" in info.value.message
-    assert "start one (dask scheduler, then dask worker ADDRESS on each machine) or check the address" \
-        in info.value.message
 
 
 def sweep(out, capsys, values="0.01,0.02") -> tuple[int, str]:
