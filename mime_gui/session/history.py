@@ -47,6 +47,8 @@ class History:
 
     def push(self, step: Step) -> bool:
         """Record a step; True when it merged into the previous one."""
+        if self._saved is not None and self._saved > len(self._done):
+            self._saved = None  # the saved state was on the undone steps this edit replaces
         self._undone.clear()
         now = self.clock()
         step.time = now

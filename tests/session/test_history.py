@@ -110,6 +110,20 @@ def test_saved_mark_follows_steps_merges_and_drops(clock):
     assert not h.modified and len(h) == 2
 
 
+def test_an_edit_after_undoing_past_the_save_leaves_the_saved_state_unreachable(clock):
+    h = make(clock)
+    h.push(Step("a", 0, 1))
+    h.mark_saved()  # saved at 1
+    h.undo()
+    assert h.modified
+    h.push(Step("b", 0, 2))  # the saved step is replaced: as many steps as at the save, another rig
+    assert h.modified and not h.can_redo
+    h.undo()
+    assert h.modified  # back at the opened rig (0), not the saved one (1)
+    h.redo()
+    h.push(Step("c", 2, 3))
+    assert h.modified  # no count of steps reaches the saved rig again
+
 def test_a_merge_into_the_saved_step_makes_the_saved_state_unreachable(clock):
     h = make(clock)
     h.push(Step("a", 0, 1, "k"))
@@ -140,6 +154,20 @@ def test_limit_drops_the_oldest_and_moves_the_saved_mark(clock):
     while h2.can_undo:
         h2.undo()
     assert h2.modified  # the opened file's state fell off the history
+
+
+def test_a_saved_state_merged_away_stays_unreachable_when_the_limit_drops_steps(clock):
+    h = make(clock, limit=2)
+    h.push(Step("a", 0, 1, "k"))
+    h._sealed, h._saved = False, len(h)  # saved at the end of "a" while its field is still being typed
+    assert h.push(Step("a", 1, 2, "k"))  # the saved end (1) is merged away
+    h.push(Step("b", 2, 3, "j"))
+    h.push(Step("c", 3, 4, "m"))  # past the limit: "a" falls off
+    assert [s.name for s in h._done] == ["b", "c"]
+    assert h.modified
+    h.undo()
+    h.undo()
+    assert h.modified  # no step of the history ends at the saved rig (1)
 
 
 def test_map_rigs_and_clear(clock):
@@ -239,3 +267,15 @@ def test_a_gesture_in_the_session_is_its_own_step_and_ends_sealed(demo_session):
     assert s.rig.parts["holder"].at == (0.0, 0.0, 0.03)
     s.undo()
     assert s.rig.parts["holder"].at == (0.0, 0.0, 0.011)
+
+
+def test_saving_undoing_and_editing_again_in_the_session_is_a_modification(demo_session, tmp_path):
+    from mime_gui.session import SetValue
+
+    s = demo_session
+    s.apply(SetValue("parts.holder.at", (0.0, 0.0, 0.02)))
+    s.save(tmp_path / "saved.rig.json")
+    assert not s.modified
+    s.undo()
+    s.apply(SetValue("parts.holder.at", (0.0, 0.0, 0.05)))  # what the file holds is 0.02
+    assert s.modified
