@@ -82,3 +82,13 @@ def test_trajectory_s_help_says_what_each_argument_is(capsys):
                   "--fit stretch the timeline just enough for every joint to keep within its velocity and "
                   "acceleration limits first"):
         assert words in text, (words, text)
+
+
+def test_export_s_help_names_the_file_each_output_option_writes(capsys):
+    text = _help(["export", "--help"], capsys)
+    for words in ("--python OUT.py write MIME-style Python source defining `rig`",
+                  "--json OUT.rig.json write a rig file", "--bundle OUT.zip write a zip of the rig file",
+                  "--urdf OUT.urdf write the whole rig as one URDF",
+                  "--mjcf OUT.xml write the whole rig as MuJoCo's MJCF",
+                  "--commands OUT.csv write the pose --pose as a held command file"):
+        assert words in text, (words, text)

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from mime_gui import inputs
 from mime_gui.cli import package_dirs
-from mime_gui.cli.play import OUTPUT_LIMIT, PlayError, check_times, count, number, output_bytes
+from mime_gui.cli.play import OUTPUT_LIMIT, check_times, count, number, output_bytes
 from mime_gui.multibody.errors import printable
 from mime_gui.sweep import SweepError, make_job, parse_all, run_sweep
 from mime_gui.sweep.evaluation import clearance_along
@@ -176,10 +176,7 @@ def sweep(args: argparse.Namespace, out=None, err=None) -> int:
 def run(args: argparse.Namespace) -> int:
     """Sweep and report; a coded refusal prints ``error[CODE] PLACE: message`` on stderr and returns 2."""
     try:
-        try:
-            return sweep(args)
-        except PlayError as exc:  # the checks shared with play: this command's codes
-            raise SweepError(exc.code.replace("play.", "sweep.", 1), exc.message, exc.file) from None
+        return sweep(args)
     except Exception as exc:  # every coded refusal offers one_line(); anything else is a bug and propagates
         if not callable(getattr(exc, "one_line", None)):
             raise

@@ -20,9 +20,11 @@ def _size(geometry) -> float:
 
 def field_lines(built, frame_poses: np.ndarray, magnet: str, seeds: int = 12, steps: int = 300,
                 reach: float = 12.0) -> list[np.ndarray]:
-    """Lines ``(k, 3)`` (m, world) from ``seeds`` points on a ring around magnet ``magnet``'s north pole,
-    followed along B in steps of 12 % of the magnet's size until they come back to the magnet, leave a sphere
-    of ``reach`` sizes around it, or after ``steps`` steps. ``frame_poses (F, 4, 4)``: one pose of the rig."""
+    """Lines ``(k, 3)`` (m, world) from ``seeds`` points on a ring around magnet ``magnet``'s north pole (in
+    order, right-handed about its north axis: a seed's line keeps its place in the list as the magnet
+    turns), followed along B in steps of 12 % of the magnet's size until they come back to the magnet, leave
+    a sphere of ``reach`` sizes around it, or after ``steps`` steps. ``frame_poses (F, 4, 4)``: one pose of
+    the rig."""
     magnets = magnet_sources(built)
     names = [m.name for m in magnets]
     if magnet not in names:

@@ -63,3 +63,27 @@ def test_forces_gradients_and_zones_are_written_beside_B(rig_file, tmp_path, cap
         assert data["zone_names"].tolist() == ["coil", "operator"]
         assert np.array_equal(data["zone_breach"], zones.breach)
         assert data["zone_breach"][:, 0].all() and not data["zone_breach"][:, 1].any()
+
+
+def test_a_refused_run_counts_ten_bytes_a_step_for_each_zone(rig_file, tmp_path, capsys, monkeypatch):
+    """docs/field.md (``field.too-large``): with zones, 10 bytes per step and zone. A million steps (4 s at
+    --dt 4e-6) refused under a 1 MB limit: the field the message gives for the rig's two zones is
+    2 × 10 × 1,000,001 bytes (19 MB) more than for the same rig without them, to the MB each is rounded to."""
+    import re
+
+    monkeypatch.setenv("MIME_GUI_MAX_PLAY_MB", "1")
+
+    def reported(path):
+        status = main(["field", str(path), "--commands", str(tmp_path / "chain.csv"), "--dt", "4e-6",
+                       "--out", str(tmp_path / "f.npz")])
+        err = capsys.readouterr().err
+        assert status == 2 and err.startswith("error[field.too-large] "), err
+        found = re.search(r"\((\d+) steps: .* at 1 probe\(s\) ([\d,]+) MB", err)
+        return int(found[1]), int(found[2].replace(",", ""))
+
+    steps, zoned = reported(rig_file)
+    rig = load(rig_file)
+    rig.zones = {}
+    bare_steps, bare = reported(save(rig, tmp_path / "bare.rig.json"))
+    assert steps == bare_steps == 1_000_001
+    assert abs((zoned - bare) - 2 * 10 * steps / 2**20) <= 1

@@ -266,3 +266,16 @@ def test_the_target_s_extent_for_getft_s_step_is_its_largest_length(target, exte
     from mime_gui.field.forces import _extent
 
     assert _extent(target) == pytest.approx(extent, rel=1e-12)
+
+
+def test_the_gradient_s_memory_estimate_by_hand():
+    """Ten steps of three points and two magnets, all in one Magpylib call (420 evaluations): per step and
+    point its B (3 floats), gradient (9), step (1), itself and six neighbours (7 × 3) and its distance to
+    each magnet (2); per step and magnet its pose (16 floats); the scratch of each evaluation of the call and
+    the call's own overhead once."""
+    from mime_gui.field.along import CALL_OVERHEAD, SCRATCH_PER_TRIPLE
+    from mime_gui.field.forces import gradient_bytes
+
+    floats = 10 * (3 * (3 + 9 + 1 + 7 * 3 + 2) + 2 * 16)
+    assert floats == 1400
+    assert gradient_bytes(10, 2, 3) == 8 * floats + SCRATCH_PER_TRIPLE * 10 * 7 * 2 * 3 + CALL_OVERHEAD

@@ -375,3 +375,16 @@ def test_the_joints_memory_estimate_covers_the_arrays_the_check_keeps_per_step()
     assert kept == 388_000_000
     assert joints.joint_bytes(steps, magnets, count) >= kept
     assert joints.joint_bytes(steps, magnets, 0) == 0  # no joint declares a tolerance: nothing computed
+
+
+def test_the_field_checks_time_a_joint_s_finding_from_zero_unless_given_a_start():
+    """No start given (as the planner calls them): the joint's steps are timed ``(n + 1)·dt``, by hand."""
+    from mime_gui.field.checks import field_findings
+
+    expected = _closed_form(ANGLES)
+    tolerance = 0.5 * (expected[19] + expected[20])
+    built = _joint_rig(tolerance)
+    [finding] = field_findings(built, spin(built, 1.0, STEPS, DT))
+    hit = np.flatnonzero(expected > tolerance)
+    assert (finding.code, finding.where) == ("field.joint", "chain.encoder")
+    assert f"from t = {DT * (hit[0] + 1):g} s to {DT * (hit[-1] + 1):g} s" in finding.message, finding.message

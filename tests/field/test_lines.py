@@ -116,3 +116,18 @@ def test_a_line_that_just_touches_the_reach_sphere_goes_on_and_one_past_it_ends_
     np.testing.assert_array_equal(touching, free)
     [leaving, *_] = field_lines(built, poses, "m", seeds=4, reach=math.nextafter(reach, 0.0))
     np.testing.assert_array_equal(leaving, free[:far + 1])
+
+
+def test_the_seeds_go_round_the_north_pole_a_quarter_turn_apart_right_handed():
+    """Four seeds of a 10 mm cylinder magnetised along +z, 6 mm up its axis on a 3 mm ring: each is the one
+    before it turned a quarter turn about +z, (x, y) → (−y, x), anticlockwise seen from the north."""
+    from field_helpers import magnet, motor_rig
+
+    from mime_gui.rig import Cylinder
+
+    built = motor_rig({"m": magnet(Cylinder(0.005, 0.01))}, {}).build()
+    seeds = np.array([line[0] for line in field_lines(built, rest_poses(built), "m", seeds=4, steps=1)])
+    np.testing.assert_allclose(seeds[:, 2], 0.006, rtol=1e-12)
+    np.testing.assert_allclose(np.linalg.norm(seeds[:, :2], axis=1), 0.003, rtol=1e-12)
+    for before, after in zip(seeds[:, :2], np.roll(seeds[:, :2], -1, axis=0), strict=True):
+        np.testing.assert_allclose(after, [-before[1], before[0]], rtol=0, atol=1e-15)

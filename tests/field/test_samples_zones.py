@@ -370,3 +370,14 @@ def test_a_box_zone_the_magnet_passes_is_named_with_the_worst_dipole_field_on_it
                   "limit 20 mT", "(a Hall sensor)", "keep the magnets farther away or move the zone"):
         assert words in finding.message, (words, finding.message)
     assert "inside" not in finding.message
+
+
+def test_the_forces_memory_estimate_by_hand():
+    """Ten steps of three samples and two magnets: the gradient's at the samples, and per step and sample its
+    position (3 floats), axes (9), moment (3), force (3) and torque (3), per step and magnet its pose (16)."""
+    from mime_gui.field.forces import gradient_bytes
+    from mime_gui.field.samples import forces_bytes
+
+    floats = 10 * 3 * (3 + 9 + 3 + 3 + 3) + 10 * 2 * 16
+    assert floats == 950
+    assert forces_bytes(10, 2, 3) == gradient_bytes(10, 2, 3) + 8 * floats

@@ -93,3 +93,22 @@ def test_a_write_the_system_refuses_says_why_and_nothing_is_written(tmp_path, ca
     printed = capsys.readouterr().out
     assert printed.splitlines() == [f"error[export.io] {out}: cannot write (No such file or directory)"]
     assert not (tmp_path / "missing").exists()
+
+
+def test_a_refusal_is_printed_on_the_stream_the_command_is_given(tmp_path, capsys):
+    """``run(args, out, err)`` as another program calls it: the unknown name's refusal, naming the
+    trajectories there are, goes to ``out`` and nothing to the process's own stdout."""
+    import argparse
+    import io
+
+    from mime_gui.cli import trajectory as command
+
+    parser = argparse.ArgumentParser()
+    command.add_arguments(parser)
+    args = parser.parse_args([str(DEMO_RIG), "nope", "--out", str(tmp_path / "t.csv")])
+    out, err = io.StringIO(), io.StringIO()
+    assert command.run(args, out, err) == 1
+    assert out.getvalue().startswith(f"error[trajectory.unknown] NAME: the rig has no trajectory 'nope'; "
+                                     f"trajectories: {NAME}")
+    assert capsys.readouterr().out == ""
+    assert list(tmp_path.iterdir()) == []

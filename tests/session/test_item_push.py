@@ -138,6 +138,15 @@ def test_a_pose_change_pushes_the_poses_of_the_items_that_moved_only(session):
     np.testing.assert_allclose(r.item_poses[HOLDER], session.frame_world_pose("motor", "part:holder"))
 
 
+def test_the_fake_renderer_keeps_a_copy_of_the_moved_poses_as_the_view_does():
+    r = FakeRenderer()
+    X = _at((0.1, 0.2, 0.3))
+    r.set_item_poses({HOLDER: X, SAMPLE: [[1.0, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.5], [0, 0, 0, 1]]})
+    X[:3, 3] = 9.0  # the caller reuses its array: what was pushed stays where it was pushed
+    np.testing.assert_array_equal(r.item_poses[HOLDER], _at((0.1, 0.2, 0.3)))
+    np.testing.assert_array_equal(r.item_poses[SAMPLE], _at((0.0, 0.0, 0.5)))
+
+
 def test_a_rig_that_breaks_rules_has_no_field_to_draw_and_the_centre_of_mass_is_pushed_while_shown(session):
     r = session.renderer
     session.apply(SetValue("magnets.m1.material", "aluminium"))  # no remanence: a finding

@@ -3,6 +3,8 @@ CSV or NPZ plays back to the trajectory the arm took while it was recorded."""
 
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,20 @@ def test_a_recording_is_written_only_as_csv_or_npz(tmp_path):
     with pytest.raises(PlayerError) as err:
         Recorder(Session())
     assert err.value.code == "player.no-document"
+
+
+def test_a_joint_name_a_csv_cannot_hold_is_refused_naming_the_joint_and_the_npz_ending(tmp_path):
+    shutil.copytree(DEMO, tmp_path / "demo")  # the URDF with its meshes, one joint renamed with a comma
+    urdf = tmp_path / "demo" / "arm.urdf"
+    urdf.write_text(urdf.read_text(encoding="utf-8").replace('"joint_1"', '"joint,1"'), encoding="utf-8")
+    session = Session()
+    session.open(urdf)
+    rec = Recorder(session)
+    target = tmp_path / "take.csv"
+    with pytest.raises(PlayerError) as err:
+        rec.save(target)
+    assert err.value.code == "player.io" and err.value.file == str(target) and not target.exists()
+    message = err.value.message
+    assert "'joint,1'" in message and "CSV" in message and ".npz" in message  # the joint and the fix
+    # said once: the file is the refusal's place, not repeated inside it with the writer's own code
+    assert str(target) not in message and "commands." not in message

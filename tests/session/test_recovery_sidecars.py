@@ -183,6 +183,21 @@ def test_a_written_recovery_reads_back_through_the_same_checks(tmp_path, gone):
     assert item.load() == rig
 
 
+def test_a_written_recovery_of_a_urdf_reads_back_as_a_urdf(tmp_path, gone):
+    from mime_gui.session import Session
+
+    urdf = RESOURCES / "demo" / "arm.urdf"
+    session = Session()
+    session.open(urdf)
+    doc = session.document
+    store = RecoveryStore(tmp_path / "rec")
+    store.write(doc.rig, doc.path, doc.kind)
+    meta = json.loads(store.meta_file.read_text(encoding="utf-8"))
+    store.meta_file.write_text(json.dumps({**meta, "pid": gone}), encoding="utf-8")
+    (item,) = RecoveryStore(tmp_path / "rec").pending()
+    assert (item.original, item.kind) == (str(urdf.resolve()), "urdf")  # offered back as the URDF it was
+
+
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "1_0", "ten", "1e9"])
 def test_an_autosave_interval_that_is_not_a_number_of_seconds_is_logged_and_the_default_used(
         monkeypatch, caplog, value):
