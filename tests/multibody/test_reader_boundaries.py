@@ -264,6 +264,8 @@ def test_a_transmission_that_is_not_simple_is_counted_and_warned_not_used(body):
     assert third == first + 2
     e = entry(tree, "robot/transmission (not simple)")
     assert (e.group, e.count, e.lines) == ("recognised-not-used", 2, [first, third])
+    # the report's note (the app's tip) says why, and only that: not one joint, or more than one actuator
+    assert e.note.startswith("not one joint") and e.note.endswith("with at most one actuator")
     (w,) = [w for w in tree.report.warnings if w.code == "urdf.transmission"]
     assert w.line == first
     assert w.message.startswith("2 transmission(s) are not simple")

@@ -269,6 +269,19 @@ def test_commas_in_sizes_scales_and_colours_are_read_too():
     assert refused.value.code == "urdf.comma" and "spaces" in refused.value.message
 
 
+@pytest.mark.parametrize("others, listed", [(1, "line 4)"), (5, "lines 4, 5, 6, 7, 8)"),
+                                             (6, "lines 4, 5, 6, 7, 8 …)")], ids=["one", "five", "six"])
+def test_the_comma_warning_lists_five_other_lines_at_most_and_marks_the_rest(others, listed):
+    # line 1 <robot>, 2 the links, 3 the first joint written with commas, 4 on the others
+    n = others + 1
+    text = ('<robot name="r">\n' + "".join(f'<link name="l{i}"/>' for i in range(n + 1)) + "\n"
+            + "".join(f'<joint name="j{i}" type="fixed"><parent link="l{i}"/><child link="l{i + 1}"/>'
+                      f'<origin xyz="0,0,{i}"/></joint>\n' for i in range(n)) + "</robot>")
+    (w,) = [w for w in read_urdf(text).report.warnings if w.code == "urdf.comma"]
+    assert w.line == 3
+    assert f"(and {others} more <origin xyz=...> so written, {listed};" in w.message
+
+
 def test_inspect_shows_the_comma_warning_and_strict_refuses_it(tmp_path, capsys):
     path = tmp_path / "commas.urdf"
     path.write_text(COMMAS)

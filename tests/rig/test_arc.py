@@ -92,6 +92,17 @@ def test_angles_that_make_no_segment_are_a_geometry_finding(tmp_path, angles):
     assert "angle" in found[0].message
 
 
+@pytest.mark.parametrize("angles, ok", [((-720.0, -360.0), True), ((360.0, 720.0), True),
+                                        ((-720.0001, -400.0), False), ((400.0, 720.0001), False)],
+                         ids=["from-minus-720", "to-720", "below-minus-720", "above-720"])
+def test_angles_of_720_degrees_either_way_are_taken_and_beyond_them_refused(angles, ok):
+    problems = Arc(0.004, 0.009, 0.006, *angles).problems()
+    if ok:
+        assert problems == []
+    else:
+        assert len(problems) == 1 and "within ±720°" in problems[0]
+
+
 def test_a_rig_file_without_its_angle_unit_is_refused(tmp_path):
     rig = _arc_rig(tmp_path)
     data = to_data(rig, tmp_path)

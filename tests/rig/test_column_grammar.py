@@ -147,3 +147,11 @@ def test_a_channel_column_the_player_cannot_take_lists_the_indices_and_joints_th
     assert words in message and info.value.code == "commands.unknown-joint"
     # three joints: indices 0 to 2
     assert message.endswith("arm.joint_positions.0 … .2 (shoulder, elbow, wrist)")
+
+
+def test_a_channel_of_a_segment_without_commanded_joints_says_there_are_none():
+    with pytest.raises(channels.ChannelError) as info:
+        channels.resolve("base.joint_positions.0", {"base": []})
+    message = str(info.value)
+    assert "'base.joint_positions.0': base has 0 commanded joint(s)" in message
+    assert message.endswith("(none)") and info.value.code == "commands.unknown-joint"

@@ -408,6 +408,19 @@ def test_frame_mount(frames, where, words):
         assert word in findings[0].message, findings[0].message
 
 
+def test_a_frame_mount_on_a_rig_without_segments_says_there_are_none():
+    rig = Apparatus("bare", chain={}, frames={"f": DeclaredFrame("arm.tool0")})
+    [finding] = [f for f in rig.validate() if f.code == "frame.mount"]
+    assert finding.where == "frames.f.mount" and "'arm' is no segment of the chain" in finding.message
+    assert finding.message.endswith("; segments: (none)")
+
+
+def test_a_frame_s_offset_of_the_wrong_length_is_refused_naming_at():
+    with pytest.raises(TypeError) as info:
+        DeclaredFrame("arm.tool0", at=(0.0, 0.1))
+    assert str(info.value).startswith("at must be 3 numbers")
+
+
 def test_frames_in_a_ring_are_refused_and_so_is_one_waiting_on_the_ring():
     rig = _with(a=DeclaredFrame("arm.b"), b=DeclaredFrame("arm.c"), c=DeclaredFrame("arm.a"),
                 d=DeclaredFrame("arm.a"), ok=DeclaredFrame("arm.tool0"))

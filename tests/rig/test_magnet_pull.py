@@ -17,7 +17,7 @@ from scipy.spatial.transform import Rotation
 
 from mime_gui import RESOURCES
 from mime_gui.rig import Apparatus, Arm, Box, Cylinder, PermanentMagnet, Ring, Sphere
-from mime_gui.rig.magnet_pull import DIPOLE_COEFFICIENT, magnet_pull
+from mime_gui.rig.magnet_pull import DIPOLE_COEFFICIENT, EPS_RATIO, PAIR_CELLS, PullModel, magnet_pull
 
 pin = pytest.importorskip("pinocchio")
 
@@ -232,6 +232,38 @@ def test_newtons_third_law_holds_between_two_magnets_on_different_bodies():
         assert np.linalg.norm(pull.force[n, i2] - F_on_b) <= 2e-3 * np.linalg.norm(F_on_b)
         assert np.linalg.norm(pull.torque[n, i2] - T_on_b) <= 2e-3 * np.linalg.norm(T_on_b)
         assert np.linalg.norm(F_on_a + F_on_b) <= 2e-3 * np.linalg.norm(F_on_b)
+
+
+def test_of_two_magnets_of_one_size_the_later_is_cut_into_cells_in_both_the_trajectory_and_one_instant():
+    """Two equal cylinders, near (getFT): the pull on the later one is Magpylib's getFT on it, cut into
+    PAIR_CELLS cells, with the earlier one's field exact (its reaction on the earlier one); the one-instant
+    pull of forward dynamics computes the same side, so the two agree to rounding."""
+    rig = snippet_rig()  # m1: a cylinder 5 mm in radius, 10 mm long, on the rotor, magnetised along z
+    built = rig.build()
+    poses = built.play(np.tile(built.initial_commands(), (1, 1)), 0.01).frame_poses
+    rotor = poses[0, built.frame_names.index("motor.rotor")]
+    p1 = rotor[:3, :3] @ [0.0, 0.0, 0.025] + rotor[:3, 3]
+    p2 = p1 + [0.012, 0.004, 0.006]
+    rig.magnets["m2"] = PermanentMagnet(Cylinder(radius=0.005, length=0.01), material="NdFeB-N42",
+                                        magnetisation=(1.0, 0.0, 0.3), at=tuple(p2))
+    built = rig.build()
+    pull = magnet_pull(built, poses, "magnet")
+    assert pull.pairs == (("m1", "m2", "magnet"),)
+    J = N42["remanence"]
+    a = magpy.magnet.Cylinder(dimension=(0.01, 0.01), polarization=(0.0, 0.0, J), position=p1,
+                              orientation=Rotation.from_matrix(rotor[:3, :3]))
+    b = magpy.magnet.Cylinder(dimension=(0.01, 0.01), polarization=J * np.array([1.0, 0.0, 0.3])
+                              / np.linalg.norm([1.0, 0.0, 0.3]), position=p2)
+    size = 2 * math.hypot(0.005, 0.005)  # the bounding diameter
+    F, tau = magpy.getFT(a, b, pivot=p2, meshing=PAIR_CELLS, eps=EPS_RATIO * size)
+    i1, i2 = pull.magnet_names.index("m1"), pull.magnet_names.index("m2")
+    np.testing.assert_allclose(pull.force[0, i2], F, rtol=0, atol=1e-9 * np.linalg.norm(F))
+    np.testing.assert_allclose(pull.torque[0, i2], tau, rtol=0, atol=1e-9 * np.linalg.norm(tau))
+    np.testing.assert_allclose(pull.force[0, i1], -F, rtol=0, atol=1e-9 * np.linalg.norm(F))
+    model = PullModel(built, "magnet")
+    force, torque = model.at(model.poses(poses)[0])
+    np.testing.assert_allclose(force, pull.force[0], rtol=0, atol=1e-12 * np.linalg.norm(F))
+    np.testing.assert_allclose(torque, pull.torque[0], rtol=0, atol=1e-12 * np.linalg.norm(tau))
 
 
 @pytest.mark.parametrize("sizes", [10, 20])

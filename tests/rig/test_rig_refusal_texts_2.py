@@ -179,6 +179,16 @@ def test_a_rig_path_that_names_nothing_says_what_a_path_is(path, words):
     assert info.value.message.startswith(words)
 
 
+@pytest.mark.parametrize(("collection", "one"), [
+    ("chain", "segment"), ("parts", "part"), ("magnets", "magnet"), ("probes", "probe"), ("frames", "frame"),
+    ("samples", "sample"), ("zones", "zone"),
+])
+def test_a_rig_path_to_a_missing_item_names_one_item_of_its_collection(collection, one):
+    with pytest.raises(RigPathError) as info:
+        get(load(DEMO_RIG), f"{collection}.nowhere.at")
+    assert info.value.message.startswith(f"no {one} 'nowhere'; {collection}: ")
+
+
 def test_removing_a_field_of_a_part_says_it_is_a_field_not_an_entry():
     rig = load(DEMO_RIG)
     with pytest.raises(RigPathError) as info:

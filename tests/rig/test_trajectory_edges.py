@@ -238,6 +238,15 @@ def test_one_round_of_the_fit_stretches_a_linear_interval_to_its_limit(demo):
         assert fitted.segments["arm"][1].time == pytest.approx(0.5, rel=1e-12)
 
 
+@pytest.mark.parametrize("spin, whole", [
+    (Spin(5.0, "Hz", ramp=0.5, hold=3.0), 2 * math.pi * 5.0 * (0.5 + 3.0)),  # half of each ramp at full speed
+    (Spin(-300.0, "rpm", ramp=0.0, turns=20.0), -2 * math.pi * 20.0),  # 20 turns the other way
+], ids=["ramped", "rpm-turns"])
+def test_a_spin_s_angle_after_its_end_stays_the_whole_spin_s(spin, whole):
+    after = spin.duration + np.array([0.0, 0.5, 100.0])
+    np.testing.assert_allclose(spin.angle(after), whole, rtol=1e-12, atol=0)
+
+
 def test_a_spin_longer_than_its_interval_moves_its_keyframe_to_the_spin_s_end(demo):
     # the rules refuse such a keyframe (trajectory.spin, "move it to 2 s or later"); the fit moves it there
     spin = Spin(1.0, "Hz", ramp=0.5, hold=1.0)  # 2 s from the keyframe before

@@ -24,3 +24,13 @@ def test_each_magnet_s_attributes_are_what_the_head_comment_says_in_its_order(tm
     volume = math.pi * 0.005**2 * 0.01
     assert float(magnet.get("moment")) == pytest.approx(remanence * volume / 1.25663706212e-6, rel=1e-9)
     assert float(magnet.get("remanence")) == pytest.approx(remanence, rel=1e-12)
+
+
+def test_a_shape_element_holds_its_origin_geometry_and_colour_and_no_stray_text(tmp_path):
+    root = ET.parse(export_urdf(load(DEMO_RIG), tmp_path / "rig.urdf")).getroot()
+    collisions, visuals = list(root.iter("collision")), list(root.iter("visual"))
+    assert collisions and visuals  # the demo arm declares both
+    for element in collisions + visuals:
+        assert (element.text or "").strip() == "" and all((c.tail or "").strip() == "" for c in element)
+    assert {tuple(c.tag for c in e) for e in collisions} == {("origin", "geometry")}  # a collision: no colour
+    assert {tuple(c.tag for c in e) for e in visuals} == {("origin", "geometry", "material")}
