@@ -38,8 +38,9 @@ def _headless(argv: list[str]) -> int:
 
 
 def _gui_parser() -> argparse.ArgumentParser:
+    width = max(map(len, SUBCOMMANDS))  # one column for the help, however long the longest name
     epilog = "headless subcommands:\n" + "\n".join(
-        f"  {name:<9} {help_}" for name, (_, help_) in SUBCOMMANDS.items()
+        f"  {name:<{width}}  {help_}" for name, (_, help_) in SUBCOMMANDS.items()
     )
     parser = argparse.ArgumentParser(
         prog="mime-gui", description="MIME Rig Builder: open a URDF or a rig file in the desktop app.",
