@@ -26,7 +26,16 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui.cli import package_dirs
-from mime_gui.cli.play import OUTPUT_LIMIT, PlayError, _ProgressBar, _write, check_times, number, output_bytes
+from mime_gui.cli.play import (
+    OUTPUT_LIMIT,
+    PlayError,
+    _check_finite,
+    _ProgressBar,
+    _write,
+    check_times,
+    number,
+    output_bytes,
+)
 from mime_gui.field import FieldError, field_along, field_bytes, forces_along, rotating_summary, zone_findings
 from mime_gui.field.forces import gradient_at, gradient_bytes
 from mime_gui.field.joints import joint_bytes, joint_field, joint_frames
@@ -155,9 +164,7 @@ def field(args: argparse.Namespace, out=None, err=None) -> int:
     progress = _ProgressBar(err) if schedule.steps >= 20_000 and err.isatty() else None
     with np.errstate(over="ignore", invalid="ignore"):
         trajectory = playable.play(schedule, progress)
-    if not np.all(np.isfinite(trajectory.frame_poses)):
-        raise FieldError("field.non-finite", "the played poses overflow; check the command file's units and "
-                                             "values, or choose a larger step (--dt)", str(args.commands))
+    _check_finite(trajectory, playable, schedule, str(args.commands))  # as play refuses it: field.non-finite
     import magpylib  # noqa: F401  (loaded first: its import is not the field's cost)
 
     started = _time.perf_counter()

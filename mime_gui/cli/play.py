@@ -234,23 +234,34 @@ def _write(out: Path, arrays: dict[str, np.ndarray]) -> None:
 
 def _check_finite(trajectory: Trajectory, playable: Playable, schedule: Schedule, commands: str) -> None:
     """Refuse a playback that overflowed (commands or steps so extreme that positions, poses or rates are
-    no longer finite numbers) rather than write infinities and NaNs."""
-    for what, values, names in (("joint positions", trajectory.joint_positions, playable.joint_names),
-                                ("frame poses", trajectory.frame_poses, playable.frame_names),
-                                ("frame angular velocities", trajectory.frame_angular_velocities,
-                                 playable.frame_names)):
-        bad = ~np.isfinite(values)
+    no longer finite numbers) rather than write infinities and NaNs. The place named is where it began: the
+    earliest step, and in it the first joint (its position, then its rate), else the first frame in the
+    chain's order (a joint's rate overflows before the frames' rates, a segment's before what rides on it)."""
+    q = trajectory.joint_positions
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is looked for; no rate at step 0
+        rates = np.concatenate([np.zeros((1, q.shape[1])), np.diff(q, axis=0)]) / schedule.dt
+    found = []
+    for rank, (what, values, names) in enumerate((
+            ("joint positions", q, playable.joint_names),
+            ("joint rates", rates, playable.joint_names),
+            ("frame poses", trajectory.frame_poses, playable.frame_names),
+            ("frame angular velocities", trajectory.frame_angular_velocities, playable.frame_names))):
+        bad = ~np.isfinite(values).reshape(*values.shape[:2], -1).all(axis=2)
         if bad.any():
-            step, column = (int(i[0]) for i in np.nonzero(bad)[:2])
-            largest = ""
-            if schedule.commands.size:
-                size = np.abs(schedule.commands)
-                row, col = np.unravel_index(int(np.argmax(size)), size.shape)
-                largest = (f"the largest command is {schedule.commands[row, col]:g} for "
-                           f"{schedule.command_names[col]} at step {row}, ")
-            raise PlayError("play.non-finite", f"the {what} overflow at step {step} ({names[column]}): "
-                            f"{largest}the step {schedule.dt:g} s; check the file's units and values, or "
-                            "choose a larger step (--dt)", commands)
+            step, column = (int(i[0]) for i in np.nonzero(bad))
+            found.append(((step, rank > 1, column, rank), what, names[column]))
+    if not found:
+        return
+    (step, *_), what, name = min(found, key=lambda f: f[0])
+    largest = ""
+    if schedule.commands.size:
+        size = np.abs(schedule.commands)
+        row, col = np.unravel_index(int(np.argmax(size)), size.shape)
+        largest = (f"the largest command is {schedule.commands[row, col]:g} for "
+                   f"{schedule.command_names[col]} at step {row}, ")
+    raise PlayError("play.non-finite", f"the {what} overflow at step {step} ({name}): "
+                    f"{largest}the step {schedule.dt:g} s; check the file's units and values, or "
+                    "choose a larger step (--dt)", commands)
 
 
 def _torques(playable, schedule: Schedule, trajectory: Trajectory, args):

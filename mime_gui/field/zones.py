@@ -176,11 +176,11 @@ def zone_findings(built, trajectory, start: float = 0.0) -> ZoneCheck:
             within = np.flatnonzero(inside)
             inside_text = f"; a magnet inside it from t = {time[within[0]]:g} s ({len(within)} steps)" \
                 if len(within) else ""
-            findings.append(Finding(
+            findings.append(Finding(  # a built rig's zone has a reason: without one, zone.reason refuses it
                 "field.zone", f"zones.{name}",
                 f"|B| exceeds the zone's limit {zone.limit * 1e3:g} mT at {len(hit)} of {T} steps, from t = "
                 f"{time[hit[0]]:g} s to {time[hit[-1]]:g} s{worst_text}{inside_text} "
-                f"({zone.reason or 'no reason given'}); keep the magnets farther away or move the zone"))
+                f"({zone.reason}); keep the magnets farther away or move the zone"))
     return ZoneCheck(time, tuple(zones), worst, sampled, breach, findings)
 
 

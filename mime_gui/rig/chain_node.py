@@ -11,7 +11,7 @@ the one place where mount composition is written. :meth:`ChainNode.advance` take
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -165,12 +165,11 @@ class ChainNode:
         out: dict[str, Trajectory] = {}
         count = len(self.order)
         for i, name in enumerate(self.order):
-            mount_poses = mount_rates = None
+            mount_poses = mount_rates = undefined = None
             ref = self._mount_frame.get(name)
             if ref is not None:
                 seg, frame = ref
-                mount_poses = out[seg].frame_poses[:, frame]
-                mount_rates = out[seg].frame_angular_velocities[:, frame]
+                mount_poses, mount_rates, undefined = _defined_mount(out[seg], frame)
             step = None
             if progress is not None:
                 def step(done, total, _i=i):
@@ -178,7 +177,33 @@ class ChainNode:
             extra = {} if chunk is None else {"chunk": chunk}
             out[name] = self.nodes[name].play(commands[name], dt, initial.get(name), mount_poses=mount_poses,
                                               mount_rates=mount_rates, progress=step, **extra)
+            if undefined is not None:
+                out[name] = _undefined_at(out[name], undefined)
         return out
+
+
+def _defined_mount(mount: Trajectory, frame: int):
+    """The mount's poses and rates at ``frame`` and the steps where they are not finite numbers (None when
+    there are none). Commands extreme enough to overflow a segment leave what rides on it undefined at those
+    steps, not an error here: the caller's finiteness check names the step and the segment where it began.
+    The undefined steps are played on a placeholder mount (identity, at rest) and blanked after."""
+    poses = mount.frame_poses[:, frame]
+    rates = mount.frame_angular_velocities[:, frame]
+    undefined = ~(np.isfinite(poses).all(axis=(1, 2)) & np.isfinite(rates).all(axis=1))
+    if not undefined.any():
+        return poses, rates, None
+    poses = np.where(undefined[:, None, None], np.eye(4), poses)
+    rates = np.where(undefined[:, None], 0.0, rates)
+    return poses, rates, undefined
+
+
+def _undefined_at(played: Trajectory, undefined: np.ndarray) -> Trajectory:
+    """``played`` with its frame poses and rates NaN at the ``undefined`` steps (its joints are its own)."""
+    poses = np.array(played.frame_poses)
+    rates = np.array(played.frame_angular_velocities)
+    poses[undefined] = np.nan
+    rates[undefined] = np.nan
+    return replace(played, frame_poses=poses, frame_angular_velocities=rates)
 
 
 class _Resolved:

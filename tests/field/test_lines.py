@@ -131,3 +131,23 @@ def test_the_seeds_go_round_the_north_pole_a_quarter_turn_apart_right_handed():
     np.testing.assert_allclose(np.linalg.norm(seeds[:, :2], axis=1), 0.003, rtol=1e-12)
     for before, after in zip(seeds[:, :2], np.roll(seeds[:, :2], -1, axis=0), strict=True):
         np.testing.assert_allclose(after, [-before[1], before[0]], rtol=0, atol=1e-15)
+
+
+def test_a_line_is_not_taken_as_back_at_the_magnet_in_its_first_five_steps():
+    """A weak magnet under a large block magnetised towards it: the block's field runs straight down through
+    it, so every line dips within 0.55 sizes of its centre at its second step. The first five steps do not
+    count as a return (a seed starts 0.67 sizes out and may pass that close on its way out); the sixth, still
+    within, ends the line: seven points, each a step of 12 % of the 10 mm size straight down."""
+    from field_helpers import magnet, motor_rig
+
+    from mime_gui.rig import Box, Cylinder, PermanentMagnet, tesla
+
+    weak = PermanentMagnet(Cylinder(0.005, 0.01), magnetisation=(0.0, 0.0, 1.0),
+                           remanence=tesla(0.001, reason="weak beside the block"))
+    block = magnet(Box((0.2, 0.2, 0.2)), direction=(0.0, 0.0, -1.0), at=(0.0, 0.0, 0.13))
+    built = motor_rig({"m": weak, "block": block}, {}).build()
+    lines = field_lines(built, rest_poses(built), "m", seeds=12)
+    assert [len(line) for line in lines] == [7] * 12
+    for line in lines:
+        np.testing.assert_allclose(np.diff(line[:, 2]), -0.0012, rtol=1e-3)
+        assert np.linalg.norm(line[2]) < 0.55 * 0.01 < np.linalg.norm(line[0])

@@ -101,3 +101,25 @@ def test_a_segment_on_a_missing_mount_stands_in_the_world(built):
     state = node.initial_state()
     np.testing.assert_allclose(state["solo"].frame_poses, frame_poses(arm.articulation,
                                                                       state["solo"].joint_positions))
+
+
+def test_a_rider_is_undefined_only_at_the_steps_its_mount_overflowed(built):
+    """Commands that overflow the arm's rates leave the motor riding on it undefined (NaN) at those steps, no
+    error here (the caller names where it began), and played as usual at every other step."""
+    dt = 1.0
+    node = built.chain_node(servo_time_constant=0.0)
+    u = _commands(built, T=4, dt=dt)
+    u["arm"][:, -1] = [0.0, 1e308, -1e308, -1e308]  # joint_6 is continuous: held as given
+    with np.errstate(over="ignore", invalid="ignore"):
+        played = node.play(u, dt)
+    arm_rates = played["arm"].frame_angular_velocities
+    assert np.isfinite(arm_rates[:2]).all() and not np.isfinite(arm_rates[2]).all()
+    assert np.isfinite(arm_rates[3]).all()  # no rate at step 3: the command is held
+    motor = played["motor"]
+    for values in (motor.frame_poses, motor.frame_angular_velocities):
+        assert np.isnan(values[2]).all()
+        assert np.isfinite(values[[0, 1, 3]]).all()
+    np.testing.assert_array_equal(motor.joint_positions, u["motor"])  # its own joints are its own
+    whole = node.play({s: c[:2] for s, c in u.items()}, dt)["motor"]  # the first two steps, alone
+    np.testing.assert_array_equal(motor.frame_poses[:2], whole.frame_poses)
+    np.testing.assert_array_equal(motor.frame_angular_velocities[:2], whole.frame_angular_velocities)

@@ -51,6 +51,17 @@ def test_fit_writes_the_fitted_trajectory(tmp_path):
     assert recorded.time[-1] > 0.5  # stretched to the joints' velocity limits
 
 
+def test_the_limits_are_checked_at_the_step_asked_for(tmp_path, capsys):
+    # a slow move of 20 hours: at the default step (0.01 s) it would be too many samples, at --dt 10 it is not
+    rig = load(DEMO_RIG)
+    rig.trajectories["slow"] = Trajectory({"arm": [Keyframe(72_000.0, pose="over the sample",
+                                                            interpolation="quintic")]})
+    path = save(rig, tmp_path / "r.rig.json")
+    out = tmp_path / "t.npz"
+    assert main(["trajectory", str(path), "slow", "--dt", "10", "--out", str(out)]) == 0, capsys.readouterr()
+    assert len(read_commands(out).time) == 7_201
+
+
 @pytest.mark.parametrize("argv, code", [
     (["nope", "--out", "{out}"], "trajectory.unknown"),
     ([NAME, "--out", "{out}", "--dt", "0"], "trajectory.dt"),

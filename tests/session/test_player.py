@@ -265,6 +265,17 @@ def test_commands_that_overflow_are_refused_with_the_step(tmp_path):
     assert err.value.code == "player.non-finite" and "step 1 " in err.value.message
 
 
+def test_commands_that_overflow_a_segment_others_ride_on_are_refused_too(tmp_path):
+    # the arm carries the motor: its rates' overflow reached the motor as an uncoded error before
+    session = Session()
+    session.open(DEMO / "demo.rig.json")
+    path = tmp_path / "huge.csv"
+    path.write_text("time,arm.joint_6\n0,0\n0.01,1e308\n0.02,-1e308\n")
+    with pytest.raises(PlayerError) as err:
+        Player.for_document(session.document, path)
+    assert err.value.code == "player.non-finite" and "step 1 " in err.value.message
+
+
 def test_the_trajectory_is_written_only_as_npz(tmp_path):
     session = Session()
     session.open(DEMO / "demo.rig.json")

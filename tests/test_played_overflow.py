@@ -1,0 +1,91 @@
+"""Commands finite in the file but extreme enough to overflow what is played: `play` and `field` refuse them
+with one coded line naming where the overflow began (the earliest step; a joint's rate before the frames it
+moves; a segment before what rides on it), never a traceback and never a field summary of NaNs."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+from test_bad_input import cli, error_lines
+
+from mime_gui import RESOURCES
+from mime_gui.cli.play import PlayError, _check_finite
+
+DEMO = RESOURCES / "demo"
+RIG = DEMO / "demo.rig.json"
+
+
+@pytest.mark.parametrize("column", ["arm.joint_6", "motor.shaft"], ids=["arm", "motor"])
+@pytest.mark.parametrize("command", ["play", "field"])
+def test_a_continuous_joint_commanded_past_the_largest_rate_is_refused_at_it(tmp_path, command, column):
+    # arm.joint_6 carries the motor: before, its rates' overflow reached the motor as a traceback; the motor's
+    # own shaft was written by `field` as a summary of NaNs
+    cmd = tmp_path / "huge.csv"
+    cmd.write_text(f"time,{column}\n0,1e308\n1,-1e308\n", encoding="utf-8")
+    out = tmp_path / "out.npz"
+    status, stdout, stderr = cli(command, RIG, "--commands", cmd, "--out", out)
+    assert (status, stdout) == (2, "")
+    (line,) = error_lines(stderr)
+    assert line["code"] == f"{command}.non-finite" and line["where"] == str(cmd)
+    assert line["message"] == (f"the joint rates overflow at step 1 ({column}): the largest command is "
+                               f"1e+308 for {column} at step 0, the step 1 s; check the file's units and "
+                               "values, or choose a larger step (--dt)")
+    assert not out.exists()
+
+
+def _played(T=4, joints=2, frames=3):
+    trajectory = types.SimpleNamespace(joint_positions=np.zeros((T, joints)),
+                                       frame_poses=np.zeros((T, frames, 4, 4)),
+                                       frame_angular_velocities=np.zeros((T, frames, 3)))
+    playable = types.SimpleNamespace(joint_names=[f"j{k}" for k in range(joints)],
+                                     frame_names=[f"f{k}" for k in range(frames)])
+    schedule = types.SimpleNamespace(commands=np.zeros((T, joints)), command_names=playable.joint_names,
+                                     dt=0.5)
+    return trajectory, playable, schedule
+
+
+def _refusal(trajectory, playable, schedule) -> str:
+    with pytest.raises(PlayError) as refused:
+        _check_finite(trajectory, playable, schedule, "cmd.csv")
+    assert refused.value.code == "play.non-finite" and refused.value.file == "cmd.csv"
+    return refused.value.message.split(":")[0]
+
+
+def test_a_finite_playback_passes():
+    _check_finite(*_played(), "cmd.csv")
+
+
+def test_the_earliest_step_is_named_whatever_overflowed_there():
+    trajectory, playable, schedule = _played()
+    trajectory.joint_positions[3, 0] = np.inf
+    trajectory.frame_angular_velocities[2, 2, 1] = np.nan
+    assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 2 (f2)"
+
+
+def test_in_one_step_a_joint_comes_before_the_frames_and_a_frame_s_pose_before_its_rate():
+    trajectory, playable, schedule = _played()
+    trajectory.frame_poses[1, 0, 2, 3] = np.nan
+    trajectory.frame_angular_velocities[1, 0] = np.inf
+    assert _refusal(trajectory, playable, schedule) == "the frame poses overflow at step 1 (f0)"
+    trajectory.joint_positions[1, 1] = -np.inf
+    assert _refusal(trajectory, playable, schedule) == "the joint positions overflow at step 1 (j1)"
+
+
+def test_a_frame_earlier_in_the_chain_comes_first_whatever_overflowed_at_it():
+    trajectory, playable, schedule = _played()
+    trajectory.frame_poses[1, 2] = np.nan
+    trajectory.frame_angular_velocities[1, 1, 0] = np.inf
+    assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 1 (f1)"
+
+
+def test_a_joint_s_rate_is_its_step_s_difference_over_the_step():
+    trajectory, playable, schedule = _played()
+    trajectory.joint_positions[:, 1] = [0.0, 5e307, -5e307, -5e307]  # -1e308 at step 2: -2e308 over 0.5 s
+    trajectory.frame_angular_velocities[2:] = np.nan
+    assert _refusal(trajectory, playable, schedule) == "the joint rates overflow at step 2 (j1)"
+    schedule.dt = 1.0  # over 1 s the same difference is a finite rate: the frames' rates are named
+    assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 2 (f0)"
+    schedule.dt = 0.1  # and 5e307 over 0.1 s, at step 1, overflows first
+    assert _refusal(trajectory, playable, schedule) == "the joint rates overflow at step 1 (j1)"
