@@ -44,7 +44,7 @@ test: $(VENV)/.installed-test
 	fi
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check mime_gui tests benchmarks
+	$(BIN)/ruff check mime_gui tests benchmarks tools
 
 bench: $(VENV)/.installed-test
 	for b in read engine node dynamics probes ik; do $(BIN)/python benchmarks/$$b.py || exit 1; done

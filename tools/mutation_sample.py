@@ -65,7 +65,8 @@ def equivalent() -> dict[str, str]:
     """The mutants docs/mutation.md lists as equivalent: name -> reason."""
     found = {}
     for line in DOCS.read_text(encoding="utf-8").splitlines():
-        m = re.match(r"\|\s*`([\w.ǁ]+__mutmut_\d+)`[^|]*\|\s*(.+?)\s*\|\s*$", line)  # a note may follow the name
+        # a note may follow the name in its cell
+        m = re.match(r"\|\s*`([\w.ǁ]+__mutmut_\d+)`[^|]*\|\s*(.+?)\s*\|\s*$", line)
         if m:
             found[m[1]] = m[2]
     return found
