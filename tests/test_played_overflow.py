@@ -4,6 +4,7 @@ moves; a segment before what rides on it), never a traceback and never a field s
 
 from __future__ import annotations
 
+import re
 import types
 
 import numpy as np
@@ -89,3 +90,33 @@ def test_a_joint_s_rate_is_its_step_s_difference_over_the_step():
     assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 2 (f0)"
     schedule.dt = 0.1  # and 5e307 over 0.1 s, at step 1, overflows first
     assert _refusal(trajectory, playable, schedule) == "the joint rates overflow at step 1 (j1)"
+
+
+def test_torques_that_are_no_numbers_are_refused_at_their_joint_and_step(tmp_path):
+    # finite poses and rates, but the arm's joint_6 turning 2e307 rad/s leaves the motor it carries with a
+    # torque that is not a number: it was printed as "peak |τ| nan N·m" and written
+    cmd = tmp_path / "fast.csv"
+    cmd.write_text("time,arm.joint_6\n0,1e307\n1,-1e307\n2,1e307\n", encoding="utf-8")
+    out = tmp_path / "out.npz"
+    status, stdout, stderr = cli("play", RIG, "--commands", cmd, "--out", out, "--torques")
+    assert (status, stdout) == (2, "")
+    (line,) = error_lines(stderr)
+    assert (line["code"], line["where"]) == ("play.non-finite", str(cmd))
+    assert line["message"].startswith("the joint torques overflow at step 0 (motor.shaft): the joints' rates "
+                                      "and accelerations at the step 1 s are too large to compute with; ")
+    assert not out.exists()
+    # without --torques the same file plays: only the torques are out of reach
+    assert cli("play", RIG, "--commands", cmd, "--out", out)[0] == 0
+
+
+def test_torques_far_beyond_the_limits_are_printed_as_numbers(tmp_path):
+    cmd = tmp_path / "fast.csv"
+    cmd.write_text("time,joint_6\n0,1e307\n1,-1e307\n2,1e307\n", encoding="utf-8")
+    status, stdout, stderr = cli("play", DEMO / "arm.urdf", "--commands", cmd, "--out", tmp_path / "o.npz",
+                                 "--torques")
+    assert status == 0, stderr
+    line = next(x for x in stdout.splitlines() if x.strip().startswith("joint_6: peak")).strip()
+    # its speed by hand: 2e307 rad in 1 s against a limit of 4 rad/s; the torque's share and RMS in short form
+    shape = (r"joint_6: peak \|τ\| \S+ N·m at t=\S+ s \(\d(\.\d+)?e\+\d{3} % of 12 N·m\), "
+             r"RMS \d(\.\d+)?e\+\d{3} N·m; peak \|v\| 2e\+307 rad/s \(5e\+308 % of 4 rad/s\)")
+    assert re.fullmatch(shape, line), line

@@ -273,9 +273,20 @@ def _torques(playable, schedule: Schedule, trajectory: Trajectory, args):
 
     try:
         with np.errstate(over="ignore", invalid="ignore"):
-            return playable.torques(schedule, trajectory)
+            torques = playable.torques(schedule, trajectory)
     except DynamicsError as exc:
         raise PlayError(exc.code, exc.message, str(args.file)) from None
+    for what, values in (("joint velocities", torques.joint_velocities),
+                         ("joint torques", torques.joint_torques),
+                         ("armature torques", torques.armature_torques)):
+        bad = ~np.isfinite(values)
+        if bad.any():  # the positions were finite, their rates or accelerations are not numbers
+            step, column = (int(i[0]) for i in np.nonzero(bad))
+            raise PlayError("play.non-finite", f"the {what} overflow at step {step} "
+                            f"({torques.joint_names[column]}): the joints' rates and accelerations at the "
+                            f"step {schedule.dt:g} s are too large to compute with; check the file's units "
+                            "and values, or choose a larger step (--dt)", str(args.commands))
+    return torques
 
 
 def _check_clearance_option(args: argparse.Namespace, playable) -> None:

@@ -125,7 +125,7 @@ class Demand:
 
     def __str__(self) -> str:
         def of(share, limit, unit):
-            return f" ({100 * share:.0f} % of {limit:.6g} {unit})" if math.isfinite(share) else ""
+            return f" ({_percent(share)} % of {limit:.6g} {unit})" if math.isfinite(share) else ""
 
         return printable(f"{self.joint}: peak |τ| {self.peak:.6g} {self.unit} at t={self.peak_time:.6g} s"
                          f"{of(self.effort_share, self.effort_limit, self.unit)}, RMS {self.rms:.6g} "
@@ -137,6 +137,15 @@ def unit_pairs(effort_units) -> list[tuple[str, str]]:
     """``(torque unit, velocity unit)`` per joint from each joint's effort unit (``N`` on a sliding joint,
     whose velocity is in m/s)."""
     return [(u, "m/s" if u == "N" else "rad/s") for u in effort_units]
+
+
+def _percent(share: float) -> str:
+    """``share`` in whole percent, or in three figures from a million percent up (not a number of 300 digits
+    for a trajectory far beyond its limits, nor ``inf`` where only the percent overflows)."""
+    if 100 * share < 1e6:
+        return f"{100 * share:.0f}"
+    mantissa, exponent = f"{share:.2e}".split("e")
+    return f"{float(mantissa):g}e+{int(exponent) + 2:02d}"
 
 
 def _share(value: float, limit: float) -> float:
@@ -154,7 +163,10 @@ def demands(joint_names, time, torques, velocities, effort_limits, velocity_limi
     speed = np.abs(np.asarray(velocities, dtype=float))
     weight = np.diff(time, prepend=time[0] - (time[1] - time[0] if len(time) > 1 else 1.0))
     weight = weight / weight.sum() if weight.sum() > 0 else np.full(len(time), 1.0 / len(time))
-    rms = np.sqrt(weight @ tau ** 2)
+    # scaled by each joint's peak, so torques beyond 1e154 still have an RMS (their squares would overflow)
+    peak = tau.max(axis=0)
+    scale = np.where(np.isfinite(peak) & (peak > 0), peak, 1.0)
+    rms = scale * np.sqrt(weight @ (tau / scale) ** 2)
     rows = np.argmax(tau, axis=0)
     out = []
     for j, name in enumerate(joint_names):
