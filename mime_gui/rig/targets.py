@@ -23,6 +23,7 @@ from dataclasses import KW_ONLY, dataclass
 import numpy as np
 
 from mime_gui.errors import CodedError
+from mime_gui.rig.segments import direction
 
 #: the largest flux density a target may ask for, T (as a magnet's remanence)
 MAX_FIELD = 100.0
@@ -43,11 +44,11 @@ def _unit(v, what: str) -> tuple[float, float, float]:
         a = np.asarray(v, dtype=float)
     except (TypeError, ValueError):
         raise TargetError("target.direction", f"{what} is three numbers, got {v!r}", what) from None
-    if a.shape != (3,) or not np.all(np.isfinite(a)) or not np.linalg.norm(a) > 0:
+    unit = direction(a) if a.shape == (3,) else None  # scaled first: huge or tiny, a direction
+    if unit is None:
         raise TargetError("target.direction", f"{what} is a finite non-zero vector of three numbers, got "
                           f"{v!r}", what)
-    a = a / np.linalg.norm(a)
-    return tuple(float(x) for x in a)
+    return tuple(float(x) for x in unit)
 
 
 def _number(v, what: str, low: float, high: float, code: str) -> float:

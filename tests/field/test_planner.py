@@ -186,6 +186,18 @@ def test_what_cannot_be_aimed_at_is_refused_with_its_code(dish):
     assert err.value.code == "target.at"
 
 
+
+@pytest.mark.parametrize("given, unit", [((1e308, 1e308, 0.0), (math.sqrt(0.5), math.sqrt(0.5), 0.0)),
+                                         ((0.0, -1e-320, 0.0), (0.0, -1.0, 0.0)),
+                                         ((3.0, 0.0, 4.0), (0.6, 0.0, 0.8))],
+                         ids=["huge", "subnormal", "plain"])
+def test_a_target_s_direction_and_axis_are_unit_vectors_however_large_or_small_given(given, unit):
+    # a vector whose norm overflows was made (0, 0, 0) and searched for; a subnormal one refused as zero
+    fixed = FieldTarget("probes.dish", direction=given)
+    turning = FieldTarget("probes.dish", axis=given, frequency=5.0)
+    for got in (fixed.direction, turning.axis):
+        np.testing.assert_allclose(got, unit, rtol=1e-15, atol=0)
+
 def test_a_target_kept_in_the_rig_file_is_planned_by_name(dish, tmp_path, capsys):
     """targets in the rig file: read back as written, checked by the rules, planned with --target NAME."""
     import json
