@@ -39,8 +39,9 @@ class RotatingField:
     def describe(self) -> str:
         axis = "none" if not np.all(np.isfinite(self.axis)) else \
             "(" + ", ".join(f"{v:+.3f}" for v in self.axis) + ")"
+        ellipticity = f"{self.ellipticity:.3f}" if math.isfinite(self.ellipticity) else "none"
         return (f"{self.frequency:.4g} Hz about {axis}, |B| {self.B_min:.4g} to {self.B_max:.4g} T, "
-                f"ellipticity {self.ellipticity:.3f}")
+                f"ellipticity {ellipticity}")
 
 
 def _peak(z: np.ndarray, dt: float) -> float:

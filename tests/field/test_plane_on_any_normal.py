@@ -38,4 +38,4 @@ def test_a_probe_s_summary_line_names_its_axis_and_none_when_the_field_does_not_
                                   "ellipticity 0.250")
     still = RotatingField(frequency=0.0, axis=np.full(3, np.nan), B_min=0.01, B_max=0.01,
                           ellipticity=math.nan, mean=np.array([0.0, 0.0, 0.01]))
-    assert still.describe() == "0 Hz about none, |B| 0.01 to 0.01 T, ellipticity nan"
+    assert still.describe() == "0 Hz about none, |B| 0.01 to 0.01 T, ellipticity none"
