@@ -58,27 +58,32 @@ def test_a_finite_playback_passes():
     _check_finite(*_played(), "cmd.csv")
 
 
-def test_the_earliest_step_is_named_whatever_overflowed_there():
+def _set(array: str, index, value=np.nan):
+    return lambda trajectory: getattr(trajectory, array).__setitem__(index, value)
+
+
+ORDER = {  # what overflowed, in the order it is set → the place named
+    "earliest step": ([_set("joint_positions", (3, 0), np.inf), _set("frame_angular_velocities", (2, 2, 1))],
+                      "the frame angular velocities overflow at step 2 (f2)"),
+    "pose before rate": ([_set("frame_poses", (1, 0, 2, 3)),
+                          _set("frame_angular_velocities", (1, 0), np.inf)],
+                         "the frame poses overflow at step 1 (f0)"),
+    "joint before frames": ([_set("frame_poses", (1, 0, 2, 3)), _set("joint_positions", (1, 1), -np.inf)],
+                            "the joint positions overflow at step 1 (j1)"),
+    "chain order": ([_set("frame_poses", (1, 2)), _set("frame_angular_velocities", (1, 1, 0), np.inf)],
+                    "the frame angular velocities overflow at step 1 (f1)"),
+}
+
+
+@pytest.mark.parametrize("name", ORDER)
+def test_the_place_named_is_where_the_overflow_began(name):
+    """The earliest step, whatever overflowed there; in one step a joint before the frames, a frame's pose
+    before its rate, and a frame earlier in the chain first, whatever overflowed at it."""
     trajectory, playable, schedule = _played()
-    trajectory.joint_positions[3, 0] = np.inf
-    trajectory.frame_angular_velocities[2, 2, 1] = np.nan
-    assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 2 (f2)"
-
-
-def test_in_one_step_a_joint_comes_before_the_frames_and_a_frame_s_pose_before_its_rate():
-    trajectory, playable, schedule = _played()
-    trajectory.frame_poses[1, 0, 2, 3] = np.nan
-    trajectory.frame_angular_velocities[1, 0] = np.inf
-    assert _refusal(trajectory, playable, schedule) == "the frame poses overflow at step 1 (f0)"
-    trajectory.joint_positions[1, 1] = -np.inf
-    assert _refusal(trajectory, playable, schedule) == "the joint positions overflow at step 1 (j1)"
-
-
-def test_a_frame_earlier_in_the_chain_comes_first_whatever_overflowed_at_it():
-    trajectory, playable, schedule = _played()
-    trajectory.frame_poses[1, 2] = np.nan
-    trajectory.frame_angular_velocities[1, 1, 0] = np.inf
-    assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 1 (f1)"
+    changes, expected = ORDER[name]
+    for change in changes:
+        change(trajectory)
+    assert _refusal(trajectory, playable, schedule) == expected
 
 
 def test_a_joint_s_rate_is_its_step_s_difference_over_the_step():
