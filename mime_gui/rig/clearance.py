@@ -30,8 +30,8 @@ class Allowed:
     def __post_init__(self):
         for key in ("first", "second"):
             if not isinstance(getattr(self, key), str):
-                raise TypeError(f"an allowed pair names items as text ('parts.holder', 'arm.link_6'), got "
-                                f"{getattr(self, key)!r}")
+                raise TypeError(f"an allowed pair names items as text ('parts.holder', 'arm.link_6'); its "
+                                f"{key} is {getattr(self, key)!r}")
         if self.reason is not None and not isinstance(self.reason, str):
             raise TypeError(f"a reason is text, got {self.reason!r}")
 
@@ -53,9 +53,12 @@ class Clearance:
             object.__setattr__(self, "margin", float(self.margin))
         if self.reason is not None and not isinstance(self.reason, str):
             raise TypeError(f"a reason is text, got {self.reason!r}")
-        allow = tuple(self.allow)
+        try:
+            allow = tuple(self.allow)
+        except TypeError:  # not a collection at all
+            allow = (self.allow,)
         if not all(isinstance(a, Allowed) for a in allow):
-            raise TypeError("allow holds Allowed(first, second, reason=...) pairs")
+            raise TypeError(f"allow holds Allowed(first, second, reason=...) pairs, got {self.allow!r}")
         object.__setattr__(self, "allow", allow)
 
     @property

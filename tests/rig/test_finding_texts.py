@@ -18,9 +18,12 @@ from mime_gui.rig import (
     Keyframe,
     Motor,
     Pose,
+    Quantity,
     RigFileError,
+    Sample,
     Spin,
     Trajectory,
+    a_m2,
     kg_m2,
     load,
 )
@@ -89,6 +92,15 @@ FINDINGS = [
      "trajectory.joint", "trajectories.t.acceleration_limits.arm.elbow",
      ["'elbow' is no joint of 'arm'",
       f"acceleration limits are given to its commandable joints: {ARM_JOINTS}"]),
+    ("a margin out of its bounds", {"clearance": Clearance(margin=-0.001, reason="a rule")},
+     "clearance.declaration", "clearance.margin",
+     ["the margin -0.001 m must be finite, not negative and at most 1e+06 m", "(5 mm is 0.005)"]),
+    ("a drag on a fixed sample",
+     {"samples": {"s": Sample(at=(0.0, 0.0, 0.3), moment=a_m2(1e-6, reason="a bead"), orientation="fixed",
+                              drag=Quantity(1e-9, "N m s", reason="Stokes"))}},
+     "sample.drag", "samples.s.drag",
+     ["a fixed sample is held by its mount and never has to keep up with the field",
+      "declare a drag only on a sample that follows it (orientation 'follows'), or leave it out"]),
 ]
 
 
