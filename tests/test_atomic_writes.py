@@ -203,3 +203,18 @@ def test_no_descriptor_is_left_open(tmp_path):
     with open(tmp_path / "x.txt") as held:  # the check sees a file held open
         assert _open_under(tmp_path) == [str(tmp_path / "x.txt")]
         held.read()
+
+
+def test_a_folder_as_the_target_is_refused_saying_to_give_the_file_to_write_and_stays_as_it_was(tmp_path):
+    from mime_gui.inputs import FileError
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    (folder / "kept.txt").write_text("kept")
+    with pytest.raises(FileError) as info:
+        write_atomic(folder, "new")
+    assert info.value.code == "file.not-regular" and info.value.file == str(folder)
+    # what the path is and the fix: a path to the file to write, not to the folder
+    assert "a folder, not a regular file" in info.value.message
+    assert info.value.message.endswith("give the path of the file to write")
+    assert _siblings(folder) == ["kept.txt"] and _siblings(tmp_path) == ["out"]

@@ -92,3 +92,19 @@ def test_export_s_help_names_the_file_each_output_option_writes(capsys):
                   "--mjcf OUT.xml write the whole rig as MuJoCo's MJCF",
                   "--commands OUT.csv write the pose --pose as a held command file"):
         assert words in text, (words, text)
+
+
+def test_the_rig_runner_writes_a_rig_it_cannot_read_to_the_stream_it_is_given(tmp_path, capsys):
+    """validate, report and export run through cli.rig.run(args, out, err), as the tests and any embedding
+    program call it: the one coded line for a missing rig goes to ``out``, nothing to the process's stdout."""
+    import argparse
+    import io
+
+    from mime_gui.cli import rig as rig_command
+
+    missing = tmp_path / "gone.rig.json"
+    out, err = io.StringIO(), io.StringIO()
+    assert rig_command.run(argparse.Namespace(rig=str(missing), command="validate"), out, err) == 1
+    (line,) = out.getvalue().splitlines()
+    assert line.startswith("error[") and str(missing) in line
+    assert capsys.readouterr().out == "" and err.getvalue() == ""

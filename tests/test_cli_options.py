@@ -57,3 +57,13 @@ def test_plan_s_help_shows_starts_with_the_n_its_text_speaks_of(capsys):
     # the option's own line: the placeholder is the N of "the initial pose and N-1 drawn"
     text = " ".join(" ".join(rest).split())
     assert "--starts N starts of the search: the initial pose and N-1 drawn" in text
+
+
+def test_export_commands_without_pose_says_to_name_one_and_lists_the_rig_s_poses(tmp_path, capsys):
+    out = tmp_path / "pose.csv"
+    assert main(["export", str(DEMO_RIG), "--commands", str(out)]) == 1
+    (line,) = capsys.readouterr().out.splitlines()
+    assert line.startswith("error[export.pose] --commands: ") and "--pose NAME" in line
+    # the demo rig's two poses, by name, as the user types them after --pose
+    assert line.endswith("poses: home, over the sample")
+    assert not out.exists()

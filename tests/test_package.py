@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import shutil
 import sys
+import tempfile
 import tomllib
 import zipfile
 from importlib import metadata
@@ -85,6 +86,9 @@ def test_a_package_imported_from_a_zip_has_its_data_copied_out_and_removed_at_ex
         assert (folder / "demo" / "arm.urdf").read_text() == "<robot name='zipped'/>"
         assert (folder / "table.bin").read_bytes() == bytes(range(256))
         assert sorted(p.name for p in folder.iterdir()) == ["__init__.py", "demo", "table.bin"]
+        # a fresh folder in the system's temp dir, named so a leftover one (a killed process) says whose it is
+        assert folder.parent == Path(tempfile.gettempdir())
+        assert folder.name.startswith("mime-gui-resources-")
         assert at_exit == [(shutil.rmtree, (folder,), {"ignore_errors": True})]
         shutil.rmtree(folder)
     finally:

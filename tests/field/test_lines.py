@@ -151,3 +151,25 @@ def test_a_line_is_not_taken_as_back_at_the_magnet_in_its_first_five_steps():
     for line in lines:
         np.testing.assert_allclose(np.diff(line[:, 2]), -0.0012, rtol=1e-3)
         assert np.linalg.norm(line[2]) < 0.55 * 0.01 < np.linalg.norm(line[0])
+
+
+def test_a_mesh_magnet_has_lines_stepped_as_a_10_mm_magnet_like_the_box_it_closes(tmp_path):
+    """A mesh has no extents of its own to size the steps: it counts as 10 mm. A 10 mm cube as an STL file
+    (scaled from mm) then traces the lines of the 10 mm Box it closes: seeds 6 mm up on a 3 mm ring, steps
+    of 1.2 mm."""
+    import trimesh
+    from field_helpers import magnet, motor_rig
+
+    from mime_gui.rig import Box, Mesh
+
+    trimesh.creation.box((10.0, 10.0, 10.0)).export(tmp_path / "cube.stl")
+    meshed = motor_rig({"m": magnet(Mesh(str(tmp_path / "cube.stl"), scale=0.001))}, {}).build()
+    boxed = motor_rig({"m": magnet(Box((0.01, 0.01, 0.01)))}, {}).build()
+    lines = field_lines(meshed, rest_poses(meshed), "m", seeds=4, steps=20)
+    box_lines = field_lines(boxed, rest_poses(boxed), "m", seeds=4, steps=20)
+    assert len(lines) == 4
+    for line, box_line in zip(lines, box_lines, strict=True):
+        assert line[0][2] == pytest.approx(0.006, rel=1e-12)
+        assert np.linalg.norm(line[0][:2]) == pytest.approx(0.003, rel=1e-12)
+        np.testing.assert_allclose(np.linalg.norm(np.diff(line, axis=0), axis=1), 0.0012, rtol=1e-9)
+        np.testing.assert_allclose(line, box_line, rtol=0, atol=1e-12)

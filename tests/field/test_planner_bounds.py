@@ -249,3 +249,29 @@ def test_mime_gui_plan_takes_the_bounds_and_refuses_bad_ones(bench, tmp_path, ca
     path = save(rig, folder / "bench.rig.json")
     code, text, err = run(capsys, "plan", path, "--target", "t", "--max-gradient", "1", "--out", out)
     assert code == 2 and "error[plan.option] --target" in err
+
+
+def test_mime_gui_plan_shows_only_the_bounded_quantity_for_a_force_bound(bench, tmp_path, capsys):
+    """A force bound alone: each candidate's row and the passing line give the force, in N, within the bound,
+    and no gradient (none was asked for, none computed)."""
+    rig, built, point, B, G, F = bench
+    folder = tmp_path / "rig"
+    shutil.copytree(DEMO, folder)
+    path = save(rig, folder / "bench.rig.json")
+    out = tmp_path / "plan.csv"
+    size = float(np.linalg.norm(B))
+    force = 1.05 * float(np.linalg.norm(F))
+    code, text, err = run(capsys, "plan", path, "--at", "samples.bead",
+                          f"--direction={','.join(repr(float(v)) for v in B / size)}", "--tolerance", "5",
+                          "--low", repr(0.9 * size * 1e3), "--high", repr(1.1 * size * 1e3), "--starts", "3",
+                          "--max-force", repr(force), "--out", out)
+    assert code == 0 and err == "" and out.exists(), (text, err)
+    rows = [line for line in text.splitlines() if " margin " in line]
+    passed = [line for line in text.splitlines() if "passes its checks" in line]
+    assert rows and len(passed) == 1
+    assert "gradient" not in text
+    for line in rows:
+        shown = float(line.split(", force ")[1].split(" N")[0])
+        assert 0.0 < shown <= force
+    largest = passed[0].split("largest along the trajectory: ")[1]
+    assert largest.startswith("force ") and float(largest.split(" ")[1]) <= force

@@ -282,3 +282,34 @@ def test_a_magnet_on_a_motor_s_stator_does_not_turn_so_a_rotating_target_is_refu
         plan(built, FieldTarget("probes.p", axis=tuple(axis), frequency=5.0))
     assert (err.value.code, err.value.file) == ("plan.spin", "magnets")
     assert "a magnet mounted on a motor segment's rotor" in err.value.message
+
+
+def test_a_turn_exactly_as_elliptic_as_its_bound_meets_it_and_one_float_rounder_bound_does_not():
+    """The boundary of the ellipticity bound (minor over major axis of the turn): the turn at the probe read
+    at shaft 0, checked against the two circular parts of Magpylib's turn (a Fourier sum by hand), asked for
+    as the bound itself, then that bound moved one float up."""
+    from mime_gui.field.planner import _Residuals, _Space
+
+    rig, built = _rig()
+    axis, b_min, b_max = _turn_axis_by_hand()
+
+    def read(ellipticity) -> Candidate:
+        target = FieldTarget("probes.p", axis=tuple(axis), frequency=5.0, tolerance=math.radians(10.0),
+                             low=0.5 * b_min, high=2.0 * b_max, ellipticity=ellipticity)
+        [(_, candidate, _)] = _Residuals(_Space(built, target)).of(np.array([[0.0]]))
+        return candidate
+
+    # by hand: the turn's varying part in its best plane (the covariance's two largest eigenvectors), split
+    # into the circles turning forward and backward (one Fourier sum each); minor over major is their
+    # difference over their sum
+    turn = np.array([_by_hand(2 * math.pi * k / TURN_SAMPLES) for k in range(TURN_SAMPLES)])
+    varying = turn - turn.mean(axis=0)
+    _, vectors = np.linalg.eigh(varying.T @ varying)
+    z = varying @ (vectors[:, 2] + 1j * vectors[:, 1])
+    phase = 2j * np.pi * np.arange(TURN_SAMPLES) / TURN_SAMPLES
+    forward, backward = abs(np.mean(z * np.exp(-phase))), abs(np.mean(z * np.exp(phase)))
+    ellipticity = read(0.0).ellipticity
+    assert ellipticity == pytest.approx(abs(forward - backward) / (forward + backward), rel=1e-9)
+    assert 0.0 < ellipticity < 1.0
+    assert read(ellipticity).meets
+    assert not read(math.nextafter(ellipticity, math.inf)).meets

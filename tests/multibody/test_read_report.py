@@ -27,3 +27,13 @@ def test_an_error_blocking_an_unknown_use_is_refused_naming_it_and_the_known_use
     for use in ("dynamics", "armature", "drawing", "mimic", "frames"):
         assert use in message, use
     assert report.warnings == []
+
+
+def test_an_occurrence_added_without_a_note_has_none_and_a_later_refusal_keeps_the_first_note():
+    report = ReadReport(file="robots/arm.urdf")
+    report.add("link/visual", "used", 4)
+    report.add("gazebo", "recognised-not-used", 9, "simulator settings")
+    report.add("gazebo", "refused", 11)  # a refusal without a note of its own
+    assert report.to_dict()["used"] == [{"kind": "link/visual", "count": 1, "lines": [4], "note": ""}]
+    assert report.to_dict()["refused"] == [
+        {"kind": "gazebo", "count": 2, "lines": [9, 11], "note": "simulator settings"}]

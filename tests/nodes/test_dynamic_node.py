@@ -217,3 +217,28 @@ def test_a_diverging_run_is_refused_with_its_step():
     with pytest.raises(DivergenceError, match="diverged at step [5-9]") as e:
         DynamicArmNode(art).play(u, 0.01)
     assert e.value.code == "dynamics.diverged"
+
+
+def test_an_arm_on_a_still_tilted_mount_given_no_mount_rates_swings_under_the_gravity_of_its_base_frame():
+    """A mount pose held still (UR5 turned a quarter turn about the world's x and lifted) and no mount rates:
+    the mount is at rest, so the arm moves as Pinocchio's ABA moves it with gravity turned into its base
+    frame (Rᵀ g), stepped the same way; and not as it would hang upright."""
+    path = robot_urdf(ROBOTS["ur5"])
+    art = _frictionless(read_urdf(path).compile())
+    aba = _Aba(path, art)
+    g = np.array([0.0, 0.0, -9.81])
+    mount = np.eye(4)
+    mount[:3, :3] = [[1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]]  # a quarter turn about x
+    mount[:3, 3] = [0.2, -0.1, 0.5]
+    aba.model.gravity.linear = mount[:3, :3].T @ g  # by hand: (0, -9.81, 0) in the base frame
+    T, dt = 200, 2e-3
+    u = np.zeros((T, art.nq))
+    q0 = np.clip(np.linspace(-0.4, 0.4, art.nq), art.lower, art.upper)
+    ours = DynamicArmNode(art, gravity=g, stops=False).play(u, dt, q0, mount_poses=mount)
+    q, v = q0.copy(), np.zeros(art.nq)
+    for n in range(T):
+        q, v = _integrate(aba, q, v, u[n], dt, "euler")
+        np.testing.assert_allclose(ours.joint_positions[n], q, rtol=1e-9, atol=1e-9, err_msg=f"step {n}")
+        np.testing.assert_allclose(ours.joint_velocities[n], v, rtol=1e-9, atol=1e-9, err_msg=f"step {n}")
+    upright = DynamicArmNode(art, gravity=g, stops=False).play(u, dt, q0)
+    assert np.abs(ours.joint_positions[-1] - upright.joint_positions[-1]).max() > 0.05  # the tilt tells

@@ -9,8 +9,10 @@ from rig_helpers import DEMO_RIG, DEMO_URDF, snippet_rig, spinner_urdf
 from mime_gui.cli import main
 from mime_gui.multibody import dynamics_bias
 from mime_gui.multibody.errors import CodedError
+from mime_gui.nodes import read_commands
 from mime_gui.rig import Apparatus, Arm, PermanentMagnet, Sphere, load
 from mime_gui.rig.driven import is_torque_channel, play_driven, torque_arrays
+from mime_gui.rig.playback import RigPlayable
 from mime_gui.rig.pulled import segment_pulls
 
 
@@ -123,6 +125,22 @@ def test_mime_gui_play_drives_a_segment_by_its_torque_columns(tmp_path, capsys):
     assert main(["play", str(DEMO_RIG), "--commands", str(commands), "--out", str(out),
                  "--substeps", "0"]) == 2
     assert "error[play.substeps]" in capsys.readouterr().err
+
+
+def test_a_player_s_own_servo_time_constant_lags_the_arm_while_the_motor_is_torque_driven(tmp_path, built):
+    # the snippet's segments have no lag of their own (0 s); the player is given 0.05 s for every segment
+    dt, tau = 0.01, 0.05
+    commands = tmp_path / "cmd.csv"
+    commands.write_text("time,arm.joint_2,motor.torque\n0,0,0\n" +
+                        "".join(f"{k * dt!r},-0.4,0\n" for k in range(1, 6)))
+    playable = RigPlayable(built, servo_time_constant=tau)
+    schedule = playable.schedule(read_commands(commands), None)
+    assert playable.torque_schedule is not None  # the motor is played by its torque
+    trajectory = playable.play(schedule)
+    # the exact first-order lag from 0 toward -0.4 (held from the second row on): θ_k = -0.4 + 0.4·e^(-k·dt/τ)
+    want = -0.4 + 0.4 * np.exp(-np.arange(6) * dt / tau)
+    played = trajectory.joint_positions[:, list(built.joint_names).index("arm.joint_2")]
+    np.testing.assert_allclose(played, want, rtol=1e-12, atol=1e-15)
 
 
 def test_the_app_player_plays_torque_channels_and_gives_the_torques(tmp_path):

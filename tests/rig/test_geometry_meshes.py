@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from mime_gui.rig.geometries import KINDS, Box, Ring
+from mime_gui.rig.geometries import KINDS, Box, Ring, Sphere
 
 trimesh = pytest.importorskip("trimesh")
 
@@ -51,3 +51,19 @@ def test_a_ring_s_triangles_close_its_polygon_s_volume_and_face_out_of_its_mater
         else:  # the bore's wall: towards the axis
             assert np.allclose(rho, r) and normal[:2] @ centre[:2] < 0
     assert normals.any(axis=1).all()  # no triangle has collapsed to a line
+
+
+def test_a_sphere_s_triangles_close_the_stack_of_frusta_between_its_latitude_rings():
+    r, rings, sectors = 0.01, 24, 48
+    mesh, corners, normals = _faces("sphere", Sphere(r), rings=rings, sectors=sectors)
+    assert mesh.is_watertight
+    np.testing.assert_allclose(np.linalg.norm(mesh.vertices, axis=1), r, rtol=1e-12)  # on the sphere
+    # rings at the polar angles iπ/rings (the poles are rings of radius 0), each a regular polygon of
+    # `sectors` corners at the same azimuths: between two rings a frustum, h/3·(A1 + A2 + √(A1·A2))
+    theta = np.arange(rings + 1) * math.pi / rings
+    rho, z = r * np.sin(theta), r * np.cos(theta)
+    area = sectors / 2 * math.sin(2 * math.pi / sectors) * rho**2
+    frusta = (z[:-1] - z[1:]) / 3 * (area[:-1] + area[1:] + np.sqrt(area[:-1] * area[1:]))
+    assert mesh.volume == pytest.approx(frusta.sum(), rel=1e-12)
+    assert frusta.sum() == pytest.approx(4 / 3 * math.pi * r**3, rel=0.01)  # and that is nearly the ball
+    assert np.all(np.einsum("ij,ij->i", normals, corners.mean(axis=1)) > 0)  # every face points outward

@@ -62,6 +62,16 @@ def test_a_rod_with_a_moment_about_its_length_is_written_and_mujoco_moves_it(tmp
     assert model.nv == 1 and sorted(model.body_inertia[-1]) == pytest.approx([1e-9, 1e-4, 1e-4], rel=1e-9)
 
 
+def test_a_body_mujoco_would_refuse_that_no_disc_about_its_joint_mends_is_refused_with_its_code(tmp_path):
+    # moments 1e-4, 1e-4, 3e-4 about x, y, z: the largest is above the sum of the others. As a disc about x,
+    # y and z gain half the 1e-4 about x: 1.5e-4 and 3.5e-4, and 3.5e-4 is still above 1e-4 + 1.5e-4
+    with pytest.raises(ExportError) as refused:
+        export_mjcf(_rod_rig(tmp_path, "3e-4"), tmp_path / "rod.xml")
+    assert refused.value.code == "export.mjcf-inertia" and refused.value.file == "arm/rod"
+    assert "is not a rotor about arm/spin's axis; fix its inertia" in refused.value.message
+    assert not (tmp_path / "rod.xml").exists()
+
+
 def test_a_part_on_a_kinematic_arm_gives_the_exported_tree_its_mass_at_its_place(tmp_path):
     (tmp_path / "rod.urdf").write_text(ROD.format(izz="1e-4"))
     rig = Apparatus("rod", chain={"arm": Arm.Kinematic(description=str(tmp_path / "rod.urdf"))},

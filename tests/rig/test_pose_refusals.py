@@ -1,7 +1,7 @@
 """A pose's own refusals (what the constructor takes: tables of numbers by segment and joint, a pose unit,
 units of values it holds), its items in the order written, the nearest number when none reads back exactly,
-random positions of joints without a finite range, and a pose's command file refused for an unknown name or
-a step it cannot hold."""
+the centre and random positions of joints without a finite range, and a pose's command file refused for an
+unknown name or a step it cannot hold."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rig_helpers import DEMO_RIG
 
 from mime_gui.multibody.tree import Joint, Limit, Link, MultibodyTree
 from mime_gui.rig import Pose, load
-from mime_gui.rig.poses import UNIT_FACTORS, pose_commands, pose_of, randomize, written
+from mime_gui.rig.poses import UNIT_FACTORS, centre, pose_commands, pose_of, randomize, written
 
 
 # -- the constructor -------------------------------------------------------------------------------------
@@ -68,7 +68,7 @@ def test_a_value_no_short_number_reads_back_to_is_written_as_the_nearest():
     assert written(0.5, "deg") * UNIT_FACTORS["deg"] == 0.5  # one that does read back, for contrast
 
 
-# -- random positions of joints without a finite range ---------------------------------------------------
+# -- centre and random positions of joints without a finite range --------------------------------------------
 def _free_joints() -> object:
     """A slide with no limits, a hinge bounded above only (at 1 rad) and one bounded below only (at -1)."""
     links = {n: Link(n) for n in ("a", "b", "c", "d")}
@@ -95,6 +95,11 @@ def test_a_slide_without_limits_draws_zero_and_a_half_bounded_hinge_draws_within
     lower_only = np.array([d["lower_only"] for d in draws])
     assert lower_only.min() >= -1.0 and lower_only.max() <= math.pi
     assert lower_only.min() < -0.9 and lower_only.max() > math.pi - 0.1  # spread over [-1, pi]
+
+
+def test_a_joint_without_a_finite_range_centres_at_zero_even_when_bounded_on_one_side():
+    # the middle of (-inf, 1] or [-1, inf) is no number: such a joint centres at 0, as a slide with no limits
+    assert centre(_free_joints()) == {"slide": 0.0, "upper_only": 0.0, "lower_only": 0.0}
 
 
 # -- refusals of pose_of and pose_commands ------------------------------------------------------------------

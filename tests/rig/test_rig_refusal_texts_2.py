@@ -230,3 +230,16 @@ def test_a_rig_file_that_is_not_json_names_its_line_and_what_is_wrong(tmp_path, 
     assert info.value.message == words
     assert main(["validate", str(path)]) == 1
     assert capsys.readouterr().out.strip() == f"error[{code}] {path}:{line}: {words}"
+
+
+def test_a_magnet_moment_past_the_largest_number_names_the_remanence_and_volume_and_what_to_check():
+    from mime_gui.rig import PermanentMagnet, Sphere, tesla
+    from mime_gui.rig.mass import magnet_moment
+
+    magnet = PermanentMagnet(Sphere(0.005), remanence=tesla(100.0, reason="the rule's bound"))
+    moment, problems = magnet_moment(magnet, 1e305)  # 100 T · 1e305 m³ / μ0 is some 8e312: past 1.8e308
+    assert moment is None
+    ((code, where, message),) = problems
+    assert (code, where) == ("magnet.remanence", "remanence")
+    assert "100 T over 1e+305 m³" in message and "beyond the largest number" in message
+    assert message.endswith("check the remanence")

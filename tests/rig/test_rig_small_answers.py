@@ -13,7 +13,7 @@ from rig_helpers import demo_urdf_with, snippet_rig
 
 import mime_gui.rig as rig_module
 from mime_gui.rig import Apparatus, Cylinder, Motor, Sample, kg_m2, register_actuator, unregister_actuator
-from mime_gui.rig.actuators import ActuatorRecord
+from mime_gui.rig.actuators import ActuatorRecord, actuator
 from mime_gui.rig.driven import play_driven
 from mime_gui.rig.geometries import by_class_name, kind_of
 from mime_gui.rig.measures import CentreEnd, FrameEnd, Measure, MeasureError, PointEnd, measure, measure_along
@@ -44,6 +44,16 @@ def test_an_actuator_record_names_where_it_was_found_only_when_it_was_found_some
         assert entry["reason"] == "registered actuator 'lab-motor-in-python': Lab Z datasheet"
     finally:
         unregister_actuator("lab-motor-in-python")
+
+
+def test_a_registered_actuator_s_record_is_found_under_its_name_and_names_itself():
+    record = register_actuator("lab-motor-named", rotor_inertia=1e-5, source="Lab W datasheet")
+    try:
+        assert (record.name, record.rotor_inertia, record.source) == ("lab-motor-named", 1e-5,
+                                                                      "Lab W datasheet")
+        assert actuator("lab-motor-named").name == "lab-motor-named"
+    finally:
+        unregister_actuator("lab-motor-named")
 
 
 def test_the_payload_detail_says_what_rides_and_that_nothing_does():

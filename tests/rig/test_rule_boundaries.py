@@ -5,6 +5,7 @@ surrounding spaces). Each case states the exact findings, so a loosened or widen
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from rig_helpers import DEMO_URDF, SLIDER_URDF, demo_urdf_with, snippet_rig
@@ -968,6 +969,15 @@ def test_a_pair_allowed_twice_in_either_order_is_a_finding():
     assert found(rig) == [("clearance.allow", "clearance.allow.1")]
 
 
+def test_two_different_pairs_allowed_that_share_an_item_are_no_finding():
+    from mime_gui.rig import Allowed, Clearance
+
+    rig = snippet_rig()
+    rig.clearance = Clearance(allow=(Allowed("parts.holder", "arm.link_6", reason="seated"),
+                                     Allowed("parts.holder", "magnets.m1", reason="glued in")))
+    assert found(rig) == []
+
+
 @pytest.mark.parametrize("description", ["", "   ", "arm\x00.urdf"], ids=["empty", "blank", "nul"])
 def test_a_description_that_is_no_path_is_refused_before_reading(description):
     rig = snippet_rig()
@@ -1044,6 +1054,18 @@ def test_a_sample_and_a_zone_are_placed_within_a_million_metres(x, ok):
     rig.zones["z"] = Zone((0.0, x, 0.0), sphere=0.1, reason="the operator")
     assert found(rig) == ([] if ok else [("sample.placement", "samples.s.at"),
                                          ("zone.placement", "zones.z.at")])
+
+
+@pytest.mark.parametrize("at, ok", [
+    ((1, -2, 0), True), ((Fraction(1, 3), 0, 0), True), ((-10**20, 0, 10**20), False),
+], ids=["small whole numbers", "a fraction", "whole numbers past a million metres"])
+def test_a_sample_moved_to_exact_numbers_is_placed_by_their_values(at, ok):
+    from mime_gui.rig import Sample, a_m2
+
+    rig = snippet_rig()
+    rig.samples["s"] = Sample((0.0, 0.0, 0.1), moment=a_m2(1e-3, reason="a VSM measurement"))
+    rig.samples["s"].at = at  # set after it was made, as a script moves it: not turned into floats
+    assert found(rig) == ([] if ok else [("sample.placement", "samples.s.at")])
 
 
 @pytest.mark.parametrize("size, ok", [(5e-324, True), (MAX_LENGTH, True), (0.0, False), (PAST_LENGTH, False),

@@ -1,4 +1,5 @@
-"""The URDF export's own words: the comment that says how a magnet's numbers are written, in their order."""
+"""The URDF export's own words: the comment that says how a magnet's numbers are written, in their order, a
+shape's elements, and a mimic joint's multiplier and offset."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from rig_helpers import DEMO_RIG
 
-from mime_gui.rig import load, material
+from mime_gui.multibody.urdf import read_urdf
+from mime_gui.rig import Apparatus, Arm, load, material
 from mime_gui.rig.urdf_export import export_urdf
 
 
@@ -34,3 +36,24 @@ def test_a_shape_element_holds_its_origin_geometry_and_colour_and_no_stray_text(
         assert (element.text or "").strip() == "" and all((c.tail or "").strip() == "" for c in element)
     assert {tuple(c.tag for c in e) for e in collisions} == {("origin", "geometry")}  # a collision: no colour
     assert {tuple(c.tag for c in e) for e in visuals} == {("origin", "geometry", "material")}
+
+
+GRIPPER = """<robot name="gripper">
+  <link name="palm"/><link name="left"/><link name="right"/>
+  <joint name="open" type="prismatic"><parent link="palm"/><child link="left"/><axis xyz="0 1 0"/>
+    <limit lower="0" upper="0.04" effort="20" velocity="0.2"/></joint>
+  <joint name="follow" type="prismatic"><parent link="palm"/><child link="right"/><axis xyz="0 1 0"/>
+    <limit lower="-0.1" upper="0.1" effort="20" velocity="0.2"/>
+    <mimic joint="open" multiplier="-1.5" offset="0.25"/></joint>
+</robot>
+"""
+
+
+def test_a_mimic_joint_is_written_with_its_multiplier_and_offset_and_reads_back_the_same(tmp_path):
+    (tmp_path / "gripper.urdf").write_text(GRIPPER)
+    rig = Apparatus("grip", chain={"hand": Arm.Kinematic(description=str(tmp_path / "gripper.urdf"))})
+    path = export_urdf(rig, tmp_path / "rig.urdf")
+    (mimic,) = ET.parse(path).getroot().iter("mimic")
+    assert mimic.attrib == {"joint": "hand/open", "multiplier": "-1.5", "offset": "0.25"}
+    follower = read_urdf(path).joints["hand/follow"].mimic
+    assert (follower.joint, follower.multiplier, follower.offset) == ("hand/open", -1.5, 0.25)

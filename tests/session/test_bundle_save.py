@@ -37,6 +37,13 @@ def test_save_without_a_name_is_refused_and_the_cache_is_untouched(bundle, tmp_p
     assert open(extracted, "rb").read() == before and s.modified
 
 
+def test_a_bundle_named_in_capitals_suggests_a_folder_named_without_its_zip_suffix(bundle, tmp_path):
+    shouted = bundle.rename(tmp_path / "lab" / "DEMO.ZIP")
+    s = Session()
+    s.open(str(shouted))
+    assert s.suggested_path() == str(tmp_path / "lab" / "DEMO" / "DEMO.rig.json")
+
+
 def test_save_under_a_name_copies_the_bundles_files_and_leaves_the_bundle(bundle, tmp_path):
     s = Session()
     doc = s.open(str(bundle))

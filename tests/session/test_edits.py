@@ -93,6 +93,15 @@ def test_apply_undo_redo_and_the_modified_mark(session, tmp_path):
     assert session.modified  # undoing past the save is a change again
 
 
+def test_undo_and_redo_of_a_renamed_rig_report_the_name_as_changed(session):
+    old = session.rig.name
+    assert session.apply(SetValue("name", "bench")).paths == {"name"}
+    undone = session.undo()
+    assert session.rig.name == old and undone.paths == {"name"}
+    redone = session.redo()
+    assert session.rig.name == "bench" and redone.paths == {"name"}
+
+
 def test_same_field_edits_merge_into_one_step_until_sealed(session):
     before = session.rig.parts["holder"].geometry
     for r in (0.011, 0.012, 0.013, 0.014):  # dragging the radius

@@ -37,3 +37,18 @@ def test_a_part_on_a_frame_the_rig_lacks_is_weighed_on_no_segment_and_placed_now
     np.testing.assert_allclose(table.total.com, before.total.com, rtol=0, atol=1e-15)  # placed nowhere
     assert [t.name for t in table.segments] == ["arm", "motor"]
     assert [r.name for r in table.rows_of("arm")] == [r.name for r in before.rows_of("arm")]  # on none
+
+
+def test_a_segment_lighter_than_a_kilogram_has_its_centre_of_mass_between_its_bodies():
+    """The demo's motor carries only a 17 g aluminium holder (centroid 10 mm up the rotor) and a 6 g
+    NdFeB magnet (25 mm up): its centre of mass is their mass-weighted mean on the rotor's axis."""
+    session = Session()
+    session.open(DEMO_RIG)
+    holder = ALUMINIUM * np.pi * 0.01 ** 2 * 0.02
+    magnet = 7500.0 * np.pi * 0.005 ** 2 * 0.01  # kg/m³ of NdFeB-N42 in the material table
+    height = (holder * 0.01 + magnet * 0.025) / (holder + magnet)
+    rotor = session.frame_world_pose("motor", "rotor")
+    (motor,) = [t for t in mass_table(session).segments if t.name == "motor"]
+    assert motor.parts == pytest.approx(holder + magnet, rel=1e-12) and motor.mass < 1.0
+    expected = rotor[:3, :3] @ [0.0, 0.0, height] + rotor[:3, 3]
+    np.testing.assert_allclose(motor.com, expected, rtol=0, atol=1e-12)

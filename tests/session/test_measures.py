@@ -317,6 +317,12 @@ def test_an_item_as_selected_is_the_end_it_stands_for(demo):
     assert err.value.code == "measure.end"
 
 
+def test_a_measure_between_two_selected_items_runs_between_the_ends_they_stand_for(demo):
+    m = demo.add_measure(ItemRef("arm", "joint", "joint_3"), ItemRef("", "magnet", "m1"))
+    assert (m.a, m.b) == (FrameEnd("arm", "link_3"), CentreEnd("magnets", "m1"))
+    assert demo.measures == (m,)
+
+
 def test_a_point_picked_on_a_link_stays_on_it_as_it_moves(demo):
     X = demo.frame_world_pose("arm", "link_4")
     picked = point(X, (0.02, 0.01, -0.03))

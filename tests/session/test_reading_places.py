@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mime_gui.session import SessionError
-from mime_gui.session.reading import discover_actuators, urdf_rig
+from mime_gui.session.reading import discover_actuators, load_rig, urdf_rig
 
 URDF = '<robot name="{name}">\n<link name="base"/>\n</robot>\n'
 
@@ -54,3 +54,19 @@ def test_a_robot_without_a_name_gives_its_segment_the_file_stem(tmp_path, name):
     rig = urdf_rig(str(urdf))
     # the stem before the first dot, as a segment name holds no dots
     assert rig.name == "left" and list(rig.chain) == ["left"]
+
+
+def test_a_rig_refused_by_an_error_naming_no_file_is_placed_at_the_rig_file_opened(tmp_path, monkeypatch):
+    """Every rig-file refusal the reader passes on carries its own file today; one from a lower layer that
+    does not (a bare OSError) still names the rig file opened, so the user knows which file to check."""
+    import mime_gui.rig
+
+    def failing_load(path):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(mime_gui.rig, "load", failing_load)
+    path = tmp_path / "lab.rig.json"
+    with pytest.raises(SessionError) as err:
+        load_rig(str(path))
+    assert (err.value.code, err.value.file) == ("rig.invalid", str(path))
+    assert "Input/output error" in err.value.message
