@@ -144,8 +144,11 @@ def _percent(share: float) -> str:
     for a trajectory far beyond its limits, nor ``inf`` where only the percent overflows)."""
     if 100 * share < 1e6:
         return f"{100 * share:.0f}"
-    mantissa, exponent = f"{share:.2e}".split("e")
-    return f"{float(mantissa):g}e+{int(exponent) + 2:02d}"
+    exponent = math.floor(math.log10(share))
+    mantissa = round(share / 10.0**exponent, 2)
+    if mantissa >= 10.0:  # 9.995… rounds up to the next power of ten
+        mantissa, exponent = mantissa / 10.0, exponent + 1
+    return f"{mantissa:g}e+{exponent + 2:02d}"
 
 
 def _share(value: float, limit: float) -> float:

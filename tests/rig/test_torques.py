@@ -202,14 +202,17 @@ def test_a_demand_far_beyond_its_limits_keeps_a_finite_rms_and_a_short_share():
 
     t = np.array([1.0, 2.0])
     tau = np.array([[3e200, 1e300, 0.0], [-4e200, 1e300, 0.0]])
-    v = np.array([[0.0, 0.0, 0.0], [2e307, 999_999.4, 1e6]])
-    a, b, c = demands(("s.a", "s.b", "s.c"), t, tau, v, [1.0, 1e-5, 1.0], [4.0, 100.0, 100.0])
+    v = np.array([[0.0, 0.0, 0.0, 0.0], [2e307, 999_999.4, 1e6, 9.996e6]])
+    tau = np.hstack([tau, np.zeros((2, 1))])
+    a, b, c, d = demands(("s.a", "s.b", "s.c", "s.d"), t, tau, v, [1.0, 1e-5, 1.0, 1.0],
+                         [4.0, 100.0, 100.0, 100.0])
     assert a.rms == pytest.approx(np.sqrt((9 + 16) / 2) * 1e200, rel=1e-12)
     assert b.rms == pytest.approx(1e300, rel=1e-12) and c.rms == 0.0
     assert str(a) == ("s.a: peak |τ| 4e+200 N·m at t=2 s (4e+202 % of 1 N·m), RMS 3.53553e+200 N·m; "
                       "peak |v| 2e+307 rad/s (5e+308 % of 4 rad/s)")
     assert "(1e+307 % of 1e-05 N·m)" in str(b) and "(999999 % of 100 rad/s)" in str(b)
     assert "(1e+06 % of 100 rad/s)" in str(c)
+    assert "(1e+07 % of 100 rad/s)" in str(d)  # 9.996e6 % rounds up to the next power of ten
 
 
 def test_play_torques_writes_and_prints_each_joint_demand(tmp_path, capsys):
