@@ -195,3 +195,20 @@ def test_help_names_the_file_argument_urdf(capsys):
     assert done.value.code == 0
     usage = " ".join(capsys.readouterr().out.split("\n\n")[0].split())
     assert usage.startswith("usage: ") and usage.endswith(" URDF")
+
+
+def test_json_lists_damping_and_friction_when_either_is_set(capsys, tmp_path):
+    urdf = tmp_path / "r.urdf"
+    joint = ('<joint name="{0}" type="revolute"><parent link="{1}"/><child link="{2}"/>'
+             '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>{3}</joint>')
+    urdf.write_text('<robot name="r"><link name="a"/><link name="b"/><link name="c"/><link name="d"/>'
+                    + joint.format("damped", "a", "b", '<dynamics damping="0.5"/>')
+                    + joint.format("rubbing", "b", "c", '<dynamics friction="0.25"/>')
+                    + joint.format("free", "c", "d", "") + "</robot>")
+    code, out, err = _inspect(capsys, urdf, "--json")
+    assert code == 0 and err == ""
+    rows = {row["joint"]: row for row in json.loads(out)["tree"]}
+    # the values written in the file; the one left out is zero
+    assert (rows["damped"]["damping"], rows["damped"]["friction"]) == (0.5, 0.0)
+    assert (rows["rubbing"]["damping"], rows["rubbing"]["friction"]) == (0.0, 0.25)
+    assert "damping" not in rows["free"] and "friction" not in rows["free"]

@@ -103,6 +103,20 @@ def test_the_field_now_is_the_field_of_a_one_step_trajectory_at_that_pose():
     assert np.allclose(now.B[0], field_along(built, played).B[1]) and now.B.shape == (1, 1, 3)
 
 
+def test_the_field_now_is_one_step_at_time_zero_and_a_probe_inside_says_so():
+    from mime_gui.field import field_now
+
+    built = motor_rig({"m": magnet(Sphere(0.005))}, {}).build()
+    index = {n: i for i, n in enumerate(built.frame_names)}
+    poses = rest_poses(built)
+    inside_the_ball = {"in": probe((0.001, 0.0, 0.0))}
+    now = field_now(built, lambda seg, frame: poses[index[f"{seg}.{frame}"]], inside_the_ball)
+    assert now.time.shape == (1,) and now.time[0] == 0.0  # the time of a pose, not of a played step
+    assert now.inside.tolist() == [[True]]
+    (finding,) = now.findings
+    assert "at 1 of 1 steps (first at t = 0 s)" in finding.message
+
+
 def test_the_field_now_asks_a_frame_whose_link_name_holds_a_dot_by_its_whole_name(tmp_path):
     """An arm's link named ``link.1`` (a URDF name may hold a dot; a segment's may not), turned 0.7 rad about
     z, carrying a cylinder magnet 2 cm out along its x: ``world_X_frame`` is asked for ``("arm", "link.1")``

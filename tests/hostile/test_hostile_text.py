@@ -9,6 +9,8 @@ an external DTD declares is refused, not read as an empty string.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from hostile_corpus import DEMO_URDF, LIMIT, cli, error_lines, one_error, rig_with, robot, write
@@ -119,6 +121,19 @@ def test_an_invalid_rig_with_hostile_names_prints_findings_on_their_lines(tmp_pa
     status, out, _ = cli("validate", rig_with(tmp_path, bad_mount))
     (m,) = error_lines(out)
     assert status == 1 and m["code"] == "part.mount"
+
+
+def test_a_control_character_in_a_file_name_is_escaped_in_python_development_mode(tmp_path):
+    """``python -X dev`` checks the name of every encoding error handler when it is given: the escaping of a
+    file name must name a real one, or the refusal becomes a traceback for whoever runs in that mode."""
+    missing = tmp_path / "no\x01such.urdf"
+    done = subprocess.run([sys.executable, "-X", "dev", "-m", "mime_gui", "inspect", str(missing)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr, done.stderr
+    m = one_error(done.stderr)
+    # U+0001 written as its escape, the four characters \x01, so the line shows where the name has it
+    assert m["code"] == "urdf.io" and m["where"] == f"{tmp_path}/no\\x01such.urdf"
+    assert "check the path" in m["message"]
 
 
 # -- numbers as text -----------------------------------------------------------------------------------

@@ -117,6 +117,7 @@ def test_inverse_dynamics_bias_and_forward_dynamics(twin, states):
         tau_batched = mb.inverse_dynamics(art, np.stack([Q, Q]), np.stack([V, V]), np.stack([A, A]))
         bias_batched = mb.dynamics_bias(art, np.stack([Q, Q]), V)
         assert tau_batched.shape == bias_batched.shape == (2, NSTATES, art.nq)
+        taus, vdot_refs = [], []
         for i in range(NSTATES):
             pq, pv, pa = twin.q(Q[i]), twin.v(V[i]), twin.v(A[i])
             tau_ref = twin.from_v(pin.rnea(model, data, pq, pv, pa))
@@ -128,6 +129,11 @@ def test_inverse_dynamics_bias_and_forward_dynamics(twin, states):
             tau = rng.standard_normal(art.nq)
             vdot_ref = twin.from_v(pin.aba(model, data, pq, pv, twin.v(tau)))
             assert_close(mb.dynamics(art, Q[i], V[i], tau), vdot_ref, f"dynamics {i}", rtol=1e-8)
+            taus.append(tau)
+            vdot_refs.append(vdot_ref)
+        # the batch at once: one Cholesky factor per state, each solved with its own transpose
+        assert_close(mb.dynamics(art, Q, V, np.array(taus)), np.array(vdot_refs), "batched dynamics",
+                     rtol=1e-8)
     finally:
         twin.set_armature(twin.art.armature)
 

@@ -8,7 +8,7 @@ import pytest
 
 from mime_gui import RESOURCES
 from mime_gui.multibody import ReadReport, UrdfError, dynamics, frame_poses, inverse_dynamics, read_urdf
-from mime_gui.multibody.moving_base import inverse_dynamics_on_moving_base
+from mime_gui.multibody.moving_base import dynamics_on_moving_base, inverse_dynamics_on_moving_base
 from mime_gui.multibody.tree import Mimic
 
 ARM = RESOURCES / "demo" / "arm.urdf"
@@ -45,6 +45,16 @@ def test_a_base_twist_that_does_not_broadcast_is_refused_naming_it_and_the_batch
     with pytest.raises(ValueError) as info:
         inverse_dynamics_on_moving_base(art, q, q, q, base_twist=np.zeros((3, 6)))
     assert "base_twist (3, 6) does not broadcast with the batch (2,)" in str(info.value)
+
+
+@pytest.mark.parametrize("gravity, words", [((0.0, 0.0, np.nan), "(3,)"), ((0.0, -9.81), "(2,)")],
+                         ids=["not-finite", "two-numbers"])
+def test_a_bad_gravity_on_a_moving_base_is_refused_naming_gravity_and_the_shape_expected(art, gravity, words):
+    q = np.zeros(6)
+    with pytest.raises(ValueError) as info:
+        dynamics_on_moving_base(art, q, q, q, gravity=gravity)
+    assert str(info.value).startswith("gravity must be finite numbers of shape (..., 3)")
+    assert f"got shape {words}" in str(info.value)
 
 
 def test_an_unknown_joint_is_refused_listing_the_movable_joints(art):

@@ -253,3 +253,11 @@ def test_one_name_from_two_entry_points_names_both_and_says_keep_one(monkeypatch
     message = info.value.message
     assert "actuator 'lab-ec45' is given by entry point first and by entry point second" in message
     assert message.endswith("; keep one")
+
+
+def test_an_entry_point_may_give_actuator_records_and_each_keeps_its_values(monkeypatch):
+    given = actuators.ActuatorRecord("lab-ec45", 2.09e-5, "EC 45 flat datasheet, rotor inertia 209 g cm2")
+    _lab_package(monkeypatch, [given])
+    found = discover()["lab-ec45"]
+    assert (found.rotor_inertia, found.source, found.example) == (2.09e-5, given.source, False)
+    assert found.origin == "entry point lab"  # where it was found, not where it was made

@@ -18,6 +18,7 @@ from mime_gui import RESOURCES
 from mime_gui.rig import Arc, Part, PermanentMagnet, Probe, RigFileError, Ring, load, save
 from mime_gui.rig.export import to_python
 from mime_gui.rig.geometries import KINDS
+from mime_gui.rig.geometries.registry import SURFACE_TOLERANCE
 from mime_gui.rig.probes import inside
 from mime_gui.rig.rigfile import to_data
 
@@ -129,6 +130,21 @@ def test_a_point_is_inside_only_in_its_material_between_its_angles(tmp_path):
     rig.probes = {"in": Probe(tuple(axis + polar(0.006, 60)), mount="motor.rotor"),
                   "bore": Probe(tuple(axis), mount="motor.rotor")}
     assert [f.where for f in rig.validate() if f.code == "probe.inside-magnet"] == ["probes.in.at"]
+
+
+def test_a_point_on_the_end_angle_s_surface_band_is_not_inside_and_one_just_short_of_it_is():
+    # the end face along +x, so the point's angle is a tiny one that atan2 gives to the last digit; the
+    # material ends where the surface tolerance's band of the span begins, the band itself excluded
+    g = Arc(0.004, 0.009, 0.006, -200.0, 0.0)
+    c = g.mass_properties().centroid
+
+    def at(degrees, rho=0.006):
+        t = math.radians(degrees)
+        return [rho * math.cos(t), rho * math.sin(t), 0.0]
+
+    band = 200.0 * (1.0 - SURFACE_TOLERANCE) - 200.0  # the band's edge, as an angle from the end face
+    points = np.array([at(band), at(band - 1e-9), at(-100.0), at(0.0)])
+    assert inside(g, points - c).tolist() == [False, True, True, False]
 
 
 def test_an_arc_past_all_four_axes_is_held_by_the_whole_ring_s_square_about_its_centroid():

@@ -102,6 +102,16 @@ def test_two_parallel_cylinders_side_by_side_and_end_to_end():
     np.testing.assert_allclose(d, [0.2, 0.15], atol=1e-7)
 
 
+def test_a_pair_beyond_the_cutoff_gets_its_bounding_spheres_gap_and_one_within_it_its_distance():
+    box = description.Box((0.2, 0.2, 0.2))
+    bodies, pairs = [_body(box, "a"), _body(box, "b")], np.array([[0, 1]])
+    poses = _poses(np.array([[1.0, 0.0, 0.0]]))
+    # faces 0.8 m apart; each box's bounding sphere has its half diagonal, 0.1·√3, as radius
+    bound = 1.0 - 2 * 0.1 * math.sqrt(3)
+    assert pair_distances(bodies, poses, pairs, cutoff=0.5)[0, 0] == pytest.approx(bound, abs=1e-12)
+    assert pair_distances(bodies, poses, pairs, cutoff=0.7)[0, 0] == pytest.approx(0.8, abs=1e-7)
+
+
 # -- along a trajectory ----------------------------------------------------------------------------------
 def _swept_rig(offset_y: float = 0.0) -> tuple[Apparatus, float]:
     """The demo arm, kinematic, with a 1 cm ball fixed in the world 0.3 m along link_2's axis when joint_2

@@ -18,11 +18,13 @@ from mime_gui.rig import (
     Keyframe,
     Motor,
     Pose,
+    Probe,
     Quantity,
     RigFileError,
     Sample,
     Spin,
     Trajectory,
+    Zone,
     a_m2,
     kg_m2,
     load,
@@ -101,6 +103,14 @@ FINDINGS = [
      "sample.drag", "samples.s.drag",
      ["a fixed sample is held by its mount and never has to keep up with the field",
       "declare a drag only on a sample that follows it (orientation 'follows'), or leave it out"]),
+    ("a probe inside a magnet",  # at the centre of m1, which is on the rotor
+     {"probes": {"p": Probe((0.0, 0.0, 0.025), mount="motor.rotor")}},
+     "probe.inside-magnet", "probes.p.at",
+     ["the probe at (0.0, 0.0, 0.025) m is inside magnet 'm1' (both on motor.rotor)",
+      "move the probe outside the magnet (on its surface at the nearest)"]),
+    ("a keep-out ball of a negative radius",
+     {"zones": {"z": Zone((0.0, 0.0, 1.0), sphere=-0.3, reason="people stand here")}},
+     "zone.shape", "zones.z.sphere", ["sphere -0.3 must be finite and positive, at most 1e+06 m"]),
 ]
 
 

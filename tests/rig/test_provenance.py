@@ -128,6 +128,8 @@ def test_only_a_mesh_named_by_package_has_a_package_folder(demo):
     (lambda p: p.update(extra=1), "/provenance/extra"),
     (lambda p: p["files"]["a.stl"].update(sha256="abc"), "/provenance/files/a.stl/sha256"),
     (lambda p: p["segments"]["arm"].update(rung=3), "/provenance/segments/arm/rung"),
+    (lambda p: p["segments"].update({"a~/b": dict(p["segments"]["arm"], rung=3)}),
+     "/provenance/segments/a~0~1b/rung"),  # "~" then "/" escaped in the pointer (RFC 6901)
     (lambda p: p.pop("mime_gui"), "/provenance"),
 ])
 def test_a_bad_provenance_block_is_a_coded_error_at_its_pointer(edit, pointer):

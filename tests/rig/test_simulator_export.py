@@ -349,6 +349,27 @@ def test_a_source_name_holding_double_hyphens_is_written_in_a_comment_xml_and_mu
     assert mujoco.MjModel.from_xml_path(str(path)).nv == 7
 
 
+def test_without_a_source_the_head_comment_names_only_the_exporter(tmp_path):
+    from mime_gui import __version__
+
+    first = export_mjcf(_demo(), tmp_path / "rig.xml").read_text().splitlines()[1]
+    assert first == f"  <!-- A MIME rig as MJCF, exported by mime-gui {__version__} -->"  # no "from ..."
+
+
+def test_each_joint_s_effort_and_velocity_limits_are_said_before_it_for_the_user_s_actuators(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from rig_helpers import DEMO_URDF
+
+    text = export_mjcf(_demo(), tmp_path / "rig.xml").read_text()
+    said = {joint: (float(effort), float(velocity)) for effort, velocity, joint in re.findall(
+        r"<!-- effort limit (\S+); velocity limit (\S+): for the actuators the user adds -->\n\s*"
+        r'<joint name="arm/(\w+)"', text)}
+    declared = {j.get("name"): (float(j.find("limit").get("effort")), float(j.find("limit").get("velocity")))
+                for j in ET.parse(DEMO_URDF).getroot().iter("joint") if j.find("limit") is not None}
+    assert said == declared and len(said) == 6  # joint_1 (150 N m, 2 rad/s) to joint_6 (12 N m, 4 rad/s)
+
+
 def test_an_obj_mesh_s_material_library_is_copied_beside_it(tmp_path):
     import shutil
 
@@ -389,3 +410,23 @@ def test_urdf_says_a_reflected_armature_before_the_transmission_that_reflects_it
     (j,) = [n for n, c in enumerate(children) if c.tag == "transmission" and
             c.find("joint").get("name") == "arm/joint_6"]
     assert not (children[j - 1].tag is ET.Comment and "arm/joint_6" in children[j - 1].text)
+
+
+def test_a_part_whose_mass_underflows_to_zero_still_writes_its_inertia(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    from mime_gui.rig import Apparatus, kg_per_m3
+    from mime_gui.rig.urdf_export import export_urdf
+
+    rho, w, length = 1e-321, 0.01, 10.0  # a 10 m thread of a density near the smallest float
+    volume = w * w * length
+    assert rho * volume == 0.0  # its mass underflows ...
+    ixx = rho * (volume * (w**2 + length**2) / 12)  # ... not its inertia across the thread (a box's)
+    assert ixx > 0.0
+    rod = Part(Box(size=(w, w, length)), density=kg_per_m3(rho, reason="a gas"))
+    root = ET.parse(export_urdf(Apparatus("thread", parts={"rod": rod}), tmp_path / "rig.urdf")).getroot()
+    (inertial,) = [link.find("inertial") for link in root.iter("link") if link.get("name") == "part:rod"]
+    assert inertial is not None and float(inertial.find("mass").get("value")) == 0.0
+    inertia = inertial.find("inertia")
+    assert float(inertia.get("ixx")) == pytest.approx(ixx, rel=0.5)  # a subnormal: a few bits of precision
+    assert float(inertia.get("iyy")) == pytest.approx(ixx, rel=0.5)

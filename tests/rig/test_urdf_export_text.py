@@ -57,3 +57,26 @@ def test_a_mimic_joint_is_written_with_its_multiplier_and_offset_and_reads_back_
     assert mimic.attrib == {"joint": "hand/open", "multiplier": "-1.5", "offset": "0.25"}
     follower = read_urdf(path).joints["hand/follow"].mimic
     assert (follower.joint, follower.multiplier, follower.offset) == ("hand/open", -1.5, 0.25)
+
+
+HINGES = """<robot name="hinges">
+  <link name="base"/><link name="a"/><link name="b"/>
+  <joint name="damped" type="continuous"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/>
+    <dynamics damping="0.4"/></joint>
+  <joint name="rubbing" type="continuous"><parent link="base"/><child link="b"/><axis xyz="1 0 0"/>
+    <dynamics friction="0.15"/></joint>
+</robot>
+"""
+
+
+def test_a_joint_with_only_damping_or_only_friction_keeps_it_in_the_urdf(tmp_path):
+    (tmp_path / "hinges.urdf").write_text(HINGES)
+    rig = Apparatus("h", chain={"h": Arm.Kinematic(description=str(tmp_path / "hinges.urdf"))})
+    path = export_urdf(rig, tmp_path / "rig.urdf")
+    written = {j.get("name"): j.find("dynamics").attrib for j in ET.parse(path).getroot().iter("joint")
+               if j.get("type") != "fixed"}  # not the segment's own mount
+    assert written == {"h/damped": {"damping": "0.4", "friction": "0.0"},
+                       "h/rubbing": {"damping": "0.0", "friction": "0.15"}}
+    joints = read_urdf(path).joints
+    assert (joints["h/damped"].damping, joints["h/damped"].friction) == (0.4, 0.0)
+    assert (joints["h/rubbing"].damping, joints["h/rubbing"].friction) == (0.0, 0.15)

@@ -67,3 +67,26 @@ def test_a_build_that_fails_past_the_rules_is_a_finding_and_the_rig_still_drawn(
 def test_a_document_that_breaks_no_rule_is_valid():
     doc = Session().open(DEMO_RIG)
     assert doc.valid and doc.findings == () and doc.source is doc.rig
+
+
+def test_a_rig_being_fixed_runs_a_lab_factory_once_per_drawing():
+    """The rules' analysis of a rig that breaks a rule is the one its lenient drawing uses: the lab's
+    factory (its own code, maybe slow) is not run a second time for the view."""
+    calls = []
+
+    def factory():
+        calls.append(1)
+        return dynamics.frames("turntable", "base", [("spin", "continuous", "base", "table", (0, 0, 0.01),
+                                                      (0, 0, 1), None)])
+
+    make = register_dynamics("turntable", factory)
+    try:
+        s = Session()
+        motor = Motor.Kinematic(mount="table.nowhere")  # no such frame: a finding, the rig drawn leniently
+        s.open_apparatus(Apparatus("t", chain={"table": make(), "motor": motor}))
+        assert s.findings and list(s.document.segments) == ["table", "motor"]
+        assert len(calls) == 1
+        s.apply(SetValue("chain.table.at", (0.1, 0.0, 0.0)))
+        assert s.findings and len(calls) == 2
+    finally:
+        unregister_dynamics("turntable")

@@ -378,6 +378,11 @@ def test_a_rig_being_fixed_draws_no_shape_or_place_that_breaks_a_rule(session):
     np.testing.assert_allclose(session.segment("arm").placement, np.eye(4))
 
 
+def test_before_any_rig_is_open_nothing_stands_in():
+    # a view asking what to draw dimmed before the first rig is told: nothing
+    assert Session().documents.stand_ins.refs == frozenset()
+
+
 def test_a_part_never_drawn_valid_is_left_out_while_its_shape_breaks_a_rule(tmp_path):
     from mime_gui.session import Session
 

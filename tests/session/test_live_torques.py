@@ -122,6 +122,8 @@ def test_a_teleport_starts_again_from_rest_and_a_kinematic_rig_has_none(demo):
     assert np.all(v == 0)
     session.open(DEMO / "arm.urdf")  # an Arm.Kinematic
     assert not live.dynamic and live.joint_names == ()
+    # one limit per column: none, as there is no column
+    assert live.effort_limits.shape == live.velocity_limits.shape == (0,)
     transport.tick(DT)
     assert live.last() is None
 

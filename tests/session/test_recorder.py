@@ -3,6 +3,8 @@ CSV or NPZ plays back to the trajectory the arm took while it was recorded."""
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 
 import numpy as np
@@ -103,7 +105,9 @@ def test_a_recording_is_written_only_as_csv_or_npz(tmp_path):
     assert ".csv" in err.value.message and ".npz" in err.value.message
     with pytest.raises(PlayerError) as err:
         rec.save(tmp_path / "no" / "take.csv")
-    assert err.value.code == "player.io"
+    assert err.value.code == "player.io" and err.value.file == str(tmp_path / "no" / "take.csv")
+    # the system's reason in words; the file is the refusal's place, not repeated inside it
+    assert f"({os.strerror(errno.ENOENT)})" in err.value.message and str(tmp_path) not in err.value.message
     with pytest.raises(PlayerError) as err:
         Recorder(Session())
     assert err.value.code == "player.no-document"

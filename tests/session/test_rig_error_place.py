@@ -8,6 +8,7 @@ import json
 import pytest
 
 from mime_gui import RESOURCES
+from mime_gui.rig import Apparatus, Arm
 from mime_gui.session import Session, SessionError
 
 
@@ -35,3 +36,27 @@ def test_a_rig_file_that_is_not_json_is_refused_naming_its_file_and_the_bad_line
         Session().open(path)
     assert (err.value.code, err.value.file, err.value.line) == ("rigfile.json", str(path), 4)
     assert str(err.value).startswith(f"error[rigfile.json] {path}:4: ")
+
+
+def two_unreadable_arms() -> Apparatus:
+    return Apparatus("lab", chain={"near": Arm.Kinematic(description="nowhere/near.urdf"),
+                                   "far": Arm.Kinematic(description="nowhere/far.urdf", mount="near.tool")})
+
+
+def test_a_rig_built_in_python_and_refused_is_announced_on_the_error_event():
+    shown = []
+    session = Session()
+    session.error.connect(shown.append)
+    with pytest.raises(SessionError) as err:
+        session.open_apparatus(two_unreadable_arms())
+    assert shown == [err.value]  # the window shows the refusal itself, not an empty one
+    assert session.document is None
+
+
+def test_a_rig_refused_for_several_findings_counts_the_others_and_says_where_they_are():
+    with pytest.raises(SessionError) as err:
+        Session().open_apparatus(two_unreadable_arms())
+    message = err.value.message
+    assert message.startswith("chain.near.description: ")
+    # the second unreadable description is not left out: how many more, and its place and file
+    assert "(and 1 more: " in message and "chain.far.description" in message and "far.urdf" in message
