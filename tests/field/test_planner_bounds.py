@@ -223,7 +223,9 @@ def run(capsys, *argv):
     return code, out, err
 
 
-def test_mime_gui_plan_takes_the_bounds_and_refuses_bad_ones(bench, tmp_path, capsys):
+def _plan_files(bench, tmp_path):
+    """The bench rig saved beside the demo's files, the plan's output, and the options asking for the bench's
+    field at the bead (its direction within 5°, its size within ±10 %)."""
     rig, built, point, B, G, F = bench
     folder = tmp_path / "rig"
     shutil.copytree(DEMO, folder)
@@ -233,6 +235,12 @@ def test_mime_gui_plan_takes_the_bounds_and_refuses_bad_ones(bench, tmp_path, ca
     direction = ",".join(repr(float(v)) for v in B / size)
     common = ["--at", "samples.bead", f"--direction={direction}", "--tolerance", "5", "--low",
               repr(0.9 * size * 1e3), "--high", repr(1.1 * size * 1e3), "--starts", "3", "--out", out]
+    return folder, path, out, common
+
+
+def test_mime_gui_plan_takes_the_bounds_and_refuses_bad_ones(bench, tmp_path, capsys):
+    rig, built, point, B, G, F = bench
+    folder, path, out, common = _plan_files(bench, tmp_path)
     gradient, force = 1.05 * float(np.linalg.norm(G)), 1.05 * float(np.linalg.norm(F))
     code, text, err = run(capsys, "plan", path, *common, "--max-gradient", repr(gradient), "--max-force",
                           repr(force))
@@ -254,17 +262,10 @@ def test_mime_gui_plan_takes_the_bounds_and_refuses_bad_ones(bench, tmp_path, ca
 def test_mime_gui_plan_shows_only_the_bounded_quantity_for_a_force_bound(bench, tmp_path, capsys):
     """A force bound alone: each candidate's row and the passing line give the force, in N, within the bound,
     and no gradient (none was asked for, none computed)."""
-    rig, built, point, B, G, F = bench
-    folder = tmp_path / "rig"
-    shutil.copytree(DEMO, folder)
-    path = save(rig, folder / "bench.rig.json")
-    out = tmp_path / "plan.csv"
-    size = float(np.linalg.norm(B))
+    F = bench[-1]
+    _, path, out, common = _plan_files(bench, tmp_path)
     force = 1.05 * float(np.linalg.norm(F))
-    code, text, err = run(capsys, "plan", path, "--at", "samples.bead",
-                          f"--direction={','.join(repr(float(v)) for v in B / size)}", "--tolerance", "5",
-                          "--low", repr(0.9 * size * 1e3), "--high", repr(1.1 * size * 1e3), "--starts", "3",
-                          "--max-force", repr(force), "--out", out)
+    code, text, err = run(capsys, "plan", path, *common, "--max-force", repr(force))
     assert code == 0 and err == "" and out.exists(), (text, err)
     rows = [line for line in text.splitlines() if " margin " in line]
     passed = [line for line in text.splitlines() if "passes its checks" in line]

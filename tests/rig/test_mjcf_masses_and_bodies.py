@@ -46,12 +46,20 @@ def _rod_rig(tmp_path, izz: str) -> Apparatus:
     return rig
 
 
-def test_a_thin_rod_mujoco_would_refuse_to_move_is_refused_and_nothing_written(tmp_path):
+@pytest.mark.parametrize(("izz", "code", "file", "words"), [
     # its moments sum to 2e-4 kg m2, but one of them is 0: MuJoCo wants each one at least 1e-15
+    ("0", "export.mjcf-massless", "chain.arm",
+     "moves no body with both a mass and an inertia about every axis"),
+    # moments 1e-4, 1e-4, 3e-4 about x, y, z: the largest is above the sum of the others. As a disc about x,
+    # y and z gain half the 1e-4 about x: 1.5e-4 and 3.5e-4, and 3.5e-4 is still above 1e-4 + 1.5e-4
+    ("3e-4", "export.mjcf-inertia", "arm/rod", "is not a rotor about arm/spin's axis; fix its inertia"),
+], ids=["a thin rod", "no disc mends it"])
+def test_a_body_mujoco_would_refuse_is_refused_with_its_code_and_nothing_written(tmp_path, izz, code, file,
+                                                                                  words):
     with pytest.raises(ExportError) as refused:
-        export_mjcf(_rod_rig(tmp_path, "0"), tmp_path / "rod.xml")
-    assert refused.value.code == "export.mjcf-massless" and refused.value.file == "chain.arm"
-    assert "moves no body with both a mass and an inertia about every axis" in refused.value.message
+        export_mjcf(_rod_rig(tmp_path, izz), tmp_path / "rod.xml")
+    assert (refused.value.code, refused.value.file) == (code, file)
+    assert words in refused.value.message
     assert not (tmp_path / "rod.xml").exists()
 
 
@@ -60,16 +68,6 @@ def test_a_rod_with_a_moment_about_its_length_is_written_and_mujoco_moves_it(tmp
     out = export_mjcf(_rod_rig(tmp_path, "1e-9"), tmp_path / "rod.xml")
     model = mujoco.MjModel.from_xml_path(str(out))
     assert model.nv == 1 and sorted(model.body_inertia[-1]) == pytest.approx([1e-9, 1e-4, 1e-4], rel=1e-9)
-
-
-def test_a_body_mujoco_would_refuse_that_no_disc_about_its_joint_mends_is_refused_with_its_code(tmp_path):
-    # moments 1e-4, 1e-4, 3e-4 about x, y, z: the largest is above the sum of the others. As a disc about x,
-    # y and z gain half the 1e-4 about x: 1.5e-4 and 3.5e-4, and 3.5e-4 is still above 1e-4 + 1.5e-4
-    with pytest.raises(ExportError) as refused:
-        export_mjcf(_rod_rig(tmp_path, "3e-4"), tmp_path / "rod.xml")
-    assert refused.value.code == "export.mjcf-inertia" and refused.value.file == "arm/rod"
-    assert "is not a rotor about arm/spin's axis; fix its inertia" in refused.value.message
-    assert not (tmp_path / "rod.xml").exists()
 
 
 def test_a_part_on_a_kinematic_arm_gives_the_exported_tree_its_mass_at_its_place(tmp_path):

@@ -175,20 +175,8 @@ def test_seek_holds_the_playhead_within_the_trajectory():
     assert player.row_at(1e9) == 200
 
 
-def test_a_seek_while_playing_plays_on_from_the_row_sought():
-    session = Session()
-    session.open(DEMO / "demo.rig.json")
-    clock = FakeClock()
-    player = Player.for_document(session.document, DEMO / "chain.csv", now=clock)
-    player.play()
-    clock.t += 0.5
-    assert player.update() == 25
-    assert player.seek(100) == 100 and player.playing
-    clock.t += 0.2  # 10 rows of 0.02 s on from row 100, not from where the playhead was before
-    assert player.update() == 110
-
-
-def test_the_wall_clock_sets_the_row_at_any_speed_and_skipped_rows_are_counted():
+def _played_half_a_second() -> tuple[Player, FakeClock]:
+    """The demo's commands (rows of 0.02 s) played for 0.5 s of a fake wall clock: at row 25."""
     session = Session()
     session.open(DEMO / "demo.rig.json")
     clock = FakeClock()
@@ -196,6 +184,18 @@ def test_the_wall_clock_sets_the_row_at_any_speed_and_skipped_rows_are_counted()
     player.play()
     clock.t += 0.5
     assert player.update() == 25  # 0.5 s / 0.02 s
+    return player, clock
+
+
+def test_a_seek_while_playing_plays_on_from_the_row_sought():
+    player, clock = _played_half_a_second()
+    assert player.seek(100) == 100 and player.playing
+    clock.t += 0.2  # 10 rows of 0.02 s on from row 100, not from where the playhead was before
+    assert player.update() == 110
+
+
+def test_the_wall_clock_sets_the_row_at_any_speed_and_skipped_rows_are_counted():
+    player, clock = _played_half_a_second()
     assert (player.shown, player.dropped) == (1, 24)
     player.set_rate(10.0)
     clock.t += 0.1  # 1 s of trajectory
