@@ -53,14 +53,20 @@ class Part:
     role = "part"
 
     def __post_init__(self):
-        if kind_of(self.geometry) is None:
-            names = ", ".join(c.__name__ for c in CLASSES)
-            raise TypeError(f"geometry must be one of {names}, got {self.geometry!r}")
+        check_solid(self.geometry, self.material)
         self.at = _vector(self.at, 3, "at")
-        if self.material is not None and not isinstance(self.material, str):
-            raise TypeError(f"material is a name, got {self.material!r}")
         if self.mount is not None and not isinstance(self.mount, str):
             raise TypeError(f"mount is '<segment>.<frame>', got {self.mount!r}")
+
+
+def check_solid(geometry, material, optional: bool = False) -> None:
+    """Refuse, when a part or a sample is made, a geometry of no registered kind (None too, unless
+    ``optional``) and a material that is not a name."""
+    if not (optional and geometry is None) and kind_of(geometry) is None:
+        names = ", ".join(c.__name__ for c in CLASSES) + (" or None" if optional else "")
+        raise TypeError(f"geometry must be one of {names}, got {geometry!r}")
+    if material is not None and not isinstance(material, str):
+        raise TypeError(f"material is a name, got {material!r}")
 
 
 @dataclass(eq=True, kw_only=True)

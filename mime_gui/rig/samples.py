@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import KW_ONLY, dataclass
 
-from mime_gui.rig.geometries import CLASSES, kind_of
+from mime_gui.rig.parts import check_solid
 from mime_gui.rig.segments import _vector
 from mime_gui.rig.units import Quantity
 
@@ -47,11 +47,7 @@ class Sample:
     role = "sample"
 
     def __post_init__(self):
-        if self.geometry is not None and kind_of(self.geometry) is None:  # as a part's: here, not later
-            names = ", ".join(c.__name__ for c in CLASSES)
-            raise TypeError(f"geometry is one of {names} or None, got {self.geometry!r}")
-        if self.material is not None and not isinstance(self.material, str):
-            raise TypeError(f"material is a name, got {self.material!r}")
+        check_solid(self.geometry, self.material, optional=True)  # as a part's: when made, not at validation
         self.at = _vector(self.at, 3, "at")
         self.magnetisation = _vector(self.magnetisation, 3, "magnetisation")
         if self.mount is not None and not isinstance(self.mount, str):
