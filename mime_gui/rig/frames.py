@@ -52,9 +52,4 @@ class DeclaredFrame:
         return placement(self.at, self.orientation)
 
 
-def owned_by(frames, segment: str) -> dict[str, DeclaredFrame]:
-    """The declared frames (name → frame) that belong to ``segment``, in their order."""
-    return {name: f for name, f in frames.items() if f.segment == segment}
-
-
-__all__ = ["DeclaredFrame", "owned_by"]
+__all__ = ["DeclaredFrame"]

@@ -34,7 +34,6 @@ from mime_gui.rig import (
 from mime_gui.rig.build import display_segments
 from mime_gui.rig.bundle import open_bundle, write_bundle
 from mime_gui.rig.export import export_json, to_python
-from mime_gui.rig.frames import owned_by
 from mime_gui.rig.pointers import pointer_of
 from mime_gui.rig.rules import analyse
 
@@ -485,12 +484,12 @@ def test_a_frame_s_turn_given_as_a_list_or_an_array_is_kept_as_four_floats(given
     assert frame == same and hash(frame) == hash(same)
 
 
-def test_the_frames_owned_by_a_segment_are_those_on_its_frames_in_their_order():
-    frames = {"tip": DeclaredFrame("arm.tool0"), "top": DeclaredFrame("motor.rotor"),
-              "elbow": DeclaredFrame("arm.link_3"), "armrest": DeclaredFrame("armrest.base")}
-    assert list(owned_by(frames, "arm").items()) == [("tip", frames["tip"]), ("elbow", frames["elbow"])]
-    assert list(owned_by(frames, "motor")) == ["top"]
-    assert owned_by(frames, "stage") == {}
+def test_a_frame_belongs_to_its_mount_s_segment_and_is_fixed_to_its_mount_s_frame():
+    # "armrest" starts with "arm": the segment is the text before the first dot, not a prefix
+    for mount, segment, parent in (("arm.tool0", "arm", "tool0"), ("armrest.base", "armrest", "base"),
+                                   ("motor.rotor", "motor", "rotor")):
+        frame = DeclaredFrame(mount)
+        assert (frame.segment, frame.parent) == (segment, parent)
 
 
 def test_every_frame_code_is_a_rule_and_each_has_a_failing_case_here():
