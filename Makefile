@@ -53,6 +53,7 @@ bench: $(VENV)/.installed-test
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/driving.py
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/assembly.py
 	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/field.py
+	xvfb-run -a -s "-screen 0 1600x1000x24" $(BIN)/python benchmarks/gc_settle.py
 
 # docs/tutorial.md's screenshots: its steps done in the window by tests/app/test_tutorial.py, each shot saved
 .PHONY: tutorial-images

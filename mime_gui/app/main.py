@@ -93,4 +93,7 @@ def run_app(file: str | None = None, screenshot: str | None = None, size: str | 
     window.show()
     if file:
         window.add_recent(str(path))
+    from mime_gui.app import gc_guard
+
+    gc_guard.settle_after_opens(session)  # no full collection walks the startup's objects mid-playback
     return app.exec()

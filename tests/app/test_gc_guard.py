@@ -55,3 +55,40 @@ def test_collection_switched_back_on_is_switched_off_again(make_window, qtbot):
     gc.enable()  # as the URDF reader's pause would leave it if a window appeared meanwhile
     qtbot.waitUntil(lambda: not gc.isenabled(), timeout=5000)
     assert guard.timer.isActive()
+
+
+def test_a_settle_keeps_what_survived_out_of_collections_until_the_next_settle(make_window):
+    make_window()
+    guard = gc_guard.installed()
+    try:
+        kept = [_Node()]
+        dead = weakref.ref(kept[0])
+        before = guard.settles
+        guard.settle()
+        assert guard.settles == before + 1 and gc.get_freeze_count() > 0
+        kept.clear()  # garbage now, but frozen: a full collection no longer walks it
+        gc.collect()
+        assert dead() is not None
+        guard.settle()  # unfrozen first, so an earlier document's garbage goes here
+        assert dead() is None
+    finally:
+        gc.unfreeze()
+
+
+def test_the_app_settles_once_shown_and_after_each_file_it_opens(make_window, qtbot):
+    from mime_gui import RESOURCES
+
+    window = make_window()
+    guard = gc_guard.installed()
+    try:
+        before = guard.settles
+        gc_guard.settle_after_opens(window.session, guard)
+        assert guard.settles == before  # later, once the event loop runs, not inside the call
+        qtbot.waitUntil(lambda: guard.settles == before + 1, timeout=5000)
+        assert gc.get_freeze_count() > 0
+        window.session.open(RESOURCES / "demo" / "demo.rig.json")
+        qtbot.waitUntil(lambda: guard.settles == before + 2, timeout=5000)
+        qtbot.wait(100)
+        assert guard.settles == before + 2  # once per document, not once per event
+    finally:
+        gc.unfreeze()
