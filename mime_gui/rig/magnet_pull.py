@@ -176,7 +176,8 @@ class PullModel:
                 far = apart >= DIPOLE_SIZES * 2 * max(radii[a], radii[b])
                 route = "dipole" if (balls[a] and balls[b]) or far else "magnet"
             if route == "dipole":
-                F, tau = dipole_dipole(moment[:, source], moment[:, target], r)
+                with np.errstate(divide="ignore", invalid="ignore"):  # coincident centres: zeroed below
+                    F, tau = dipole_dipole(moment[:, source], moment[:, target], r)
             else:
                 F, tau = _get_ft(magnets[source], X[:, source], magnets[target], X[:, target], balls[target],
                                  2 * radii[target])

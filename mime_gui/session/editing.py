@@ -103,5 +103,13 @@ def touched(step: Step) -> frozenset:
                       if before.get(n) != after.get(n))
     return frozenset(p for p in out
                      if not rig_paths.exists(step.before, p) or not rig_paths.exists(step.after, p)
-                     or rig_paths.get(step.before, p) != rig_paths.get(step.after, p)) | \
+                     or _differs(rig_paths.get(step.before, p), rig_paths.get(step.after, p))) | \
         (frozenset({"name"}) if step.before.name != step.after.name else frozenset()) | frozenset(wholes)
+
+
+def _differs(a, b) -> bool:
+    """``a != b``; True for values that compare element by element (as ``SetValue.changes`` takes them)."""
+    try:
+        return bool(a != b)
+    except (TypeError, ValueError):
+        return True
