@@ -9,6 +9,10 @@ program and a device cannot fill its memory. A file larger than its kind's limit
 
 Errors other than these two (no such file, no permission) are left to the caller as :class:`OSError`, which
 each reader reports with its own ``*.io`` code.
+
+A path is made absolute through its links by :func:`resolved`, never by ``Path.resolve()``: on Python 3.11
+that raises a bare ``RuntimeError`` for a loop of symbolic links, where the read that follows names the loop
+as the ``OSError`` every reader reports.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass
+from pathlib import Path
 
 from mime_gui.errors import CodedError
 from mime_gui.magnitudes import parse_float
@@ -61,6 +66,12 @@ LIMITS = {
     "bundle": Limit("bundle", "a rig bundle", 512, "MIME_GUI_MAX_BUNDLE_MB"),
     "table": Limit("table", "a sweep table", 256, "MIME_GUI_MAX_TABLE_MB"),
 }
+
+
+def resolved(path) -> Path:
+    """``path`` absolute, through its symbolic links as far as they lead (``os.path.realpath``): a loop of
+    links is left for the read to refuse (``ELOOP``), not raised here."""
+    return Path(os.path.realpath(path))
 
 
 def megabytes(n: int) -> str:

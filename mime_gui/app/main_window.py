@@ -40,6 +40,7 @@ from mime_gui.app.posing import install_posing
 from mime_gui.app.services import make_services
 from mime_gui.app.steady_label import SteadyLabel
 from mime_gui.app.undo import UndoActions
+from mime_gui.inputs import resolved
 from mime_gui.session import LAYERS, Session, SessionError
 
 APP_NAME = "MIME Rig Builder"
@@ -609,7 +610,7 @@ class MainWindow(QMainWindow):
         return [str(v) for v in (value or [])]
 
     def add_recent(self, path: str) -> None:
-        path = str(Path(path).resolve())
+        path = str(resolved(path))
         recent = [p for p in self.recent_files() if p != path]
         settings().setValue("recentFiles", [path, *recent][:MAX_RECENT])
         self._refresh_recent()

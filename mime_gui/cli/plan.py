@@ -23,6 +23,7 @@ from pathlib import Path
 
 from mime_gui.cli import package_dirs
 from mime_gui.cli.rig import EXIT_OK, _print_findings, _say, _write
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import CodedError, printable
 
 EXIT_NONE = 1  # no candidate meets the target, or none passes its checks
@@ -148,7 +149,7 @@ def _executor(args: argparse.Namespace, path: Path, target):
 
     runner = executor(args.workers, args.scheduler)
     text = inputs.read_bytes(path, "rig").decode("utf-8-sig")
-    return runner, plan_job(text, str(path), str(path.resolve().parent), target, tuple(current_dirs()))
+    return runner, plan_job(text, str(path), str(resolved(path).parent), target, tuple(current_dirs()))
 
 
 def run(args: argparse.Namespace, out=None, err=None) -> int:
@@ -189,7 +190,7 @@ def _run(args: argparse.Namespace, out, err) -> int:
         target = target_of(args)
         path = bundle.open_bundle(args.rig) if bundle.is_bundle(args.rig) else Path(args.rig)
         rig = load(path)
-        actuator_sources.discover(path.resolve().parent)
+        actuator_sources.discover(resolved(path).parent)
         if target is None:
             from mime_gui.rig.targets import TargetError
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from mime_gui.cli import package_dirs
 from mime_gui.files import write_atomic
-from mime_gui.inputs import FileError, Limit, not_regular
+from mime_gui.inputs import FileError, Limit, not_regular, resolved
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.multibody.magnitudes import parse_float, parse_int
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
@@ -90,7 +90,7 @@ def load_rig(path: Path, options: argparse.Namespace) -> Playable:
     from mime_gui.rig.actuator_sources import discover
     from mime_gui.rig.playback import load_rig_playable
 
-    discover(Path(path).resolve().parent)  # the same actuators validate sees
+    discover(resolved(path).parent)  # the same actuators validate sees
     return load_rig_playable(path, options)
 
 

@@ -29,6 +29,7 @@ import sys
 from pathlib import Path
 
 from mime_gui.cli import package_dirs
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import CodedError, printable
 
 EXIT_OK = 0
@@ -101,14 +102,14 @@ def _run(command: str, args: argparse.Namespace, out, err) -> int:
     try:
         path = bundle.open_bundle(args.rig) if bundle.is_bundle(args.rig) else Path(args.rig)
         rig = load(path)
-        actuator_sources.discover(path.resolve().parent)  # entry points, the config's and the rig's files
+        actuator_sources.discover(resolved(path).parent)  # entry points, the config's and the rig's files
     except CodedError as exc:  # rigfile.*, bundle.*, file.*, actuator.*
         print(printable(exc.one_line()), file=out)
         return EXIT_INVALID
 
     if command == "validate":
         findings = rig.validate()
-        for warning in provenance.changes(provenance.of_file(path), path.resolve().parent):
+        for warning in provenance.changes(provenance.of_file(path), resolved(path).parent):
             print(str(warning), file=out)
         if findings:
             return _print_findings(findings, out)

@@ -22,6 +22,7 @@ from pathlib import Path
 from mime_gui import inputs
 from mime_gui.cli import package_dirs
 from mime_gui.cli.play import OUTPUT_LIMIT, check_times, count, number, output_bytes
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import printable
 from mime_gui.sweep import SweepError, make_job, parse_all, run_sweep
 from mime_gui.sweep.evaluation import clearance_along
@@ -94,7 +95,7 @@ def _rig(args: argparse.Namespace):
 
     path = bundle.open_bundle(args.rig) if bundle.is_bundle(args.rig) else Path(args.rig)
     rig = load(path)  # every refusal of the file with its code, line and pointer
-    discover(path.resolve().parent)
+    discover(resolved(path).parent)
     try:
         text = inputs.read_bytes(path, "rig").decode("utf-8-sig")
     except (OSError, ValueError) as exc:  # read a moment ago: only a race gets here
@@ -138,9 +139,9 @@ def sweep(args: argparse.Namespace, out=None, err=None) -> int:
         if args.commands is not None:
             recorded = read_commands(args.commands)
             _check_commands(rig, recorded, args)
-        job = make_job(rig_text=text, rig_file=str(path), base=str(path.resolve().parent), varies=varies,
+        job = make_job(rig_text=text, rig_file=str(path), base=str(resolved(path).parent), varies=varies,
                        recorded=recorded, dt=args.dt, servo_tau=args.servo_tau,
-                       package_dirs=tuple(str(Path(d).resolve()) for d in args.package_dir))
+                       package_dirs=tuple(str(resolved(d)) for d in args.package_dir))
         runner = executor(args.workers, args.scheduler)
         progress = _Progress(err) if variant_count(varies) >= PROGRESS_VARIANTS and err.isatty() else None
         about = f"rig {args.rig} ({rig.name})" + ("" if recorded is None else f"; commands {args.commands}")

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from mime_gui.cli import package_dirs
 from mime_gui.cli.rig import EXIT_INVALID, EXIT_OK, _print_findings, _say, _write
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import CodedError, printable
 
 #: the samples' spacing unless given
@@ -70,7 +71,7 @@ def _run(args: argparse.Namespace, out, err) -> int:
     try:
         path = bundle.open_bundle(args.rig) if bundle.is_bundle(args.rig) else Path(args.rig)
         rig = load(path)
-        actuator_sources.discover(path.resolve().parent)
+        actuator_sources.discover(resolved(path).parent)
     except CodedError as exc:
         print(printable(exc.one_line()), file=out)
         return EXIT_INVALID

@@ -42,6 +42,7 @@ from defusedxml import DefusedXmlException
 from defusedxml.ElementTree import DefusedXMLParser
 
 from mime_gui import inputs
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import UrdfError
 from mime_gui.multibody.magnitudes import MAX_FACTOR, MAX_INERTIA, MAX_LENGTH, MAX_MASS, parse_float
 from mime_gui.multibody.report import IGNORED, REFUSED, USED, ReadReport
@@ -1234,7 +1235,7 @@ def read_urdf(source, package_dirs=(), strict: bool = False) -> MultibodyTree:
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the path
             raise UrdfError("urdf.io", f"cannot read the file ({getattr(exc, 'strerror', None) or exc}); "
                             "check the path", file) from None
-        base = path.resolve().parent
+        base = resolved(path).parent
     enabled = gc.isenabled()
     gc.disable()  # the reader allocates many small objects and no cycles: collecting them is wasted time
     try:

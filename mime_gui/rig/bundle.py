@@ -45,6 +45,7 @@ from urllib.parse import unquote
 
 from mime_gui import inputs
 from mime_gui.files import write_atomic
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import CodedError
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.geometries import paths_of, with_paths
@@ -239,7 +240,7 @@ def _extract(z: zipfile.ZipFile, info: zipfile.ZipInfo, parts, folder: Path, bud
         return
     target.parent.mkdir(parents=True, exist_ok=True)
     # the resolved folder must still be inside ours: no entry becomes a path out of it
-    if not target.parent.resolve().is_relative_to(folder.resolve()):
+    if not resolved(target.parent).is_relative_to(resolved(folder)):
         raise _refuse("bundle.path", f"the entry {info.filename!r} leads out of the bundle's folder", file)
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
     fd = os.open(target, flags, 0o644)
@@ -365,7 +366,7 @@ def confine(rig_file, folder, file: str = "",
             check(path, spelled, f"{collection}.{name}.geometry")
             meshes.append((path, f"{collection}.{name}.geometry"))
     for role, mesh, urdf in description_meshes(rig):
-        found = mesh.filename or _spelled_mesh(mesh.uri, Path(urdf).resolve().parent)
+        found = mesh.filename or _spelled_mesh(mesh.uri, resolved(urdf).parent)
         if found is not None:
             check(found, mesh.uri, role)
             meshes.append((Path(found), role))

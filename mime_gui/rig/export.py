@@ -18,6 +18,7 @@ from pathlib import Path
 
 from mime_gui import __version__
 from mime_gui.files import write_atomic
+from mime_gui.inputs import resolved
 from mime_gui.rig import provenance
 from mime_gui.rig.dynamics import LabSegment
 from mime_gui.rig.findings import RigError
@@ -306,7 +307,7 @@ def export_json(rig, path) -> Path:
     if findings:
         raise RigError(findings)
     path = Path(path)
-    return write_atomic(path, dumps_export(rig, path.resolve().parent))
+    return write_atomic(path, dumps_export(rig, resolved(path).parent))
 
 
 def export_python(rig, path, source: str = "") -> Path:
@@ -315,4 +316,4 @@ def export_python(rig, path, source: str = "") -> Path:
     if findings:
         raise RigError(findings)
     path = Path(path)
-    return write_atomic(path, to_python(rig, path.resolve().parent, source))
+    return write_atomic(path, to_python(rig, resolved(path).parent, source))

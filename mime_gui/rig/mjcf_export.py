@@ -39,6 +39,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from mime_gui.files import write_atomic
+from mime_gui.inputs import resolved
 from mime_gui.multibody.spatial import quaternion_of
 from mime_gui.multibody.tree import Box, Capsule, Cylinder, Inertial, Mesh, Solid, Sphere
 from mime_gui.rig.simulators import (
@@ -408,7 +409,7 @@ class _Writer:
 def to_mjcf(rig, path, source: str = "", gravity=GRAVITY) -> str:
     """The MJCF text of a valid ``rig`` to be saved at ``path`` (its meshes are copied beside it now)."""
     path = check_target(path)
-    w = whole(rig, path.resolve().parent)
+    w = whole(rig, resolved(path).parent)
     return _Writer(w, path, tuple(float(g) for g in gravity)).write(escape(source))
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mime_gui import __version__, inputs
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import printable
 from mime_gui.multibody.tree import Mesh as TreeMesh
 from mime_gui.rig.geometries import paths_of
@@ -78,7 +79,7 @@ def _obj_libraries(path: Path) -> list[Path]:
     out = []
     for match in _MTLLIB.finditer(data):
         name = match.group(1).decode("utf-8", "replace")
-        candidate = (path.parent / name).resolve()
+        candidate = resolved(path.parent / name)
         if candidate.is_file():
             out.append(candidate)
     return out
@@ -152,7 +153,7 @@ def referenced_files(rig) -> list[Referenced]:
 
 def _relative(path: Path, folder: Path) -> str:
     try:
-        return Path(os.path.relpath(path, folder.resolve())).as_posix()
+        return Path(os.path.relpath(path, resolved(folder))).as_posix()
     except ValueError:  # another drive (Windows)
         return str(path)
 

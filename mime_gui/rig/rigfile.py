@@ -20,6 +20,7 @@ from pathlib import Path
 
 from mime_gui import inputs
 from mime_gui.files import write_atomic
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.rig import dynamics, provenance
 from mime_gui.rig.apparatus import Apparatus
@@ -685,19 +686,19 @@ def load(path, base=None) -> Apparatus:
         raise RigFileError("rigfile.json", "the file is not UTF-8 text", str(path)) from None
     except ValueError as exc:  # a NUL byte in the path
         raise RigFileError("rigfile.io", f"cannot read the file ({exc})", str(path)) from None
-    return parse(text, str(path), base=path.resolve().parent if base is None else base)
+    return parse(text, str(path), base=resolved(path).parent if base is None else base)
 
 
 # -- writing ---------------------------------------------------------------------------------------
 def _relative(path: str, base: Path | None, folder: Path) -> str:
     """``path`` (relative to ``base``) rewritten relative to ``folder``, with forward slashes."""
     p = Path(path)
-    source_base = (base or Path.cwd()).resolve()
-    if not p.is_absolute() and source_base == folder.resolve():
+    source_base = resolved(base or Path.cwd())
+    if not p.is_absolute() and source_base == resolved(folder):
         return path  # same folder: keep it exactly as written
     absolute = p if p.is_absolute() else source_base / p
     try:
-        return Path(os.path.relpath(absolute, folder.resolve())).as_posix()
+        return Path(os.path.relpath(absolute, resolved(folder))).as_posix()
     except ValueError:  # another drive (Windows): keep the absolute path
         return str(absolute)
 
@@ -908,5 +909,5 @@ def save(rig: Apparatus, path) -> Path:
     and the temporary file is removed. Returns the path written.
     """
     path = Path(path)
-    text = dumps(rig, path.resolve().parent)  # before touching the disk
+    text = dumps(rig, resolved(path).parent)  # before touching the disk
     return write_atomic(path, text)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mime_gui.inputs import resolved
 from mime_gui.multibody import MultibodyTree, read_urdf
 from mime_gui.multibody.spatial import quaternion_to_matrix
 from mime_gui.multibody.tree import Inertial, Joint, Limit, Link
@@ -237,7 +238,7 @@ _cache: dict[tuple, tuple[float, MultibodyTree]] = {}
 def _read_cached(path: Path, package_dirs=()) -> MultibodyTree:
     from mime_gui.multibody.resolve import package_dirs as process_dirs
 
-    file = str(Path(path).resolve())
+    file = str(resolved(path))
     key = (file, tuple(os.path.abspath(d) for d in package_dirs), process_dirs())
     try:
         stamp = os.stat(file).st_mtime_ns

@@ -22,6 +22,7 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 
 from mime_gui.files import write_atomic
+from mime_gui.inputs import resolved
 from mime_gui.multibody.spatial import rpy_of
 from mime_gui.multibody.tree import Box, Capsule, Cylinder, Mesh, Solid, Sphere
 from mime_gui.rig.simulators import (
@@ -201,7 +202,7 @@ class _Writer:
 def to_urdf(rig, path, source: str = "") -> str:
     """The URDF text of a valid ``rig`` to be saved at ``path`` (its meshes are copied beside it now)."""
     path = check_target(path)
-    return _Writer(whole(rig, path.resolve().parent), path).write(source)
+    return _Writer(whole(rig, resolved(path).parent), path).write(source)
 
 
 def export_urdf(rig, path, source: str = "") -> Path:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mime_gui import inputs
 from mime_gui.files import write_atomic
+from mime_gui.inputs import resolved
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.rules import analyse
@@ -166,7 +167,7 @@ class Documents:
         written."""
         from mime_gui.rig import save
 
-        source = Path(doc.path).resolve().parent
+        source = resolved(doc.path).parent
         folder = Path(os.path.abspath(target)).parent
         files = source
         if not Path(doc.path).is_file():  # pruned by another program meanwhile: the bundle again
@@ -179,7 +180,7 @@ class Documents:
             except SessionError as err:
                 self._error.emit(err)
                 raise
-        copies = [] if folder.resolve() == source else _bundle_copies(files, Path(doc.path).name, folder)
+        copies = [] if resolved(folder) == source else _bundle_copies(files, Path(doc.path).name, folder)
         for _src, dest, same in copies:
             if dest.exists() and not same:
                 raise self._fail("session.save-bundle", f"{dest} is already there with other content than "
@@ -324,7 +325,7 @@ def _rebaser(old: Path, new: Path):
     done: dict[int, Apparatus] = {}
 
     def rebase(rig: Apparatus) -> Apparatus:
-        if rig.base is None or Path(rig.base).resolve() != old:
+        if rig.base is None or resolved(rig.base) != old:
             return rig
         if id(rig) not in done:
             moved = copy.copy(rig)

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 from mime_gui.errors import CodedError
+from mime_gui.inputs import resolved
 from mime_gui.multibody import UrdfError
 from mime_gui.rig.apparatus import Apparatus
 from mime_gui.rig.segments import Arm
@@ -39,7 +40,7 @@ def discover_actuators(path: str) -> None:
     from mime_gui.rig.actuator_sources import discover
 
     try:
-        discover(Path(path).resolve().parent)
+        discover(resolved(path).parent)
     except CodedError as exc:
         # the record's line goes with its file; a refusal of no file of its own is placed on the one opened
         file = exc.diagnostic.file

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from mime_gui import inputs
 from mime_gui.files import write_atomic
+from mime_gui.inputs import resolved
 from mime_gui.multibody.errors import CodedError
 from mime_gui.multibody.magnitudes import parse_float
 from mime_gui.rig.apparatus import Apparatus
@@ -107,7 +108,7 @@ class Recovery:
         :class:`~mime_gui.rig.rigfile.RigFileError` when the recovery file is damaged."""
         from mime_gui.rig.rigfile import load
 
-        base = Path(self.original).resolve().parent if self.original else self.rig_file.parent
+        base = resolved(self.original).parent if self.original else self.rig_file.parent
         return load(self.rig_file, base=base)
 
     def discard(self) -> None:
@@ -142,9 +143,9 @@ class RecoveryStore:
         from mime_gui.rig.rigfile import dumps
 
         self.folder.mkdir(parents=True, exist_ok=True)
-        folder = Path(original).resolve().parent if original else (rig.base or Path.cwd())
+        folder = resolved(original).parent if original else (rig.base or Path.cwd())
         write_atomic(self.rig_file, dumps(rig, folder))
-        meta = {"original": str(Path(original).resolve()) if original else "", "kind": kind,
+        meta = {"original": str(resolved(original)) if original else "", "kind": kind,
                 "saved_at": time.time(), "pid": os.getpid()}
         write_atomic(self.meta_file, json.dumps(meta, indent=2))
         self.writes += 1

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from mime_gui import mesh_files
+from mime_gui.inputs import resolved
 from mime_gui.multibody import tree as description
 from mime_gui.multibody.errors import CodedError
 from mime_gui.multibody.magnitudes import MAX_FACTOR
@@ -52,7 +53,7 @@ class Mesh:
         if not all(math.isfinite(v) and 0 < v <= MAX_FACTOR for v in self.scale):
             return [f"a mesh scale must be finite, positive and at most {MAX_FACTOR:g}, got {self.scale}"]
         try:
-            mesh = load_mesh(str(self.resolve(base).resolve()))
+            mesh = load_mesh(str(resolved(self.resolve(base))))
         except CodedError as exc:  # not a regular file, too large, an archive, XML with entities
             return [f"cannot read mesh {self.path!r}: [{exc.code}] {exc.message}"]
         except Exception as exc:  # trimesh raises many kinds for unreadable files
@@ -65,7 +66,7 @@ class Mesh:
         return []
 
     def mass_properties(self, base=None) -> MassProperties:
-        mesh = load_mesh(str(self.resolve(base).resolve())).copy()
+        mesh = load_mesh(str(resolved(self.resolve(base)))).copy()
         with np.errstate(over="ignore", invalid="ignore"):  # a huge scale overflows: the caller refuses it
             mesh.apply_scale(self.scale)
             mesh.density = 1.0
@@ -84,7 +85,7 @@ def load_mesh(path: str):
 
 
 def _mesh(g: Mesh, base=None):
-    mesh = load_mesh(str(g.resolve(base).resolve()))
+    mesh = load_mesh(str(resolved(g.resolve(base))))
     return np.asarray(mesh.vertices) * np.asarray(g.scale), np.asarray(mesh.faces)
 
 
@@ -104,7 +105,7 @@ def _source(g: Mesh, J, base=None):
 def _drawn(g: Mesh, base=None):
     """The file, found or not: the views load it themselves (off the GUI thread), once per file."""
     path = g.resolve(base)
-    found = str(path.resolve()) if path.is_file() else None
+    found = str(resolved(path)) if path.is_file() else None
     return description.Mesh(g.path, tuple(g.scale), found, (str(path),))
 
 
