@@ -182,11 +182,12 @@ class _Writer:
                     joint.child,
                 )
             self.inertials[joint.child] = _with_inertia(inertial, I + transverse)
+            in_world = self.carrier(joint.parent) == WORLD
             self.notes.setdefault(joint.child, []).append(
                 f"{joint.child} is written as a disc: its inertia about {joint.name}'s axis, and half of "
-                "that "
-                f"across it ({num(c)} kg m2), which the body it "
-                "turns in takes off again"
+                f"that across it ({num(c)} kg m2), "
+                + ("which nothing takes off: it turns in the world, which does not move" if in_world
+                   else "which the body it turns in takes off again")
             )
             self._take_off(joint, transverse)
 

@@ -76,13 +76,26 @@ def _obj_libraries(path: Path) -> list[Path]:
         data = inputs.read_bytes(path, "mesh")
     except (OSError, inputs.FileError):
         return []
-    out = []
+    return [lib for _, lib in _named_libraries(path, data)]
+
+
+def _named_libraries(path: Path, data: bytes):
+    """``(match, library)`` for each ``mtllib`` line of the OBJ ``path`` (its bytes ``data``) naming a file
+    that exists."""
     for match in _MTLLIB.finditer(data):
-        name = match.group(1).decode("utf-8", "replace")
-        candidate = resolved(path.parent / name)
+        candidate = resolved(path.parent / match.group(1).decode("utf-8", "replace"))
         if candidate.is_file():
-            out.append(candidate)
-    return out
+            yield match, candidate
+
+
+def renamed_libraries(path: Path, data: bytes, name_of) -> bytes:
+    """The OBJ's bytes with each existing library's ``mtllib`` line naming ``name_of(library)`` instead (a
+    copy's name beside the copied mesh)."""
+    out, end = [], 0
+    for match, lib in _named_libraries(path, data):
+        out += [data[end:match.start(1)], name_of(lib).encode("utf-8")]
+        end = match.end(1)
+    return b"".join(out) + data[end:]
 
 
 def _package_root(mesh: TreeMesh, file: Path) -> Path | None:
@@ -173,12 +186,6 @@ def record(rig, folder) -> dict:
             continue  # a missing file is validation's finding; nothing to vouch for
         files[_relative(ref.path, folder)] = {"sha256": digest, "used_by": ref.role}
     return {"mime_gui": __version__, "segments": segments, "files": files}
-
-
-def summary(block: dict) -> list[str]:
-    """One line per segment, ``arm: Arm.Kinematic (mime_gui 0.1.0, rung kinematic)``."""
-    return [f"{name}: {s['kind']} ({s['package']} {s['version']}, rung {s['rung']})"
-            for name, s in block.get("segments", {}).items()]
 
 
 def changes(block: dict | None, folder) -> list[Warning_]:

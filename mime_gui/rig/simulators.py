@@ -40,7 +40,7 @@ from mime_gui import __version__, mesh_files
 from mime_gui.errors import CodedError, printable
 from mime_gui.files import write_atomic
 from mime_gui.multibody import MultibodyTree
-from mime_gui.multibody.tree import Inertial, Joint, Link, Mesh, Solid
+from mime_gui.multibody.tree import Inertial, Joint, Link, Solid
 from mime_gui.rig import provenance
 from mime_gui.rig.build import build, graft_link
 from mime_gui.rig.dynamics import LabSegment
@@ -105,9 +105,6 @@ class Whole:
     owner: dict[str, str] = field(default_factory=dict)  # joint → the segment it belongs to
     provenance: dict = field(default_factory=dict)
     built: object = None  # the BuiltRig the tree was made from
-
-    def children(self, link: str) -> list[Joint]:
-        return self.tree.child_joints(link)
 
 
 def named(segment: str, name: str) -> str:
@@ -330,15 +327,19 @@ class MeshCopies:
                 data = _as_stl(mesh_files.load(source, force="mesh"))
                 self.copied[key] = self._write(self._name(source.stem, ".stl"), data)
             else:
-                self.copied[key] = self._write(
-                    self._name(source.stem, source.suffix.lower()), mesh_files.read(source)
-                )
-                if kind == "obj":  # its material libraries, for the colours
-                    for lib in provenance._obj_libraries(source):
-                        if lib.name.lower() not in self.taken:
-                            self.taken.add(lib.name.lower())
-                            self._write(lib.name, mesh_files.read(lib))
+                name, data = self._name(source.stem, source.suffix.lower()), mesh_files.read(source)
+                if kind == "obj":  # its material libraries, for the colours: each file copied once
+                    data = provenance.renamed_libraries(source, data, self._library)
+                self.copied[key] = self._write(name, data)
         return self.copied[key]
+
+    def _library(self, lib: Path) -> str:
+        """The name of the copy of the material library ``lib``: two libraries of one name from two folders
+        are two copies, each OBJ naming its own."""
+        key = ("library", str(lib))
+        if key not in self.copied:
+            self.copied[key] = self._write(self._name(lib.stem, lib.suffix), mesh_files.read(lib))
+        return self.copied[key].rpartition("/")[2]
 
     def solid(self, link: str, solid: Solid) -> str:
         """The relative name of an STL holding ``solid``'s triangles."""
@@ -395,7 +396,8 @@ def header_lines(whole_: Whole, fmt: str, source: str = "") -> list[str]:
         )
         servo = f", servo time constant {num(info.servo_time_constant)} s" if info is not None else ""
         lines.append(
-            f"segment {name}: {seg['kind']} ({seg['package']} {seg['version']}, rung {seg['rung']})"
+            f"segment {name}: {seg['kind']} ({' '.join(v for v in (seg['package'], seg['version']) if v)}, "
+            f"rung {seg['rung']})"
             f"{servo}{lab}"
         )
     for rel, entry in block.get("files", {}).items():
@@ -406,11 +408,6 @@ def header_lines(whole_: Whole, fmt: str, source: str = "") -> list[str]:
 def armature_line(joint: str, a: Armature) -> str:
     reason = f"; reason: {a.reason}" if a.reason and a.reason not in a.detail else ""
     return f"armature of {joint}: {num(a.value)} {a.unit} ({a.source}: {a.detail}{reason})"
-
-
-def relative_mesh(copies: MeshCopies, g: Mesh) -> str | None:
-    """The copied mesh's relative name; None when the description's mesh was not found."""
-    return copies.mesh(g.filename) if g.filename else None
 
 
 def check_target(path) -> Path:

@@ -107,7 +107,10 @@ def test_a_motor_standing_in_the_world_is_written_as_a_disc_that_no_other_body_p
     half = 0.5 * 3e-6  # a disc's moment across its axis is half the one about it
     assert model.body("motor/rotor").inertia == pytest.approx([half, half, 3e-6], rel=1e-8)
     assert model.body("motor/stator").mass[0] == 0.0
-    assert not any("less the transverse inertia" in c for c in _comments(_read(tmp_path / "wm.xml")))
+    comments = _comments(_read(tmp_path / "wm.xml"))
+    assert not any("less the transverse inertia" in c for c in comments)
+    (note,) = [c for c in comments if "is written as a disc" in c]
+    assert "which nothing takes off: it turns in the world" in note and "takes off again" not in note
 
 
 def test_a_rotor_too_heavy_for_the_body_it_turns_in_is_refused_naming_that_body_and_nothing_is_written(
@@ -331,3 +334,37 @@ def test_a_segment_without_joints_lists_no_armature_in_the_report():
     [at] = [i for i, line in enumerate(lines) if line.startswith("  plate: plate-kind")]
     assert lines[at + 1].startswith("    mass: own 0 kg")
     assert "armature per joint" not in text
+
+
+@pytest.mark.parametrize("export", [export_mjcf, export_urdf], ids=["mjcf", "urdf"])
+def test_two_obj_meshes_whose_material_libraries_share_a_name_keep_each_its_own_colours(tmp_path, export):
+    """``a/model.obj`` and ``b/model.obj`` each name ``material.mtl`` beside them, red and blue: the copies
+    must not both read the first folder's library."""
+    box = trimesh.creation.box((0.01, 0.01, 0.01)).export(file_type="obj")
+    for folder, kd in (("a", "1 0 0"), ("b", "0 0 1")):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "material.mtl").write_text(f"newmtl paint\nKd {kd}\n")
+        (tmp_path / folder / "model.obj").write_text("mtllib material.mtl\nusemtl paint\n" + box)
+    rig = Apparatus("two", base=tmp_path, parts={
+        "red": Part(Mesh("a/model.obj"), material="aluminium"),
+        "blue": Part(Mesh("b/model.obj"), material="aluminium", at=(0.1, 0.0, 0.0))})
+    out = tmp_path / "out" / ("two.xml" if export is export_mjcf else "two.urdf")
+    export(rig, out)
+    copies = tmp_path / "out" / "two_meshes"
+    colours = {}
+    for obj in sorted(copies.glob("*.obj")):
+        loaded = trimesh.load(obj, force="mesh")  # trimesh reads the mtllib line of the copy, in its folder
+        colours[obj.name] = tuple(int(c) for c in loaded.visual.material.main_color[:3])
+    assert colours == {"model.obj": (255, 0, 0), "model_2.obj": (0, 0, 255)}
+    assert sorted(p.name for p in copies.glob("*.mtl")) == ["material.mtl", "material_2.mtl"]
+
+
+@pytest.mark.parametrize("export", [export_mjcf, export_urdf], ids=["mjcf", "urdf"])
+def test_the_header_names_a_lab_kind_registered_in_python_and_its_rung_in_plain_words(tmp_path, spinner_kind,
+                                                                                      export):
+    # the puck gives the spin a body to move (MuJoCo refuses a massless moving body)
+    rig = Apparatus("lab", chain={"t": LabSegment(kind=spinner_kind)},
+                    parts={"puck": Part(Box((0.02, 0.02, 0.01)), material="aluminium", mount="t.table")})
+    text = export(rig, tmp_path / ("lab.xml" if export is export_mjcf else "lab.urdf")).read_text()
+    (line,) = [line for line in text.splitlines() if "segment t:" in line]  # an XML comment
+    assert f"segment t: {spinner_kind} (registered in Python, rung kinematic)" in line

@@ -326,8 +326,9 @@ def test_a_disc_rotor_s_note_is_a_comment_of_its_own_in_its_body(tmp_path):
     root = _xml_with_comments(path)
     (rotor,) = [b for b in root.iter("body") if b.get("name") == "motor/rotor"]
     notes = [c.text.strip() for c in rotor if c.tag is ET.Comment]
-    assert any(n.startswith("motor/rotor is written as a disc: its inertia about motor/shaft's axis")
-               for n in notes)
+    (note,) = [n for n in notes if n.startswith("motor/rotor is written as a disc: its inertia about "
+                                                "motor/shaft's axis")]
+    assert note.endswith("which the body it turns in takes off again")  # the motor stands on the arm
     # nothing but elements and comments: no stray text before or after a note
     for element in root.iter():
         assert not (element.text or "").strip() or element.tag is ET.Comment, element.tag
