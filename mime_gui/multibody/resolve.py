@@ -158,7 +158,9 @@ class Resolver:
                 found = first(itertools.chain((_join(r, rel) for r in roots), ["/" + rel]))
                 return found, tuple(tried)
             name, _, rel = rest.partition("/")
-            if not rel or rel.startswith("/"):
+            # package://pkg//meshes/x.stl (an empty xacro argument) is read as package://pkg/meshes/x.stl
+            rel = rel.lstrip("/")
+            if not rel:
                 return first(_join(root, rel) for root in self.package_roots(name)), tuple(tried)
             return self._under(self.package_roots(name), rel)
         if scheme == "file":

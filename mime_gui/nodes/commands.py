@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
+import lzma
 import math
 import re
 import zipfile
@@ -401,11 +402,10 @@ def _read_npz(data: bytes, file: str) -> RecordedCommands:
                                            "member is not .npy data); write the file with numpy.savez", file)
     except CommandFileError:
         raise
-    except OSError as exc:
-        raise CommandFileError("commands.io", f"cannot read the file ({exc.strerror or exc})", file) from None
-    # not a zip, a damaged member, pickled objects, an encrypted or unknown zip, an absurd array header
-    except (ValueError, zipfile.BadZipFile, EOFError, zlib.error, RuntimeError, NotImplementedError,
-            KeyError, MemoryError) as exc:
+    # not a zip, a damaged member (deflate, bzip2: an OSError, since the bytes are in memory; LZMA), pickled
+    # objects, an encrypted or unknown zip, an absurd array header
+    except (ValueError, zipfile.BadZipFile, EOFError, zlib.error, lzma.LZMAError, OSError, RuntimeError,
+            NotImplementedError, KeyError, MemoryError) as exc:
         raise CommandFileError("commands.format", f"not a readable NPZ archive of plain arrays "
                                f"({type(exc).__name__}: {exc})", file) from None
     if raw_names.dtype.kind not in "US" or raw_names.ndim != 1:

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import lzma
 import os
 import re
 import shutil
@@ -280,8 +281,8 @@ def open_bundle(path, folder=None) -> Path:
         except BundleError:
             shutil.rmtree(target, ignore_errors=True)
             raise
-        # a CRC that does not match, a damaged deflate stream (zlib.error) …
-        except (OSError, zipfile.BadZipFile, EOFError, RuntimeError, zlib.error) as exc:
+        # a CRC that does not match, a damaged deflate, bzip2 (OSError) or LZMA stream …
+        except (OSError, zipfile.BadZipFile, EOFError, RuntimeError, zlib.error, lzma.LZMAError) as exc:
             shutil.rmtree(target, ignore_errors=True)
             raise _refuse("bundle.zip", f"cannot extract it ({exc}); ask for the bundle again", file) \
                 from None
