@@ -263,6 +263,9 @@ def test_a_factory_whose_links_hang_from_no_joint_under_the_root_is_a_finding_na
         assert "'bracket', 'tip'" in finding.message
         assert "no joint reaches from its root 'base'" in finding.message
         assert "'carriage'" not in finding.message
+        with pytest.raises(DynamicsError) as info:  # the kind's own refusal: the factory's code
+            LabSegment(kind="loose").tree()
+        assert info.value.code == "dynamics.factory" and "'bracket', 'tip'" in info.value.message
     finally:
         unregister_dynamics("loose")
 

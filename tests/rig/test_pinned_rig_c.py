@@ -1,5 +1,5 @@
 """Small rig answers pinned down: a reflected armature at the overflow guard's edge, the wedges a ring is
-cut into, the code of a lab factory's loose links, a point on an arc's bore band, a mesh magnet's file
+cut into, a point on an arc's bore band, a mesh magnet's file
 relative to its rig file, a two-number field's value, and the frame a mount resolves to."""
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 from rig_helpers import DEMO_RIG, demo_urdf_with, snippet_rig
 
-from mime_gui.rig import LabSegment, dynamics, kg_m2, register_dynamics, unregister_dynamics
+from mime_gui.rig import kg_m2
 from mime_gui.rig.collision import WEDGES, _wedges
-from mime_gui.rig.dynamics import DynamicsError
 from mime_gui.rig.geometries import KINDS, Arc, Field, GeometryKind, Mesh
 from mime_gui.rig.geometries.registry import SURFACE_TOLERANCE, register
 from mime_gui.rig.probe_rules import _resolve
@@ -52,20 +51,6 @@ def test_a_whole_ring_of_64_angles_is_cut_into_16_wedges_and_the_one_across_the_
     # each wedge holds its span's angles, the ends shared: 5 or so angles of 4 vertices, never fewer than 2
     assert all(8 <= len(p) <= 6 * 4 for p in pieces)
     assert {tuple(v) for p in pieces for v in p} == {tuple(v) for v in vertices}
-
-
-def test_loose_links_of_a_lab_factory_are_refused_with_the_factory_s_code():
-    joints = [("slide", "prismatic", "base", "carriage", (0, 0, 0.1), (1, 0, 0), (-0.1, 0.1)),
-              ("weld", "fixed", "bracket", "tip", (0, 0, 0), (1, 0, 0), None)]  # 'bracket' is nobody's child
-    register_dynamics("loose_c", lambda: dynamics.frames("stage", "base", joints))
-    try:
-        with pytest.raises(DynamicsError) as info:
-            LabSegment(kind="loose_c").tree()
-    finally:
-        unregister_dynamics("loose_c")
-    # the code every other refusal of the factory carries: one code for "the lab's factory is at fault"
-    assert info.value.code == "dynamics.factory"
-    assert "'bracket', 'tip'" in info.value.message
 
 
 def test_a_point_on_the_bore_s_surface_band_of_an_arc_is_not_inside_and_one_just_beyond_it_is():
