@@ -17,7 +17,7 @@ from mime_gui.rig import kg_m2
 from mime_gui.rig.collision import WEDGES, _wedges
 from mime_gui.rig.geometries import KINDS, Arc, Field, GeometryKind, Mesh
 from mime_gui.rig.geometries.registry import SURFACE_TOLERANCE, register
-from mime_gui.rig.probe_rules import _resolve
+from mime_gui.rig.probe_rules import check_mount
 from mime_gui.rig.probes import inside
 
 
@@ -95,9 +95,20 @@ def test_a_field_of_two_numbers_is_given_as_a_list_like_any_vector(slot):
     assert slot.values(Slot((0.01, 0.02))) == {"size": [0.01, 0.02]}
 
 
-def test_a_mount_resolves_to_its_segment_and_the_frame_after_the_dot():
+def test_a_mount_is_checked_as_its_segment_and_the_frame_after_the_dot():
     rig = SimpleNamespace(chain={"arm": None, "motor": None})
+    found = []
     a = SimpleNamespace(frame_sets={"arm": {"tool0", "base_link"}, "motor": {"rotor"}},
-                        frames={"arm": ["base_link", "tool0"], "motor": ["rotor"]})
-    assert _resolve("probes.p.mount", "arm.tool0", rig, a) == ("arm", "tool0")
-    assert _resolve("probes.p.mount", "motor.rotor", rig, a) == ("motor", "rotor")
+                        frames={"arm": ["base_link", "tool0"], "motor": ["rotor"]},
+                        add=lambda code, where, message: found.append((code, where, message)))
+    for mount in ("arm.tool0", "motor.rotor", None):
+        check_mount("probes.p.mount", mount, rig, a)
+    assert found == []
+    check_mount("probes.p.mount", "arm.rotor", rig, a)  # a frame of another segment
+    check_mount("zones.z.mount", "motor.tool0", rig, a, "zone")
+    check_mount("samples.s.mount", "the probe.x", rig, a, "sample")
+    assert [f[:2] for f in found] == [("probe.mount", "probes.p.mount"), ("zone.mount", "zones.z.mount"),
+                                      ("sample.mount", "samples.s.mount")]
+    assert "mount the probe on" in found[0][2] and "mount the zone on" in found[1][2]
+    # the item's own words, not the probe's rewritten: a mount's name is quoted as given
+    assert "'the probe.x'" in found[2][2] and "mount the sample on" in found[2][2]
