@@ -307,12 +307,12 @@ def test_live_plots_hold_bounded_buffers_and_follow_the_selection(window, qtbot,
     last = np.degrees(session.joint_positions("arm")[0])
     # every sample in and drawn: the last one on the curve and in the readout
     qtbot.waitUntil(lambda: ring.count >= 100 and plots.redraws > 0 and f"x {pose[0, 3]:+.4f}" in
-                    plots.readout.text() and plots.curves[1].getData()[1][-1] == pytest.approx(last),
-                    timeout=10_000)
+                    plots.readout.text()
+                    and plots.curves[1].getOriginalDataset()[1][-1] == pytest.approx(last), timeout=10_000)
     assert len(ring.t) == 64 and ring.values.shape == (64, 2 * 2 + 6)
     t, values = ring.arrays()
     assert np.all(np.diff(t) > 0)  # in time order after wrapping
-    x, y = plots.curves[1].getData()  # joint_1's position
+    x, y = plots.curves[1].getOriginalDataset()  # joint_1's position
     assert len(x) <= 64 and x[-1] == 0.0
     assert y[-1] == pytest.approx(np.degrees(session.joint_positions("arm")[0]))  # in the sliders' unit
 
@@ -324,8 +324,8 @@ def test_plots_show_the_whole_trajectory_with_the_playhead(window, qtbot):
     assert driving.player.open_file(str(DEMO / "chain.csv"))
     player = driving.transport.player
     driving.transport.seek(120)
-    x, command = plots.curves[0].getData()
-    _, position = plots.curves[1].getData()
+    x, command = plots.curves[0].getOriginalDataset()
+    _, position = plots.curves[1].getOriginalDataset()
     assert len(x) == player.rows
     c = player.segment("motor")
     # in degrees, as the sliders show angles

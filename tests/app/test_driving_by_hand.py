@@ -228,7 +228,7 @@ def test_the_plots_name_joints_plainly_and_plot_angles_in_the_sliders_unit(windo
         driving.transport.tick(0.05)
 
     def last_position() -> float:
-        _x, y = plots.curves[1].getData()
+        _x, y = plots.curves[1].getOriginalDataset()
         return float(y[-1]) if y is not None and len(y) else math.nan
 
     q = session.joint_positions(seg)[j]

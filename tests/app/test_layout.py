@@ -142,6 +142,45 @@ def test_the_plots_stand_side_by_side_when_wide_and_stacked_with_one_time_axis_w
     assert [plots.graphs.ci.items[p][0] for p in plots.plots] == [(0, 0), (1, 0), (2, 0)]
 
 
+def test_plots_too_low_to_stack_stand_side_by_side_each_with_a_time_inside_its_axis(make_window, qtbot):
+    from mime_gui.app.docks.plots import MIN_STACKED_PX
+
+    window = make_window(size=(1200, 800))
+    window.open_file(str(DEMO_RIG))
+    plots = window.driving.plots
+    plots.setFloating(True)
+    plots.resize(560, 230)
+    qtbot.wait(20)
+    graphs = plots.graphs.size()
+    # taller than wide enough to stack by its shape, but three stacked plots would each be too low to read
+    assert graphs.width() < 2.4 * graphs.height() < 2.4 * 3 * MIN_STACKED_PX
+    assert [plots.graphs.ci.items[p][0][0] for p in plots.plots] == [0, 0, 0]
+    assert [p.getAxis("left").labelText for p in plots.plots][0] == "joints (°, m)"
+    # the live window's 20 s on a narrow axis: the times stand apart, and one stands inside the axis
+    axis = plots.plots[0].getAxis("bottom")
+    width = axis.geometry().width()
+    assert width < 120
+    (spacing, times), = axis.tickValues(-20.0, 0.0, width)
+    assert spacing * width / 20.0 >= 28 and any(-20.0 < t < 0.0 for t in times)
+    plots.resize(560, 3 * MIN_STACKED_PX + 200)  # tall enough: stacked again
+    qtbot.wait(20)
+    assert [plots.graphs.ci.items[p][0][0] for p in plots.plots] == [0, 1, 2]
+
+
+def test_a_time_axis_keeps_its_libraries_ticks_where_they_stand_apart(qtbot):
+    import pyqtgraph as pg
+
+    from mime_gui.app.docks.plots import TimeAxis, nice_step
+
+    ours, library = TimeAxis("bottom"), pg.AxisItem("bottom")
+    for lo, hi, px in ((-20.0, 0.0, 600.0), (0.0, 3.7, 900.0), (2.0, 12.5, 400.0)):
+        assert ours.tickSpacing(lo, hi, px) == library.tickSpacing(lo, hi, px)
+    assert ours.tickSpacing(-20.0, 0.0, 65.0) == [(10.0, 0.0)]  # 5 s would stand 16 px apart
+    assert ours.tickSpacing(-20.0, 0.0, 40.0) == [(20.0, 0.0)]
+    steps = [nice_step(x) for x in (8.6, 10.0, 0.3, 2.0, 2.01, 0.04, 51.0)]
+    assert steps == [10.0, 10.0, 0.5, 2.0, 5.0, 0.05, 100.0]
+
+
 def test_every_dock_is_declared_once_placed_by_the_layout_and_listed_in_panels(make_window, qtbot):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QDockWidget

@@ -193,7 +193,7 @@ def test_the_plots_show_B_at_the_selected_probe_live_and_over_a_loaded_command_f
     for angle in (0.3, 0.6, 0.9):  # driving: each pose's B joins the live curves
         session.set_joint_positions("motor", [angle])
         settle(qtbot, 80)
-    _t, live = view.curves[0].getData()
+    _t, live = view.curves[0].getOriginalDataset()
     assert live[-1] == pytest.approx(B_now(demo)[0] * 1e3, rel=1e-9)
     assert f"{np.linalg.norm(B_now(demo)) * 1e3:.4g} mT" in view.readout.text()
     # a command file loaded: B over the whole trajectory, the field_along of the played poses, once
@@ -203,7 +203,7 @@ def test_the_plots_show_B_at_the_selected_probe_live_and_over_a_loaded_command_f
     built = session.document.built
     expected = field_along(built, player.trajectory, {"probe": session.rig.probes["probe"]},
                            start=player.schedule.start)
-    t, bx = view.curves[0].getData()
+    t, bx = view.curves[0].getOriginalDataset()
     rows = [0, 50, 120, len(t) - 1]
     times, by_hand = chain_B_by_hand(demo.folder / "chain.csv", rows, [(0.0, 0.0, 0.04)],
                                      direction=(1.0, 0.0, 0.0))

@@ -39,6 +39,30 @@ from mime_gui.multibody import PRISMATIC
 LIVE_SECONDS = 20.0
 LIVE_SAMPLES = 2400  # ring capacity: 20 s at 120 pose events a second
 REDRAW_MS = 50
+#: the least height of a stacked plot (px): its rotated name and ticks fit; lower, plots stand side by side
+MIN_STACKED_PX = 80
+#: the least distance between two labelled times (px): a narrow plot's "-15 -10 -5" ran together
+MIN_TICK_PX = 28
+
+
+def nice_step(least: float) -> float:
+    """The smallest 1, 2 or 5 times a power of ten that is at least ``least`` (> 0)."""
+    power = 10.0 ** math.floor(math.log10(least))
+    return next(m * power for m in (1.0, 2.0, 5.0, 10.0) if m * power >= least * (1 - 1e-12))
+
+
+class TimeAxis(pg.AxisItem):
+    """A time axis whose labelled ticks stand at least :data:`MIN_TICK_PX` apart, however narrow the plot."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float):
+        levels = super().tickSpacing(minVal, maxVal, size)
+        span = abs(maxVal - minVal)
+        if not levels or span == 0 or size <= 0:
+            return levels
+        least = span * MIN_TICK_PX / size  # in seconds
+        if levels[0][0] >= least:
+            return levels
+        return [(nice_step(least), 0.0)]
 COLOURS = ("#4f8fd6", "#e5892b", "#3aa776", "#d2475a", "#9a6fd0", "#8c6d31", "#17becf", "#7f7f7f")
 XYZ = ("#d2475a", "#3aa776", "#4f8fd6")
 
@@ -181,19 +205,20 @@ class PlotsDock(QDockWidget):
         """The plots side by side in a wide dock, one above the other in a tall one (then the shared time
         axis is labelled once, under the last); each keeps a readable size either way."""
         size = self.graphs.size()
-        stacked = size.width() < 2.4 * size.height()
+        shown = [*self.plots, *(p for p, (_labels, on) in self._extras.items() if on)]
+        # up to three stand in one column; more stand in two (a fourth plot in a short dock would leave each
+        # too low to read); the time axis is labelled on the bottom row only
+        cols = 1 if len(shown) <= 3 else 2
+        rows = -(-len(shown) // cols)
+        # stacked in a tall dock, unless each plot would be too low to show its name and ticks
+        stacked = size.width() < 2.4 * size.height() and size.height() >= rows * MIN_STACKED_PX
         if stacked == self._stacked and not force:
             return
         self._stacked = stacked
         layout = self.graphs.ci
         for plot in list(layout.items):
             layout.removeItem(plot)
-        shown = [*self.plots, *(p for p, (_labels, on) in self._extras.items() if on)]
         labels = [*self._labels, *(self._extras[p][0] for p in shown[len(self.plots):])]
-        # up to three stand in one column; more stand in two (a fourth plot in a short dock would leave each
-        # too low to read); the time axis is labelled on the bottom row only
-        cols = 1 if len(shown) <= 3 else 2
-        rows = -(-len(shown) // cols)
         for i, plot in enumerate(shown):
             if stacked:
                 layout.addItem(plot, row=i // cols, col=i % cols)
@@ -210,7 +235,7 @@ class PlotsDock(QDockWidget):
         self._arrange()
 
     def _plot(self, col: int, label: str, tip: str):
-        p = self.graphs.addPlot(row=0, col=col)
+        p = self.graphs.addPlot(row=0, col=col, axisItems={"bottom": TimeAxis("bottom")})
         p.setLabel("left", label)
         p.getAxis("left").setToolTip(tip)
         for axis in ("left", "bottom"):
