@@ -64,10 +64,8 @@ def _drawn_placement(frame) -> np.ndarray:
     try:
         with np.errstate(over="ignore", invalid="ignore"):  # a huge quaternion: its norm overflows
             X[:3, :3] = quaternion_to_matrix(frame.orientation)
-    except ValueError:
+    except ValueError:  # no direction, or a norm that overflows: the identity stays
         pass
-    if not np.all(np.isfinite(X)):  # a quaternion too large to normalise
-        X[:3, :3] = np.eye(3)
     return X
 
 
