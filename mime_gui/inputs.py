@@ -75,7 +75,7 @@ def resolved(path) -> Path:
 
 
 def megabytes(n: int) -> str:
-    """A size in bytes as the refusals print it (MB to one decimal, bytes below a tenth of one)."""
+    """A size in bytes as refusals print it: MB to one decimal, bytes under a tenth of one (rounded down)."""
     return f"{n / MB:.1f} MB" if n >= MB // 10 else f"{n} bytes"
 
 
