@@ -33,23 +33,25 @@ def _one_joint(joint: str, inertia: str = 'ixx="1e-3" ixy="0" ixz="0" iyy="1e-3"
     )
 
 
-def test_an_mjcf_body_placed_without_rotation_has_a_position_and_no_quaternion(tmp_path):
+def _exported_body(tmp_path, yaw: str):
+    """The MJCF body of a link placed 0.25 m up its joint's origin, turned ``yaw`` about z."""
     joint = ('<joint name="turn" type="revolute"><parent link="base"/><child link="arm"/>'
-             '<origin xyz="0 0 0.25" rpy="0 0 0"/><axis xyz="0 0 1"/>'
+             f'<origin xyz="0 0 0.25" rpy="0 0 {yaw}"/><axis xyz="0 0 1"/>'
              '<limit lower="-3" upper="3" effort="1" velocity="1"/></joint>')
     text = to_mjcf(_rig(tmp_path, _one_joint(joint)), tmp_path / "m.xml")
     body = ET.fromstring(text).find(".//body[@name='arm/arm']")
     assert body is not None
+    return body
+
+
+def test_an_mjcf_body_placed_without_rotation_has_a_position_and_no_quaternion(tmp_path):
+    body = _exported_body(tmp_path, "0")
     assert body.get("pos") == "0.0 0.0 0.25"
     assert "quat" not in body.attrib
 
 
 def test_an_mjcf_body_turned_a_quarter_about_z_has_the_half_angle_quaternion(tmp_path):
-    joint = ('<joint name="turn" type="revolute"><parent link="base"/><child link="arm"/>'
-             '<origin xyz="0 0 0.25" rpy="0 0 1.5707963267948966"/><axis xyz="0 0 1"/>'
-             '<limit lower="-3" upper="3" effort="1" velocity="1"/></joint>')
-    text = to_mjcf(_rig(tmp_path, _one_joint(joint)), tmp_path / "m.xml")
-    body = ET.fromstring(text).find(".//body[@name='arm/arm']")
+    body = _exported_body(tmp_path, "1.5707963267948966")
     w, x, y, z = (float(v) for v in body.get("quat").split())
     half = math.sqrt(0.5)  # cos and sin of 45°
     sign = math.copysign(1.0, w)  # q and -q are the same rotation
