@@ -44,6 +44,9 @@ MIN_STACKED_PX = 80
 #: the least distance between two labelled times (px): a narrow plot's "-15 -10 -5" ran together
 MIN_TICK_PX = 28
 
+COLOURS = ("#4f8fd6", "#e5892b", "#3aa776", "#d2475a", "#9a6fd0", "#8c6d31", "#17becf", "#7f7f7f")
+XYZ = ("#d2475a", "#3aa776", "#4f8fd6")
+
 
 def nice_step(least: float) -> float:
     """The smallest 1, 2 or 5 times a power of ten that is at least ``least`` (> 0)."""
@@ -63,8 +66,6 @@ class TimeAxis(pg.AxisItem):
         if levels[0][0] >= least:
             return levels
         return [(nice_step(least), 0.0)]
-COLOURS = ("#4f8fd6", "#e5892b", "#3aa776", "#d2475a", "#9a6fd0", "#8c6d31", "#17becf", "#7f7f7f")
-XYZ = ("#d2475a", "#3aa776", "#4f8fd6")
 
 
 def nice_range(lo: float, hi: float) -> tuple[float, float]:
