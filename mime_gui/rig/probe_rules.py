@@ -14,24 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from mime_gui.multibody.magnitudes import MAX_LENGTH
+from mime_gui.rig.mount_rules import resolve_mount
 from mime_gui.rig.probes import inside
-
-
-def check_mount(where: str, mount, rig, a, kind: str = "probe") -> None:
-    """``<kind>.mount`` when ``mount`` names no frame of the chain (None: the ``kind`` of item — probe,
-    sample, zone — is fixed in the world)."""
-    if mount is None:
-        return
-    for seg in rig.chain:
-        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in a.frame_sets.get(seg, ()):
-            return
-    if any(mount.startswith(seg + ".") and a.frames.get(seg) is None for seg in rig.chain):
-        return  # the segment's description failed; that finding says why
-    first = [f"{seg}.{f}" for seg in rig.chain for f in (a.frames.get(seg) or ())]
-    listing = ", ".join(first[:24]) + (f" … ({len(first) - 24} more)" if len(first) > 24 else "")
-    hint = ("frames: " + listing) if first else "the chain is empty"
-    a.add(f"{kind}.mount", where, f"{mount!r} is not a frame of the chain; mount the {kind} on "
-                                  f"'<segment>.<frame>' ({hint}), or leave mount out to fix it in the world")
 
 
 def _points(probes) -> tuple[np.ndarray, np.ndarray]:
@@ -73,7 +57,7 @@ def check_probes(rig, a) -> None:
     held = magnets_holding(probes, rig.magnets)
     for i, (name, probe) in enumerate(rig.probes.items()):
         where = f"probes.{name}"
-        check_mount(f"{where}.mount", probe.mount, rig, a)
+        resolve_mount(f"{where}.mount", probe.mount, rig, a, "probe")
         if not placed[i]:
             a.add("probe.placement", f"{where}.at", f"at {probe.at} must be finite (m), each coordinate "
                                                     f"within ±{MAX_LENGTH:g} m")

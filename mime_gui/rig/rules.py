@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from itertools import islice
 
 from mime_gui.multibody import MultibodyTree, UrdfError
 from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH
@@ -19,6 +18,7 @@ from mime_gui.rig.dynamics import DynamicsError, LabSegment
 from mime_gui.rig.findings import Finding
 from mime_gui.rig.geometries.tables import geometry_rule
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
+from mime_gui.rig.mount_rules import resolve_mount
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import MOTOR_JOINT, _ArmSegment, _MotorSegment
 from mime_gui.rig.tolerance_rules import tolerance_problems
@@ -328,25 +328,6 @@ def _resolve_segment_mount(name: str, mount, earlier: list[str], a: Analysis) ->
     return None
 
 
-def _resolve_part_mount(where: str, mount, rig, a: Analysis) -> tuple[str, str] | None:
-    if mount is None:
-        return None
-    for seg in rig.chain:
-        if mount.startswith(seg + ".") and mount[len(seg) + 1:] in a.frame_sets.get(seg, ()):
-            return seg, mount[len(seg) + 1:]
-    if any(mount.startswith(seg + ".") and a.frames.get(seg) is None for seg in rig.chain):
-        return None  # the segment's description failed; that finding says why
-    # the first frames and how many there are, not a list of every frame for every refused part
-    total = sum(len(a.frames.get(seg) or ()) for seg in rig.chain)
-    first = list(islice((f"{seg}.{f}" for seg in rig.chain for f in (a.frames.get(seg) or ())), 24))
-    listing = ", ".join(first) + (f" … ({total - 24} more)" if total > 24 else "")
-    hint = ("mount is '<segment>.<frame>'; " if "." not in mount else "") + \
-        ("frames: " + listing if total else "the chain is empty, so leave mount out to fix the part in the "
-                                            "world")
-    a.add("part.mount", where, f"{mount!r} is not a frame of the chain; {hint}")
-    return None
-
-
 def analyse(rig) -> Analysis:
     """Check every rule and resolve what the build needs."""
     a = Analysis()
@@ -366,7 +347,7 @@ def analyse(rig) -> Analysis:
     for collection in ("parts", "magnets"):
         for name, part in getattr(rig, collection).items():
             where = f"{collection}.{name}"
-            a.part_mounts[(collection, name)] = _resolve_part_mount(f"{where}.mount", part.mount, rig, a)
+            a.part_mounts[(collection, name)] = resolve_mount(f"{where}.mount", part.mount, rig, a, "part")
             if not _placed(part.at):
                 a.add("part.placement", f"{where}.at", f"at {part.at} must be finite (m), each coordinate "
                                                        f"within ±{MAX_LENGTH:g} m")

@@ -20,8 +20,8 @@ import numpy as np
 from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.rig.geometries import KINDS, kind_of
 from mime_gui.rig.mass import magnet_moment, part_mass
+from mime_gui.rig.mount_rules import resolve_mount
 from mime_gui.rig.parts import PermanentMagnet
-from mime_gui.rig.probe_rules import check_mount
 from mime_gui.rig.samples import ORIENTATIONS
 from mime_gui.rig.segments import direction
 from mime_gui.rig.units import A_M2, N_M_S, Quantity, check_declaration
@@ -130,7 +130,7 @@ def check_samples(rig, a) -> None:
     for name, sample in rig.samples.items():
         where = f"samples.{name}"
         _check_name(name, taken, a)
-        check_mount(f"{where}.mount", sample.mount, rig, a, "sample")
+        resolve_mount(f"{where}.mount", sample.mount, rig, a, "sample")
         at = np.asarray(sample.at, dtype=float)
         if not (np.all(np.isfinite(at)) and np.all(np.abs(at) <= MAX_LENGTH)):
             a.add("sample.placement", f"{where}.at", f"at {sample.at} must be finite (m), each coordinate "

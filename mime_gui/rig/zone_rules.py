@@ -14,7 +14,7 @@ import numpy as np
 
 from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.rig.mass import MAX_REMANENCE
-from mime_gui.rig.probe_rules import check_mount
+from mime_gui.rig.mount_rules import resolve_mount
 
 _NAMED = ("chain", "parts", "magnets", "probes", "samples")
 
@@ -53,7 +53,7 @@ def check_zones(rig, a) -> None:
             a.add("zone.name", where, f"{name!r} is already the name of {taken[name]}; rename the zone")
         else:
             taken[name] = where
-        check_mount(f"{where}.mount", zone.mount, rig, a, "zone")
+        resolve_mount(f"{where}.mount", zone.mount, rig, a, "zone")
         at = np.asarray(zone.at, dtype=float)
         if not (np.all(np.isfinite(at)) and np.all(np.abs(at) <= MAX_LENGTH)):
             a.add("zone.placement", f"{where}.at", f"at {zone.at} must be finite (m), each coordinate within "

@@ -17,7 +17,7 @@ from mime_gui.rig import kg_m2
 from mime_gui.rig.collision import WEDGES, _wedges
 from mime_gui.rig.geometries import KINDS, Arc, Field, GeometryKind, Mesh
 from mime_gui.rig.geometries.registry import SURFACE_TOLERANCE, register
-from mime_gui.rig.probe_rules import check_mount
+from mime_gui.rig.mount_rules import resolve_mount
 from mime_gui.rig.probes import inside
 
 
@@ -102,11 +102,11 @@ def test_a_mount_is_checked_as_its_segment_and_the_frame_after_the_dot():
                         frames={"arm": ["base_link", "tool0"], "motor": ["rotor"]},
                         add=lambda code, where, message: found.append((code, where, message)))
     for mount in ("arm.tool0", "motor.rotor", None):
-        check_mount("probes.p.mount", mount, rig, a)
+        assert resolve_mount("probes.p.mount", mount, rig, a, "probe") == (mount and tuple(mount.split(".")))
     assert found == []
-    check_mount("probes.p.mount", "arm.rotor", rig, a)  # a frame of another segment
-    check_mount("zones.z.mount", "motor.tool0", rig, a, "zone")
-    check_mount("samples.s.mount", "the probe.x", rig, a, "sample")
+    resolve_mount("probes.p.mount", "arm.rotor", rig, a, "probe")  # a frame of another segment
+    resolve_mount("zones.z.mount", "motor.tool0", rig, a, "zone")
+    resolve_mount("samples.s.mount", "the probe.x", rig, a, "sample")
     assert [f[:2] for f in found] == [("probe.mount", "probes.p.mount"), ("zone.mount", "zones.z.mount"),
                                       ("sample.mount", "samples.s.mount")]
     assert "mount the probe on" in found[0][2] and "mount the zone on" in found[1][2]
