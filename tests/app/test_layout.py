@@ -3,6 +3,7 @@ and a window that can be small."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QTabBar
 
 from mime_gui import RESOURCES
@@ -217,3 +218,49 @@ def test_the_registry_refuses_a_place_it_does_not_know():
 
     with pytest.raises(ValueError, match="unknown place"):
         registry.names("top")
+
+
+def test_a_long_frame_name_is_shortened_in_the_middle_and_the_numbers_stay_in_view(make_window, qtbot):
+    """so101's frames are ``so101_new_calib.moving_jaw_so101_v1_link`` and the like: in a narrow Plots dock
+    the readout and the frame box keep both ends of the name (segment and frame) and every number."""
+    from conftest import example_robot_data
+
+    from mime_gui.session import ItemRef
+
+    root = example_robot_data()
+    if root is None:
+        pytest.skip("example-robot-data is not installed")
+    window = make_window(size=(1200, 800))
+    assert window.open_file(str(root / "so_arm_description" / "urdf" / "so101.urdf"))
+    session, driving = window.session, window.driving
+    driving.clock.stop()  # the test takes the steps
+    plots = driving.plots
+    plots.setFloating(True)
+    plots.resize(520, 300)
+    [segment] = session.segments
+    frame = "moving_jaw_so101_v1_link"
+    full = f"{segment}.{frame}"
+    session.select(ItemRef(segment, "frame", frame))
+    assert plots.frame_box.currentText() == full
+    session.set_command(segment, {"shoulder_pan": 0.3})
+    for _ in range(5):
+        driving.transport.tick(0.02)
+        qtbot.wait(1)
+    pose = session.frame_world_pose(segment, frame)
+    qtbot.waitUntil(lambda: f"z {pose[2, 3]:+.4f} m" in plots.readout.text(), timeout=5000)
+    readout = plots.readout
+    text = readout.text()
+    assert f"x {pose[0, 3]:+.4f}  y {pose[1, 3]:+.4f}  z {pose[2, 3]:+.4f} m<br>ω " in text
+    numbers = f"x {pose[0, 3]:+.4f}  y {pose[1, 3]:+.4f}  z {pose[2, 3]:+.4f} m"
+    whole = readout.label.fontMetrics().horizontalAdvance(f"{full}: {numbers}")
+    assert readout.label.sizeHint().width() <= readout.width() < whole  # all of it in view, cut to fit
+    shown = text.split("</b>")[0].removeprefix("<b>")
+    head, tail = shown.split("…")
+    assert full.startswith(head) and full.endswith(tail) and len(head) >= 4 and len(tail) >= 4
+    box = plots.frame_box
+    head, tail = box.shown_text().split("…")
+    qtbot.waitUntil(lambda: full in box.toolTip(), timeout=3000)  # made when drawn
+    assert full.startswith(head) and full.endswith(tail) and full in box.toolTip()
+    plots.resize(1500, 300)  # room for the whole name: shown whole, without waiting for the next frame
+    qtbot.waitUntil(lambda: readout.text().startswith(f"<b>{full}</b>: x "), timeout=3000)
+    assert readout.text() == text.replace(f"<b>{shown}</b>", f"<b>{full}</b>")  # the same numbers

@@ -20,7 +20,6 @@ import pyqtgraph as pg
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
-    QComboBox,
     QDockWidget,
     QGraphicsItem,
     QLabel,
@@ -33,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from mime_gui.app.docks.fields import on_screen
 from mime_gui.app.docks.registry import declare
+from mime_gui.app.eliding_combo import ElidingComboBox
 from mime_gui.app.readout import Readout
 from mime_gui.multibody import PRISMATIC
 
@@ -131,9 +131,8 @@ class PlotsDock(QDockWidget):
         self.joint_list.itemChanged.connect(lambda _item: self._channels_changed())
         col.addWidget(self.joint_list, 1)
         col.addWidget(QLabel("Frame", side))
-        self.frame_box = QComboBox(side)
-        self.frame_box.setToolTip("Frame to plot: world position and angular velocity (follows the "
-                                  "selection)")
+        self.frame_box = ElidingComboBox(side, "Frame to plot: world position and angular velocity (follows "
+                                               "the selection)")
         self.frame_box.currentIndexChanged.connect(lambda _i: self._channels_changed())
         col.addWidget(self.frame_box)
 
@@ -468,10 +467,12 @@ class PlotsDock(QDockWidget):
             self.readout.setText("")
             return
         p, w = values[-6:-3], values[-3:]
-        # two lines: one line cut the angular velocity off at the dock's default width
-        self.readout.setText(f"<b>{self._frame[0]}.{self._frame[1]}</b>: x {p[0]:+.4f}  y {p[1]:+.4f}  "
-                             f"z {p[2]:+.4f} m<br>ω {w[0]:+.3f} {w[1]:+.3f} {w[2]:+.3f} rad/s, "
-                             f"|ω| {np.linalg.norm(w):.3f} rad/s")
+        # two lines: one line cut the angular velocity off at the dock's default width; a long frame name
+        # is shortened in the middle, not the numbers cut off
+        self.readout.set_named(f"{self._frame[0]}.{self._frame[1]}",
+                               f"x {p[0]:+.4f}  y {p[1]:+.4f}  z {p[2]:+.4f} m",
+                               f"ω {w[0]:+.3f} {w[1]:+.3f} {w[2]:+.3f} rad/s, "
+                               f"|ω| {np.linalg.norm(w):.3f} rad/s")
 
     # -- drawing ---------------------------------------------------------------------------------------
     def _plays(self):
