@@ -31,6 +31,7 @@ ROBOTS = {
     "pr2": "pr2_description/urdf/pr2.urdf",
     "panda": "panda_description/urdf/panda.urdf",
     "ur5": "ur_description/urdf/ur5_robot.urdf",
+    "so101": "so_arm_description/urdf/so101.urdf",
 }
 
 

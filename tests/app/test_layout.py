@@ -3,7 +3,6 @@ and a window that can be small."""
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtWidgets import QTabBar
 
 from mime_gui import RESOURCES
@@ -220,18 +219,14 @@ def test_the_registry_refuses_a_place_it_does_not_know():
         registry.names("top")
 
 
-def test_a_long_frame_name_is_shortened_in_the_middle_and_the_numbers_stay_in_view(make_window, qtbot):
+def test_a_long_frame_name_is_shortened_in_the_middle_and_the_numbers_stay(make_window, qtbot, robot_file):
     """so101's frames are ``so101_new_calib.moving_jaw_so101_v1_link`` and the like: in a narrow Plots dock
     the readout and the frame box keep both ends of the name (segment and frame) and every number."""
-    from conftest import example_robot_data
-
     from mime_gui.session import ItemRef
 
-    root = example_robot_data()
-    if root is None:
-        pytest.skip("example-robot-data is not installed")
+    path = robot_file("so101")
     window = make_window(size=(1200, 800))
-    assert window.open_file(str(root / "so_arm_description" / "urdf" / "so101.urdf"))
+    assert window.open_file(str(path))
     session, driving = window.session, window.driving
     driving.clock.stop()  # the test takes the steps
     plots = driving.plots
