@@ -73,7 +73,7 @@ def test_sweep_refuses_variants_whose_output_is_one_byte_over_the_play_limit(tmp
     status, stdout, stderr = _lone_motor_sweep(tmp_path, monkeypatch, OUTPUT_BYTES - 1)
     assert (status, stdout) == (2, "")
     assert stderr.startswith(f"error[sweep.too-large] {tmp_path / 'cmd.csv'}: playing one variant takes "
-                             "about 0 MB (3 steps), more than the 0 MB limit")
+                             "about 960 bytes (3 steps), more than the 959 bytes limit")
     assert stderr.count("\n") == 1
     assert not (tmp_path / "table.csv").exists()
 

@@ -42,6 +42,7 @@ from mime_gui.field.joints import joint_bytes, joint_field, joint_frames
 from mime_gui.field.samples import forces_bytes
 from mime_gui.field.sources import magnet_sources
 from mime_gui.field.step_out import step_out
+from mime_gui.inputs import megabytes
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.nodes import read_commands
@@ -121,7 +122,6 @@ def _check_memory(playable, recorded, args, magnets: int, probes: int) -> None:
         steps, _ = recorded.step_count(args.dt)
     except CodedError:
         return  # no step count: the schedule refuses it, after the checks of the file's columns
-    mb = 1024 * 1024
     poses = output_bytes(playable, steps)
     field_only = field_bytes(steps, magnets, probes, contributions=False)
     shares = field_bytes(steps, magnets, probes, contributions=True) - field_only if args.contributions else 0
@@ -133,12 +133,12 @@ def _check_memory(playable, recorded, args, magnets: int, probes: int) -> None:
     field_only += extra
     size, cap = poses + field_only + shares, OUTPUT_LIMIT.bytes()
     if size > cap:
-        kept = f", each magnet's share {shares / mb:,.0f} MB (--contributions)" if shares else ""
+        kept = f", each magnet's share {megabytes(shares)} (--contributions)" if shares else ""
         fewer = "leave out --contributions, " if shares else ""
-        raise FieldError("field.too-large", f"the run would take about {size / mb:,.0f} MB ({steps} steps: "
-                         f"the played poses {poses / mb:,.0f} MB, the field of {magnets} magnet(s) at "
-                         f"{probes} probe(s) {field_only / mb:,.0f} MB{kept}), more than the "
-                         f"{cap / mb:,.0f} MB limit; {fewer}choose a larger step (--dt), fewer probes or a "
+        raise FieldError("field.too-large", f"the run would take about {megabytes(size)} ({steps} steps: "
+                         f"the played poses {megabytes(poses)}, the field of {magnets} magnet(s) at "
+                         f"{probes} probe(s) {megabytes(field_only)}{kept}), more than the "
+                         f"{megabytes(cap)} limit; {fewer}choose a larger step (--dt), fewer probes or a "
                          f"shorter command file, or set {OUTPUT_LIMIT.variable} (megabytes) to raise the "
                          "limit", str(args.out))
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from mime_gui.cli import package_dirs
 from mime_gui.files import write_atomic
-from mime_gui.inputs import FileError, Limit, not_regular, resolved
+from mime_gui.inputs import FileError, Limit, megabytes, not_regular, resolved
 from mime_gui.multibody.errors import CodedError, printable
 from mime_gui.multibody.magnitudes import parse_float, parse_int
 from mime_gui.nodes import KinematicArmNode, Trajectory, read_commands
@@ -214,10 +214,9 @@ def _check_size(playable: Playable, recorded: RecordedCommands, dt: float | None
         return  # no step count: the schedule refuses it, after the checks of the file's columns
     size, cap = output_bytes(playable, steps), OUTPUT_LIMIT.bytes()
     if size > cap:
-        mb = 1024 * 1024
         joints, frames = len(playable.joint_names), len(playable.frame_names)
-        raise PlayError("play.too-large", f"the output would hold about {size / mb:,.0f} MB ({steps} steps "
-                        f"of {joints} joints and {frames} frames), more than the {cap / mb:,.0f} MB limit; "
+        raise PlayError("play.too-large", f"the output would hold about {megabytes(size)} ({steps} steps "
+                        f"of {joints} joints and {frames} frames), more than the {megabytes(cap)} limit; "
                         "choose a larger step (--dt) or a shorter command file, or set "
                         f"{OUTPUT_LIMIT.variable} (megabytes) to raise the limit", out)
 

@@ -117,10 +117,10 @@ def _check_commands(rig, recorded, args) -> None:
     schedule = playable.schedule(recorded, args.dt)
     size, cap = output_bytes(playable, schedule.steps), OUTPUT_LIMIT.bytes()
     if size > cap:  # what each worker holds while it plays one variant
-        mb = 1024 * 1024
-        raise SweepError("sweep.too-large", f"playing one variant takes about {size / mb:,.0f} MB "
-                         f"({schedule.steps} steps), more than the {cap / mb:,.0f} MB limit; choose a larger "
-                         f"step (--dt) or a shorter command file, or set {OUTPUT_LIMIT.variable} (megabytes)",
+        raise SweepError("sweep.too-large", f"playing one variant takes about {inputs.megabytes(size)} "
+                         f"({schedule.steps} steps), more than the {inputs.megabytes(cap)} limit; choose a "
+                         f"larger step (--dt) or a shorter command file, or set {OUTPUT_LIMIT.variable} "
+                         "(megabytes)",
                          str(args.commands))
 
 

@@ -68,7 +68,8 @@ def test_forces_gradients_and_zones_are_written_beside_B(rig_file, tmp_path, cap
 def test_a_refused_run_counts_ten_bytes_a_step_for_each_zone(rig_file, tmp_path, capsys, monkeypatch):
     """docs/field.md (``field.too-large``): with zones, 10 bytes per step and zone. A million steps (4 s at
     --dt 4e-6) refused under a 1 MB limit: the field the message gives for the rig's two zones is
-    2 × 10 × 1,000,001 bytes (19 MB) more than for the same rig without them, to the MB each is rounded to."""
+    2 × 10 × 1,000,001 bytes (19.1 MB) more than for the same rig without them, to the tenth of a MB each is
+    rounded to."""
     import re
 
     monkeypatch.setenv("MIME_GUI_MAX_PLAY_MB", "1")
@@ -78,12 +79,12 @@ def test_a_refused_run_counts_ten_bytes_a_step_for_each_zone(rig_file, tmp_path,
                        "--out", str(tmp_path / "f.npz")])
         err = capsys.readouterr().err
         assert status == 2 and err.startswith("error[field.too-large] "), err
-        found = re.search(r"\((\d+) steps: .* at 1 probe\(s\) ([\d,]+) MB", err)
-        return int(found[1]), int(found[2].replace(",", ""))
+        found = re.search(r"\((\d+) steps: .* at 1 probe\(s\) (\d+\.\d) MB", err)
+        return int(found[1]), float(found[2])
 
     steps, zoned = reported(rig_file)
     rig = load(rig_file)
     rig.zones = {}
     bare_steps, bare = reported(save(rig, tmp_path / "bare.rig.json"))
     assert steps == bare_steps == 1_000_001
-    assert abs((zoned - bare) - 2 * 10 * steps / 2**20) <= 1
+    assert abs((zoned - bare) - 2 * 10 * steps / 2**20) <= 0.1

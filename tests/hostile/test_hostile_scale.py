@@ -405,7 +405,7 @@ def test_field_refuses_a_run_whose_contributions_pass_the_limit_and_runs_it_with
     assert status == 2 and not out.exists()
     m = one_error(err)
     assert (m["code"], m["where"]) == ("field.too-large", str(out))
-    assert f"each magnet's share {shares_mb:,.0f} MB (--contributions)" in m["message"]
+    assert f"each magnet's share {shares_mb:.1f} MB (--contributions)" in m["message"]
     assert "leave out --contributions" in m["message"]
     status, _, err = cli("field", path, "--commands", commands, "--out", out, "--quiet")
     assert status == 0, err
