@@ -330,9 +330,11 @@ def test_joints_asked_of_a_segment_the_rig_lacks_are_refused_naming_the_segments
     assert err.value.message == "'wrist' is not a segment of the rig; segments: motor, encoder"
 
 
-def test_a_spin_counts_on_a_segment_a_magnet_rides_on_through_another_and_not_on_one_after_it():
+@pytest.mark.parametrize("order", [("base", "tail"), ("tail", "base")], ids=["base-first", "tail-first"])
+def test_a_spin_counts_on_a_segment_a_magnet_rides_on_through_another_and_not_on_one_after_it(order):
     """base → head (on the base's rotor, the magnet on its own rotor) → tail (on the head's stator): the base
-    turns the magnet through the head, so its 2 Hz spin counts; the tail's 5 Hz turns no magnet."""
+    turns the magnet through the head, so its 2 Hz spin counts; the tail's 5 Hz turns no magnet, whichever
+    of the two the trajectory lists first."""
     from mime_gui.field.step_out import spin_hertz
 
     chain = {"base": Motor.Kinematic(), "head": Motor.Kinematic(mount="rotor", at=(0.05, 0.0, 0.0)),
@@ -342,8 +344,10 @@ def test_a_spin_counts_on_a_segment_a_magnet_rides_on_through_another_and_not_on
                                          mount="head.rotor")})
     assert rig.validate() == []
     built = rig.build()
-    spun = {seg: [Keyframe(2.0, interpolation="spin", spin=Spin(hz, "Hz", ramp=0.5, hold=1.0))]
-            for seg, hz in (("base", 2.0), ("tail", 5.0))}
+    hertz = {"base": 2.0, "tail": 5.0}
+    spun = {seg: [Keyframe(2.0, interpolation="spin", spin=Spin(hertz[seg], "Hz", ramp=0.5, hold=1.0))]
+            for seg in order}
+    assert tuple(Trajectory(spun).segments) == order
     times = np.array([0.25, 1.0, 1.75])  # half up the ramp, held, half down
     assert np.allclose(spin_hertz(built, Trajectory(spun), times), [1.0, 2.0, 1.0], rtol=1e-12, atol=1e-12)
     only_tail = Trajectory({"tail": spun["tail"]})

@@ -1,9 +1,9 @@
-"""Field contracts, pinned: the field's memory estimate counts each step and probe's arrays at their own size;
-a segment with no commands (a fixed stand) has no twist per command and still carries what rides on it; a
-turn whose field stands still has no axis and no roundness (ellipticity 0); a spin counts whatever segment
-the trajectory lists before it; the spin asked of a sample is timed from the trajectory's own start, whatever
-the start of the played record; the rotating summary of one or two steps has no ellipticity (NaN, described
-as none) and holds memory linear in the record's steps, not its square."""
+"""Field contracts, pinned: the field's memory estimate counts each step and probe's arrays at their own
+size; a segment with no commands (a fixed stand) has no twist per command and still carries what rides on
+it; a turn whose field stands still has no axis and no roundness (ellipticity 0); the spin asked of a
+sample is timed from the trajectory's own start, whatever the start of the played record; the rotating
+summary of one or two steps has no ellipticity (NaN, described as none) and holds memory linear in the
+record's steps, not its square."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from mime_gui.field import field_along, field_bytes, step_out
 from mime_gui.field.along import CALL_OVERHEAD
 from mime_gui.field.jacobian import ChainJacobian
 from mime_gui.field.planner import rotation_of
-from mime_gui.field.step_out import spin_hertz
 from mime_gui.field.summary import rotating_summary
 from mime_gui.rig import Apparatus, Arm, Keyframe, Motor, Sample, Sphere, Spin, Trajectory, a_m2, n_m_s
 from mime_gui.rig.trajectories import render
@@ -75,24 +74,6 @@ def test_a_turn_whose_field_stands_still_has_no_axis_and_no_roundness():
     axis, ellipticity, _, _ = rotation_of(circle)
     np.testing.assert_allclose(axis, [0.0, 0.0, 1.0], atol=1e-12)
     assert ellipticity == pytest.approx(1.0, abs=1e-12)
-
-
-def test_a_spin_counts_whatever_segment_the_trajectory_lists_before_it():
-    """base → head (the magnet on the head's rotor); the tail turns no magnet. The tail's 5 Hz spin listed
-    first is passed over, and the base's 2 Hz after it still counts (half up the ramp, held, half down)."""
-    chain = {"base": Motor.Kinematic(), "head": Motor.Kinematic(mount="rotor", at=(0.05, 0.0, 0.0)),
-             "tail": Motor.Kinematic(mount="stator", at=(0.0, 0.1, 0.0))}
-    rig = Apparatus("bench", chain=chain,
-                    magnets={"m": magnet(Sphere(R_BALL), (1.0, 0.0, 0.0), at=(0.01, 0.0, 0.0),
-                                         mount="head.rotor")})
-    assert rig.validate() == []
-    built = rig.build()
-    spun = {seg: [Keyframe(2.0, interpolation="spin", spin=Spin(hz, "Hz", ramp=0.5, hold=1.0))]
-            for seg, hz in (("tail", 5.0), ("base", 2.0))}
-    assert list(Trajectory(spun).segments) == ["tail", "base"]
-    times = np.array([0.25, 1.0, 1.75])
-    np.testing.assert_allclose(spin_hertz(built, Trajectory(spun), times), [1.0, 2.0, 1.0], rtol=1e-12,
-                               atol=1e-12)
 
 
 def test_the_spin_asked_of_a_sample_is_timed_from_the_trajectory_s_start_whatever_the_record_s_start():
