@@ -49,3 +49,15 @@ MASSLESS_TIP_URDF = """<robot name="r"><link name="base"/>
 <limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
 <joint name="wrist" type="revolute"><parent link="arm"/><child link="tip"/><axis xyz="0 0 1"/>
 <limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""
+
+
+#: two unit links turning about world z; link2's frame sits at the elbow, its tip 1 m along its x
+PLANAR_URDF = """<robot name="planar">
+  <link name="base"/>
+  <link name="link1"/>
+  <link name="link2"/>
+  <joint name="shoulder" type="continuous"><parent link="base"/><child link="link1"/>
+    <axis xyz="0 0 1"/></joint>
+  <joint name="elbow" type="continuous"><parent link="link1"/><child link="link2"/>
+    <origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
+</robot>"""

@@ -22,23 +22,13 @@ import os
 
 import numpy as np
 import pytest
+from robot_data import PLANAR_URDF as PLANAR
 
 import mime_gui.multibody as mb
 from mime_gui.multibody import inverse_kinematics as ik
 from mime_gui.multibody import resolve
 from mime_gui.multibody.resolve import Resolver
 from mime_gui.multibody.spatial import quaternion_of
-
-# Two unit links turning about world z; link2's frame sits at the elbow, its tip 1 m along its x.
-PLANAR = """<robot name="planar">
-  <link name="base"/>
-  <link name="link1"/>
-  <link name="link2"/>
-  <joint name="shoulder" type="continuous"><parent link="base"/><child link="link1"/>
-    <axis xyz="0 0 1"/></joint>
-  <joint name="elbow" type="continuous"><parent link="link1"/><child link="link2"/>
-    <origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
-</robot>"""
 
 
 def _planar_tip_jacobian(q1, q2):

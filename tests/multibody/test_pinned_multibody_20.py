@@ -14,6 +14,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from robot_data import PLANAR_URDF as PLANAR
 
 import mime_gui.multibody as mb
 from mime_gui.multibody import resolve
@@ -57,15 +58,6 @@ def test_the_advice_for_a_package_uri_with_a_later_scheme_like_part_asks_for_its
     assert "URI scheme" not in message  # it is a package URI, not an unknown scheme
 
 
-PLANAR = """<robot name="planar">
-  <link name="base"/>
-  <link name="link1"/>
-  <link name="link2"/>
-  <joint name="shoulder" type="continuous"><parent link="base"/><child link="link1"/>
-    <axis xyz="0 0 1"/></joint>
-  <joint name="elbow" type="continuous"><parent link="link1"/><child link="link2"/>
-    <origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
-</robot>"""
 
 
 def test_the_algorithms_read_a_hand_made_articulation_with_no_frames_given_as_plain_lists():

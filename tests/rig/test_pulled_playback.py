@@ -11,12 +11,13 @@ import math
 
 import numpy as np
 import pytest
+from magnet_rigs import BALL_RADIUS, ball, compass_rig
 from rig_helpers import DEMO_RIG, DEMO_URDF, spinner_urdf
 
 from mime_gui import RESOURCES
 from mime_gui.cli import main
 from mime_gui.nodes.dynamic import DynamicArmNode
-from mime_gui.rig import Apparatus, Arm, PermanentMagnet, Sphere, load, save
+from mime_gui.rig import Apparatus, Arm, load, save
 from mime_gui.rig.driven import play_driven
 from mime_gui.rig.pulled import segment_pulls
 
@@ -24,7 +25,7 @@ pin = pytest.importorskip("pinocchio")
 
 mu_0 = 1.25663706212e-6  # T·m/A, CODATA 2018 (SciPy's newer figure differs by 7e-10)
 N42 = {m["name"]: m for m in json.loads((RESOURCES / "materials.json").read_text())["materials"]}["NdFeB-N42"]
-R_BALL = 0.005
+R_BALL = BALL_RADIUS
 MASS_BALL = N42["density"] * 4 / 3 * math.pi * R_BALL**3
 MOMENT = N42["remanence"] * 4 / 3 * math.pi * R_BALL**3 / mu_0  # A·m², Br·V/μ0
 FRICTION_VELOCITY = 1e-3  # the node's default (docs/dynamics.md)
@@ -46,27 +47,22 @@ def _closed_form(m1, m2, r):
     return force, np.cross(m2, B1)
 
 
-def _ball(at, mount, direction):
-    return PermanentMagnet(Sphere(radius=R_BALL), material="NdFeB-N42", magnetisation=tuple(direction),
-                           at=tuple(float(x) for x in at), mount=mount)
-
-
 def _spinner(tmp_path, fixed=True) -> Apparatus:
     """A one-joint arm turning about the vertical (gravity loads no joint) with a ball 5 cm out on its link,
     and a ball fixed in the world ahead of it."""
     path = tmp_path / "spinner.urdf"
     path.write_text(SPINNER)
-    magnets = {"on_arm": _ball(ARM_AT, "arm.arm", UP_THE_CIRCLE)}
+    magnets = {"on_arm": ball(ARM_AT, "arm.arm", UP_THE_CIRCLE)}
     if fixed:
-        magnets["fixed"] = _ball(FIXED_AT, None, UP_THE_CIRCLE)
+        magnets["fixed"] = ball(FIXED_AT, None, UP_THE_CIRCLE)
     return Apparatus("spinner", chain={"arm": Arm.Dynamic(description=str(path))}, magnets=magnets)
 
 
 def _pin_spinner(tmp_path):
     model = pin.buildModelFromUrdf(str(tmp_path / "spinner.urdf"))
     joint = model.getJointId("turn")
-    ball = pin.Inertia(MASS_BALL, np.zeros(3), np.eye(3) * 0.4 * MASS_BALL * R_BALL**2)
-    model.appendBodyToJoint(joint, ball, pin.SE3(np.eye(3), ARM_AT))
+    body = pin.Inertia(MASS_BALL, np.zeros(3), np.eye(3) * 0.4 * MASS_BALL * R_BALL**2)
+    model.appendBodyToJoint(joint, body, pin.SE3(np.eye(3), ARM_AT))
     return model, joint
 
 
@@ -173,26 +169,12 @@ def test_the_swing_keeps_its_energy(tmp_path):
     assert np.any(np.diff(np.sign(omega)) != 0)  # and comes back
 
 
-def _demo_with_balls():
-    """The demo rig, its magnet a ball magnetised across the shaft, and a ball in the world 4 cm from it,
-    mostly along the rotor's y, magnetised along it (head to tail with the rotor's ball turned a quarter)."""
-    rig = load(DEMO_RIG)
-    rig.magnets["m1"] = _ball((0.0, 0.0, 0.025), "motor.rotor", (1.0, 0.0, 0.0))
-    built = rig.build()
-    start = built.play(np.tile(built.initial_commands(), (1, 1)), 0.01).initial
-    rotor = start["motor"].frame_poses[built.articulation("motor").frame_index("rotor")]
-    centre = rotor[:3, :3] @ [0.0, 0.0, 0.025] + rotor[:3, 3]
-    across = rotor[:3, :3] @ [0.0, 1.0, 0.0]
-    rig.magnets["world"] = _ball(centre + rotor[:3, :3] @ [0.015, 0.037, 0.0], None, across)
-    return rig
-
-
 def test_the_demo_arm_under_torques_feels_the_pull_as_pinocchios_aba(tmp_path):
     """The demo arm driven by its gravity torques at the start (Pinocchio's), carrying the motor (held) whose
     ball a ball in the world pulls on: 200 steps equal a loop of Pinocchio's ``aba`` with the rider welded on
     link_6 at tool0, the same damping, Coulomb friction (the node's tanh) and armature, and the test's own
     wrench on the rider's ball, to 1e-10; and the pull moves the arm."""
-    rig = _demo_with_balls()
+    rig = compass_rig()
     built = rig.build()
     assert set(segment_pulls(built, ["arm"])) == {"arm"}
     arm = built.dynamics_articulation("arm")
@@ -263,7 +245,7 @@ def test_a_rider_driven_by_torques_turns_toward_the_magnet_as_pinocchios_aba(tmp
     """The motor alone driven (no torque), the arm holding still: its rotor's ball, magnetised across the
     shaft, turns toward the world ball's field like a compass needle: a one-joint Pinocchio model at the
     rotor's place, stepped the same way with the test's own wrench, to 1e-10."""
-    rig = _demo_with_balls()
+    rig = compass_rig()
     built = rig.build()
     T, dt = 300, 1e-3
     commands = np.tile(built.initial_commands(), (T, 1))
@@ -329,7 +311,7 @@ def test_a_rig_without_the_pull_plays_as_before_bit_for_bit(tmp_path):
 def test_mime_gui_play_says_the_torque_driven_segments_feel_the_pull(tmp_path, capsys):
     """``mime-gui play`` of the compass: the motor turns as in :func:`play_driven`, and the summary's line of
     the magnets' pull says the motor's forward dynamics feel it (with ``--torques`` and without)."""
-    rig = _demo_with_balls()
+    rig = compass_rig()
     path = tmp_path / "compass.rig.json"
     save(rig, path)
     commands = tmp_path / "cmd.csv"

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from magnet_rigs import compass_rig
 
-from mime_gui import RESOURCES
-from mime_gui.rig import PermanentMagnet, Sphere, load, save
+from mime_gui.rig import save
 from mime_gui.rig.driven import play_driven
 from mime_gui.session import Session
 from mime_gui.session.transport import Transport
@@ -16,23 +16,11 @@ from mime_gui.session.transport import Transport
 DT = 1e-3  # one sub-step per tick, as play_driven takes one per step
 
 
-def _ball(at, mount, direction):
-    return PermanentMagnet(Sphere(radius=0.005), material="NdFeB-N42", magnetisation=tuple(direction),
-                           at=tuple(float(x) for x in at), mount=mount)
-
-
 @pytest.fixture
 def compass(tmp_path):
     """The demo rig with its magnet a ball across the shaft and a ball in the world 4 cm from it, saved, and
     open in a Session with the Transport driving it."""
-    rig = load(RESOURCES / "demo" / "demo.rig.json")
-    rig.magnets["m1"] = _ball((0.0, 0.0, 0.025), "motor.rotor", (1.0, 0.0, 0.0))
-    built = rig.build()
-    start = built.play(np.tile(built.initial_commands(), (1, 1)), 0.01).initial
-    rotor = start["motor"].frame_poses[built.articulation("motor").frame_index("rotor")]
-    centre = rotor[:3, :3] @ [0.0, 0.0, 0.025] + rotor[:3, 3]
-    across = rotor[:3, :3] @ [0.0, 1.0, 0.0]
-    rig.magnets["world"] = _ball(centre + rotor[:3, :3] @ [0.015, 0.037, 0.0], None, across)
+    rig = compass_rig()
     path = tmp_path / "compass.rig.json"
     save(rig, path)
     session = Session()

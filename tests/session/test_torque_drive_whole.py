@@ -6,10 +6,11 @@ states of every segment a magnet rides on are given (none given, or one missing:
 from __future__ import annotations
 
 import numpy as np
+from magnet_rigs import compass_rig
 
 from mime_gui import RESOURCES
 from mime_gui.nodes.dynamic import DynamicArmNode
-from mime_gui.rig import Cylinder, Part, PermanentMagnet, Sphere, kg, load
+from mime_gui.rig import Cylinder, Part, kg, load
 from mime_gui.rig.pulled import segment_pulls
 from mime_gui.session import Session
 from mime_gui.session.torque_drive import TorqueDrive
@@ -31,24 +32,6 @@ def _weighted():
     rig = load(DEMO)
     rig.parts["weight"] = Part(Cylinder(radius=0.01, length=0.02), mass=kg(0.2, reason="weighed"),
                                at=(0.0, 0.03, 0.0), mount="motor.rotor")
-    return rig
-
-
-def _ball(at, mount, direction):
-    return PermanentMagnet(Sphere(radius=0.005), material="NdFeB-N42", magnetisation=tuple(direction),
-                           at=tuple(float(x) for x in at), mount=mount)
-
-
-def _compass():
-    """The demo rig with a magnet ball across the motor's shaft and one in the world 4 cm from it."""
-    rig = load(DEMO)
-    rig.magnets["m1"] = _ball((0.0, 0.0, 0.025), "motor.rotor", (1.0, 0.0, 0.0))
-    built = rig.build()
-    start = built.play(np.tile(built.initial_commands(), (1, 1)), 0.01).initial
-    rotor = start["motor"].frame_poses[built.articulation("motor").frame_index("rotor")]
-    centre = rotor[:3, :3] @ [0.0, 0.0, 0.025] + rotor[:3, 3]
-    across = rotor[:3, :3] @ [0.0, 1.0, 0.0]
-    rig.magnets["world"] = _ball(centre + rotor[:3, :3] @ [0.015, 0.037, 0.0], None, across)
     return rig
 
 
@@ -117,7 +100,7 @@ def test_a_mounted_drive_steps_under_its_node_s_gravity():
 
 
 def test_the_pull_is_felt_only_with_the_states_of_every_segment_its_magnets_ride_on():
-    session, _ = _open(_compass())
+    session, _ = _open(compass_rig())
     pull = segment_pulls(session.document.built, ["motor"])["motor"]
     assert pull.segments == {"motor"}  # the other magnet is in the world
     pulled, flange = _motor_drive(session, pull)

@@ -18,14 +18,6 @@ from mime_gui.session.transport import Transport
 DEMO = RESOURCES / "demo"
 
 
-class FakeClock:
-    def __init__(self):
-        self.t = 50.0
-
-    def __call__(self):
-        return self.t
-
-
 def test_a_new_transport_is_live_with_nothing_loaded_rendered_or_recorded():
     session = Session()
     session.open(DEMO / "demo.rig.json")
@@ -41,16 +33,16 @@ def test_a_looping_player_loops_on_after_an_edit_of_the_rig():
     session = Session()
     session.attach_renderer(FakeRenderer())
     session.open(DEMO / "demo.rig.json")
-    clock = FakeClock()
+    wall = [50.0]  # the player's clock, moved by hand
     transport = Transport(session)
-    transport.load(Player.for_document(session.document, DEMO / "chain.csv", now=clock))
+    transport.load(Player.for_document(session.document, DEMO / "chain.csv", now=lambda: wall[0]))
     transport.player.loop = True  # the player dock's Loop box
     transport.seek(190)
     transport.play()
     session.apply(SetValue("chain.arm.servo_time_constant", 0.3))  # played again on the new build
     again = transport.player
     assert again.loop is True and again.playing and again.row == 190
-    clock.t += 0.5  # 190 rows of 0.02 s is 3.8 s: 4.3 s is past the end, so it turns round
+    wall[0] += 0.5  # 190 rows of 0.02 s is 3.8 s: 4.3 s is past the end, so it turns round
     transport.tick(0.5)
     assert again.playing  # a loop does not stop at the end
     assert again.row == again.row_at(math.fmod(190 * 0.02 + 0.5, again.duration)) < 190
