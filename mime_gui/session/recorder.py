@@ -30,6 +30,9 @@ class Recorder:
         self.segments = tuple(session.segments)
         bare = doc.built is not None and not doc.findings and bare_names(doc)
         self.names = tuple(j if bare else f"{s}.{j}" for s in self.segments for j in session.command_names(s))
+        if not self.names:  # a command file of no joints is one no player reads (commands.columns)
+            raise PlayerError("player.record-nothing", "the rig has no joint to command, so there is nothing "
+                              "to record; add a segment with a movable joint (a robot or a motor) first")
         first = []
         for s in self.segments:  # the state of the commanded joints: where playback starts
             seg = session.segment(s)

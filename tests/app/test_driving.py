@@ -289,6 +289,20 @@ def test_record_save_and_play_back_the_recording(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: dock.source.text().startswith("the recording: "), timeout=3000)
 
 
+def test_record_on_a_rig_of_no_segment_says_there_is_nothing_to_record(window, qtbot, tmp_path):
+    path = tmp_path / "empty.rig.json"
+    path.write_text('{"format": "mime-rig", "version": 1, "name": "empty", "chain": []}')
+    driving = open_ready(window, path, qtbot)
+    dock = driving.player
+    qtbot.keyClick(window, Qt.Key_R, Qt.ControlModifier)  # as a user starts a recording
+    assert driving.transport.recording is None and not dock.record_button.isChecked()
+    assert "player.record-nothing" in dock.error_box.text()
+    dock.error_box.close()
+    qtbot.mouseClick(dock.record_button, Qt.LeftButton)  # and again, from the button
+    assert driving.transport.recording is None and not dock.record_button.isChecked()
+    assert "add a segment with a movable joint" in dock.error_box.text()
+
+
 def test_live_plots_hold_bounded_buffers_and_follow_the_selection(window, qtbot, monkeypatch):
     driving = open_ready(window, DEMO / "demo.rig.json", qtbot)
     session, plots = window.session, driving.plots

@@ -128,3 +128,30 @@ def test_a_joint_name_a_csv_cannot_hold_is_refused_naming_the_joint_and_the_npz_
     assert "'joint,1'" in message and "CSV" in message and ".npz" in message  # the joint and the fix
     # said once: the file is the refusal's place, not repeated inside it with the writer's own code
     assert str(target) not in message and "commands." not in message
+
+
+FIXED_ONLY_URDF = """<robot name="post"><link name="base"/><link name="top"/>
+  <joint name="weld" type="fixed"><parent link="base"/><child link="top"/><origin xyz="0 0 0.1"/></joint>
+</robot>"""
+
+
+@pytest.mark.parametrize("what", ["no segment", "a robot of fixed joints only"])
+def test_a_rig_with_no_joint_to_command_has_nothing_to_record(tmp_path, what):
+    # a command file of no joints is one no player reads: refused with its code, and nothing starts
+    if what == "no segment":
+        path = tmp_path / "empty.rig.json"
+        path.write_text('{"format": "mime-rig", "version": 1, "name": "empty", "chain": []}')
+    else:
+        path = tmp_path / "post.urdf"
+        path.write_text(FIXED_ONLY_URDF)
+    session = Session()
+    session.open(path)
+    transport = Transport(session)
+    with pytest.raises(PlayerError) as err:
+        transport.start_recording()
+    assert err.value.code == "player.record-nothing"
+    assert "no joint to command" in err.value.message and "add a segment with a movable joint" in \
+        err.value.message
+    assert transport.recording is None
+    transport.tick(0.05)  # the clock goes on, recording nothing
+    assert transport.recording is None and transport.stop_recording() is None
