@@ -313,7 +313,7 @@ class MeshCopies:
         return name
 
     def _write(self, name: str, data: bytes) -> str:
-        self.folder.mkdir(parents=True, exist_ok=True)
+        self.folder.mkdir(exist_ok=True)  # beside the export: its folder must exist, as for every write
         write_atomic(self.folder / name, data)
         return f"{self.folder.name}/{name}"
 

@@ -77,6 +77,7 @@ def test_a_collada_mesh_is_copied_for_mujoco_as_an_stl_file_of_the_same_shape(tm
     stl.unlink()
     urdf = source / "arm.urdf"
     urdf.write_text(urdf.read_text().replace("meshes/base.stl", "meshes/base.dae"))
+    (tmp_path / "out").mkdir()  # an export writes into a folder that exists
     path = export_mjcf(load(source / "demo.rig.json"), tmp_path / "out" / "rig.xml")
     copies = tmp_path / "out" / "rig_meshes"
     assert sorted(p.name for p in copies.iterdir()) == ["base.stl", "wrist.obj"]

@@ -172,6 +172,7 @@ def test_a_ring_is_written_as_a_mesh_of_its_triangles_holding_its_volume(tmp_pat
     rig = Apparatus("ring", chain={"motor": Motor.Kinematic()},
                     parts={"ring": Part(ring, material="aluminium", mount="motor.rotor")})
     volume = math.pi * (0.02**2 - 0.01**2) * 0.005
+    (tmp_path / "mj").mkdir()  # an export writes into a folder that exists
     mjcf = export_mjcf(rig, tmp_path / "mj" / "r.xml")
     model = mujoco.MjModel.from_xml_path(str(mjcf))
     assert model.ngeom == 1 and model.geom_type[0] == mujoco.mjtGeom.mjGEOM_MESH
@@ -179,6 +180,7 @@ def test_a_ring_is_written_as_a_mesh_of_its_triangles_holding_its_volume(tmp_pat
     reach = max(math.dist(v, (0, 0, 0)) for v in model.mesh_vert)
     assert reach == pytest.approx(math.hypot(0.02, 0.0025), rel=1e-6)
     [asset] = _read(mjcf).iter("mesh")
+    (tmp_path / "ur").mkdir()
     urdf = export_urdf(rig, tmp_path / "ur" / "r.urdf")
     [drawn] = _read(urdf).iter("mesh")
     for written in (mjcf.parent / asset.get("file"), urdf.parent / drawn.get("filename")):
@@ -192,6 +194,7 @@ def test_two_parts_of_one_mesh_file_share_one_asset_and_one_copy(tmp_path):
     rig = Apparatus("two", base=tmp_path, parts={
         "p1": Part(Mesh("ball.stl"), material="aluminium"),
         "p2": Part(Mesh("ball.stl"), material="aluminium", at=(0.1, 0, 0))})
+    (tmp_path / "out").mkdir()  # an export writes into a folder that exists
     path = export_mjcf(rig, tmp_path / "out" / "two.xml")
     root = _read(path)
     [asset] = root.find("asset").iter("mesh")
@@ -212,6 +215,7 @@ def _obj_parts(tmp_path):
 
 def test_two_obj_parts_naming_one_material_library_copy_it_once(tmp_path):
     rig = _obj_parts(tmp_path)
+    (tmp_path / "out").mkdir()  # an export writes into a folder that exists
     export_mjcf(rig, tmp_path / "out" / "objs.xml")
     copies = tmp_path / "out" / "objs_meshes"
     assert sorted(p.name for p in copies.iterdir()) == ["a.obj", "b.obj", "shared.mtl"]
@@ -348,6 +352,7 @@ def test_two_obj_meshes_whose_material_libraries_share_a_name_keep_each_its_own_
     rig = Apparatus("two", base=tmp_path, parts={
         "red": Part(Mesh("a/model.obj"), material="aluminium"),
         "blue": Part(Mesh("b/model.obj"), material="aluminium", at=(0.1, 0.0, 0.0))})
+    (tmp_path / "out").mkdir()  # an export writes into a folder that exists
     out = tmp_path / "out" / ("two.xml" if export is export_mjcf else "two.urdf")
     export(rig, out)
     copies = tmp_path / "out" / "two_meshes"

@@ -380,6 +380,7 @@ def test_an_obj_mesh_s_material_library_is_copied_beside_it(tmp_path):
     library.write_text("newmtl red\nKd 1 0 0\n")
     obj = source / "meshes" / "wrist.obj"
     obj.write_bytes(b"mtllib wrist.mtl\nusemtl red\n" + obj.read_bytes())
+    (tmp_path / "out").mkdir()  # an export writes into a folder that exists
     path = export_mjcf(load(source / "demo.rig.json"), tmp_path / "out" / "rig.xml")
     copies = tmp_path / "out" / "rig_meshes"
     assert sorted(p.name for p in copies.iterdir()) == ["base.stl", "wrist.mtl", "wrist.obj"]

@@ -19,7 +19,6 @@ from mime_gui.rig import Box, Part
 from mime_gui.session import AddItem, Session, SetValue
 from mime_gui.session import player as player_module
 from mime_gui.session.player import Player, PlayerError
-from mime_gui.session.transport import Transport
 
 DEMO = RESOURCES / "demo"
 
@@ -90,15 +89,16 @@ def test_pr2_plays_as_mime_gui_play(tmp_path):
     assert_same_arrays(player.arrays(), cli_arrays(tmp_path, path, commands, None, 0.05))
 
 
-def test_a_recording_of_a_robot_without_joints_plays_with_its_names_as_text(tmp_path):
+def test_commands_of_no_joint_on_a_robot_without_joints_play_with_its_names_as_text(tmp_path):
+    from mime_gui.nodes.commands import RecordedCommands
+
     urdf = tmp_path / "block.urdf"
     urdf.write_text('<robot name="block">\n<link name="base"/>\n</robot>\n')  # one link, no joint
     session = Session()
     session.open(urdf)
-    transport = Transport(session)
-    transport.start_recording()
-    transport.tick(0.05)
-    recorded = transport.stop_recording().recorded()
+    # no command file or recording holds no joint (commands.columns, player.record-nothing): made in Python
+    time = np.array([0.0, 0.05, 0.1])
+    recorded = RecordedCommands("hand-made", time, (), np.zeros((3, 0)), (), np.zeros(3, dtype=int))
     arrays = Player.for_document(session.document, recorded).arrays()
     # no joint, but its names are still text, as the frame names and a reader of the .npz expect
     assert arrays["joint_names"].shape == (0,) and arrays["joint_names"].dtype.kind == "U"
