@@ -173,6 +173,9 @@ class _Space:
         self.magnets = magnet_sources(built)
         if not self.magnets:
             raise FieldError("plan.magnets", "the rig has no magnet to make the field; add one", "magnets")
+        if not self.names:
+            raise FieldError("plan.joints", "the rig has no joint to command, so no motion changes the "
+                             "field; add a segment with a movable joint (a robot or a motor)", "chain")
         self.radii = np.array([bounding_radius(m) for m in self.magnets])
         self.moment = None
         if target.max_force is not None:

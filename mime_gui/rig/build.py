@@ -88,6 +88,9 @@ class BuiltSegment:
         return self.articulation if self.carrying is None else self.carrying
 
 
+_TAIL = {"joint_positions": (), "frame_poses": (4, 4), "frame_angular_velocities": (3,)}  # after (T, n)
+
+
 @dataclass(frozen=True, eq=False)
 class RigTrajectory:
     """Whole-chain playback: ``segments[name]`` is each segment's :class:`~mime_gui.nodes.Trajectory`; the
@@ -99,8 +102,11 @@ class RigTrajectory:
     command_names: tuple[str, ...]
     dt: float
     initial: dict | None = None  # each segment's NodeState before step 0
+    steps: int = 0  # T: a chain of no segment still has its steps (and no joint nor frame at each)
 
     def _stack(self, attr: str) -> np.ndarray:
+        if not self.segments:
+            return np.zeros((self.steps, 0) + _TAIL[attr])
         return np.concatenate([getattr(t, attr) for t in self.segments.values()], axis=1)
 
     @property
@@ -117,10 +123,12 @@ class RigTrajectory:
 
     @property
     def clamped(self) -> np.ndarray:
+        if not self.segments:
+            return np.zeros(0, dtype=int)
         return np.concatenate([t.clamped for t in self.segments.values()])
 
     def __len__(self) -> int:
-        return len(next(iter(self.segments.values()))) if self.segments else 0
+        return len(next(iter(self.segments.values()))) if self.segments else self.steps
 
     def times(self, start: float = 0.0) -> np.ndarray:
         return start + self.dt * np.arange(1, len(self) + 1)
@@ -216,7 +224,7 @@ class BuiltRig:
         played = chain.play(per_segment, dt, initial, progress=progress)
         out = {n: played[n] for n in self.segments}  # chain order, for the stacked arrays
         return RigTrajectory(out, self.joint_names, self.frame_names, names, float(dt),
-                             chain.initial_state(initial))
+                             chain.initial_state(initial), T)
 
     def torques(self, trajectory: RigTrajectory, start: float = 0.0, gravity=(0.0, 0.0, -9.81)):
         """The joint torques ``trajectory`` asks of every dynamic segment, and the limits it exceeds

@@ -143,7 +143,7 @@ def play_driven(built, commands, torques: Mapping[str, object], dt: float, initi
         if progress is not None and not pulls:
             progress(len(out) * T, len(chain.order) * T)
     ordered = {n: out[n] for n in built.segments}
-    return RigTrajectory(ordered, built.joint_names, built.frame_names, names, float(dt), start)
+    return RigTrajectory(ordered, built.joint_names, built.frame_names, names, float(dt), start, T)
 
 
 #: steps between two calls of the progress callback while the chain is stepped one step at a time

@@ -329,6 +329,9 @@ def _tracks(built, trajectory: Trajectory) -> dict[str, _Track]:
             track.indices.append(-1)
         for i, key in enumerate(keys):
             q = q.copy()
+            if key.interpolation == "spin" and key.spin is None:  # the rules' trajectory.spin, met unchecked
+                raise TrajectoryError("trajectory.spin", f"keyframe {i} of {seg} spins without a profile: a "
+                                      "spin interval needs spin {frequency, ramp, hold or turns}")
             if key.interpolation == "spin" and key.spin is not None and len(joints) == 1:
                 q[0] += float(key.spin.angle(key.spin.duration))
             given = {}

@@ -46,12 +46,13 @@ def test_a_bad_record_from_an_entry_point_names_its_entry_point_and_no_file(monk
 
 
 # -- an apparatus without a chain ---------------------------------------------------------------------------
-def test_an_apparatus_without_a_chain_plays_to_a_trajectory_of_no_steps():
+def test_an_apparatus_without_a_chain_plays_its_steps_with_nothing_at_each():
     built = Apparatus("empty").build()
     trajectory = built.play(np.zeros((3, 0)), 0.01)
     assert trajectory.segments == {}
-    assert len(trajectory) == 0  # no segment has a step to count
-    assert trajectory.times().shape == (0,)
+    assert len(trajectory) == 3  # the steps asked for, though no segment takes them
+    np.testing.assert_allclose(trajectory.times(), [0.01, 0.02, 0.03], rtol=0, atol=1e-15)
+    assert trajectory.frame_poses.shape == (3, 0, 4, 4)
 
 
 # -- the plain clearance loop -------------------------------------------------------------------------------

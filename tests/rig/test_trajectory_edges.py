@@ -116,6 +116,19 @@ def test_a_keyframe_naming_a_joint_the_segment_does_not_command_is_refused_namin
     assert info.value.message == "motor.joint_1 is no commandable joint; joints: shaft"
 
 
+@pytest.mark.parametrize("call", ["render", "check", "fit_to_limits"])
+def test_a_spin_keyframe_without_its_profile_is_refused_by_every_rendering(demo, call):
+    # the rules say so of a rig file (trajectory.spin); a trajectory being authored is rendered unchecked
+    built = demo.build()
+    spin = Trajectory({"motor": [Keyframe(0.0, values={"shaft": 0.0}), Keyframe(1.0, interpolation="spin")]})
+    fn = {"render": render, "check": check, "fit_to_limits": fit_to_limits}[call]
+    with pytest.raises(TrajectoryError) as info:
+        fn(built, spin, 0.1)
+    assert info.value.code == "trajectory.spin"
+    assert info.value.message == ("keyframe 1 of motor spins without a profile: a spin interval needs spin "
+                                  "{frequency, ramp, hold or turns}")
+
+
 def test_a_trajectory_is_a_trajectory_or_a_name(demo):
     with pytest.raises(TypeError) as info:
         render(demo.build(), 42, 0.1)

@@ -310,7 +310,10 @@ class TrajectoryDock(QDockWidget):
                 if keep in names:
                     self.choice.setCurrentIndex(names.index(keep))
         built = self._built()
-        segs = [s for s in (built.segments if built is not None else ()) if built.node(s).command_names]
+        chain = self.session.rig.chain if self.session.rig is not None else {}
+        # the last valid build's segments the rig still has (one removed since is no longer offered)
+        segs = [s for s in (built.segments if built is not None else ()) if built.node(s).command_names
+                and s in chain]
         if segs != [self.segment.itemText(i) for i in range(self.segment.count())]:
             keep = self.segment.currentText()
             with QSignalBlocker(self.segment):
