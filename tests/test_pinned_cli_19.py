@@ -6,23 +6,15 @@ rotating target's checked candidate as played by its frequency, axis and |B| ran
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 
+from cli_helpers import run_cli
+
 from mime_gui import RESOURCES
-from mime_gui.cli import main
 from mime_gui.rig import Apparatus, Motor, save
 
 DEMO = RESOURCES / "demo"
-
-
-def _cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main([str(a) for a in argv])
-    return status, out.getvalue(), err.getvalue()
 
 
 # -- field: a rig without magnets ----------------------------------------------------------------------------
@@ -32,7 +24,7 @@ def test_the_field_of_a_rig_without_magnets_is_refused_with_its_exact_line(tmp_p
                tmp_path / "bare.rig.json")
     commands = tmp_path / "cmd.csv"
     commands.write_text("time,motor.shaft\n0.0,0\n1.0,1\n", encoding="utf-8")
-    status, stdout, stderr = _cli("field", rig, "--commands", commands, "--out", tmp_path / "f.npz")
+    status, stdout, stderr = run_cli("field", rig, "--commands", commands, "--out", tmp_path / "f.npz")
     assert (status, stdout) == (2, "")
     # the message is read by people: its fix is in plain words, lower case like every other refusal
     assert stderr == (f"error[field.no-magnet] {rig}: the rig has no magnets, so there is no field to "
@@ -45,9 +37,9 @@ def test_the_field_of_a_rig_without_magnets_is_refused_with_its_exact_line(tmp_p
 def test_the_plan_of_a_rotating_target_reports_frequency_axis_and_the_turns_field_range(tmp_path):
     # the demo's diametric magnet on its motor, the demo's probe: a field turning about z at 5 Hz, 1-50 mT
     out = tmp_path / "plan.csv"
-    status, stdout, stderr = _cli("plan", DEMO / "demo.rig.json", "--at", "probes.sample", "--axis", "0,0,1",
-                                  "--frequency", "5", "--low", "1", "--high", "50", "--ellipticity", "0.5",
-                                  "--starts", "1", "--out", out)
+    status, stdout, stderr = run_cli("plan", DEMO / "demo.rig.json", "--at", "probes.sample",
+                                     "--axis", "0,0,1", "--frequency", "5", "--low", "1", "--high", "50",
+                                     "--ellipticity", "0.5", "--starts", "1", "--out", out)
     assert (status, stderr) == (0, ""), stdout
     lines = stdout.splitlines()
     row = re.fullmatch(r"\s+1  margin \S+  axis +(\S+)° off, \|B\| (\S+)–(\S+) mT, ellipticity (\S+), "
@@ -81,8 +73,8 @@ def _clearance_run(tmp_path, margin: float) -> tuple[list[str], list[str]]:
     data["clearance"].update(margin={"value": margin, "unit": "m"}, reason="a test's wide margin")
     rig, out = tmp_path / "kinematic.rig.json", tmp_path / "o.npz"
     rig.write_text(json.dumps(data), encoding="utf-8")
-    status, stdout, stderr = _cli("play", rig, "--commands", DEMO / "chain.csv", "--dt", "0.04",
-                                  "--clearance", "--out", out)
+    status, stdout, stderr = run_cli("play", rig, "--commands", DEMO / "chain.csv", "--dt", "0.04",
+                                     "--clearance", "--out", out)
     assert (status, stderr) == (0, "")
     with np.load(out) as arrays:
         return stdout.splitlines(), [str(m) for m in arrays["clearance_findings"][:, 2]]

@@ -6,27 +6,19 @@ embedding program calls it, print their findings and refusals on the stream they
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import errno
 import io
 import json
 import os
 import shutil
 
+from cli_helpers import rig_args, run_cli
+
 from mime_gui import RESOURCES
-from mime_gui.cli import main
 from mime_gui.cli import rig as rig_command
 from mime_gui.rig import load
 
 DEMO = RESOURCES / "demo"
-
-
-def _cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main([str(a) for a in argv])
-    return status, out.getvalue(), err.getvalue()
 
 
 def _demo_copy(tmp_path, change) -> str:
@@ -40,21 +32,12 @@ def _demo_copy(tmp_path, change) -> str:
     return str(rig)
 
 
-def _rig_args(command: str, *argv) -> argparse.Namespace:
-    """The arguments ``mime-gui COMMAND`` parses, as main hands them to cli.rig.run."""
-    parser = argparse.ArgumentParser()
-    rig_command.add_arguments(parser, command)
-    args = parser.parse_args([str(a) for a in argv])
-    args.command = command
-    return args
-
-
 # -- field: a probe named on a rig without probes ------------------------------------------------------------
 
 def test_a_probe_named_on_a_rig_without_probes_is_refused_saying_the_rig_has_none(tmp_path):
     rig = _demo_copy(tmp_path, lambda doc: doc.update(probes={}))
-    status, stdout, stderr = _cli("field", rig, "--commands", DEMO / "wave.csv", "--probe", "nope",
-                                  "--out", tmp_path / "o.npz")
+    status, stdout, stderr = run_cli("field", rig, "--commands", DEMO / "wave.csv", "--probe", "nope",
+                                     "--out", tmp_path / "o.npz")
     assert (status, stdout) == (2, "")
     # the list of names the user may give is empty: the message says so in words, not as an empty list
     assert stderr == ("error[field.probe] --probe: 'nope' is no probe of the rig (probes: (the rig has none"
@@ -68,9 +51,10 @@ def test_plan_refuses_workers_given_with_a_scheduler_as_the_sweep_does(tmp_path)
     # docs/sweeps.md: sweep.workers is "--workers ... given with --scheduler"; plan runs its starts as the
     # sweep does, so the two together are refused before anything runs (and no cluster is asked)
     out = tmp_path / "plan.csv"
-    status, stdout, stderr = _cli("plan", DEMO / "demo.rig.json", "--at", "probes.sample", "--axis", "0,0,1",
-                                  "--frequency", "5", "--low", "1", "--high", "50", "--starts", "1",
-                                  "--workers", "2", "--scheduler", "tcp://127.0.0.1:9", "--out", out)
+    status, stdout, stderr = run_cli("plan", DEMO / "demo.rig.json", "--at", "probes.sample",
+                                     "--axis", "0,0,1", "--frequency", "5", "--low", "1", "--high", "50",
+                                     "--starts", "1", "--workers", "2", "--scheduler", "tcp://127.0.0.1:9",
+                                     "--out", out)
     assert (status, stdout) == (2, "")
     assert stderr == ("error[sweep.workers] --workers: --workers sets the local worker processes; with "
                       "--scheduler the cluster's workers run the sweep: give one of the two\n")
@@ -84,7 +68,7 @@ def test_the_report_of_a_rig_that_does_not_build_goes_to_the_stream_it_is_given(
     findings = [str(f) for f in load(rig).validate()]
     assert findings and findings[0].startswith("error[chain.mount] chain.motor.mount: 'flange'")
     out, err = io.StringIO(), io.StringIO()
-    assert rig_command.run(_rig_args("report", rig), out, err) == 1
+    assert rig_command.run(rig_args("report", rig), out, err) == 1
     # one line per finding, on ``out``; nothing on the process's own streams
     assert out.getvalue().splitlines() == findings
     assert err.getvalue() == ""
@@ -94,7 +78,7 @@ def test_the_report_of_a_rig_that_does_not_build_goes_to_the_stream_it_is_given(
 def test_a_pose_export_the_system_refuses_goes_to_the_stream_it_is_given(tmp_path, capsys):
     target = tmp_path / "missing" / "pose.csv"  # its folder does not exist: the write is refused
     out, err = io.StringIO(), io.StringIO()
-    args = _rig_args("export", DEMO / "demo.rig.json", "--commands", target, "--pose", "home")
+    args = rig_args("export", DEMO / "demo.rig.json", "--commands", target, "--pose", "home")
     assert rig_command.run(args, out, err) == 1
     assert out.getvalue() == f"error[export.io] {target}: cannot write ({os.strerror(errno.ENOENT)})\n"
     assert err.getvalue() == ""
@@ -110,7 +94,7 @@ def test_an_unknown_trajectory_lists_every_trajectory_of_the_rig_comma_separated
 
     rig = _demo_copy(tmp_path, two_trajectories)
     target = tmp_path / "t.csv"
-    status, stdout, stderr = _cli("trajectory", rig, "nope", "--out", target)
+    status, stdout, stderr = run_cli("trajectory", rig, "nope", "--out", target)
     assert (status, stderr) == (1, "")
     assert stdout == ("error[trajectory.unknown] NAME: the rig has no trajectory 'nope'; trajectories: "
                       "spin 5 Hz, spin again\n")

@@ -6,12 +6,12 @@ stream it is given; ``report --json`` refusing a non-finite report names the rig
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import io
 import json
 import math
 import shutil
+
+from cli_helpers import rig_args, run_cli
 
 from mime_gui import RESOURCES
 from mime_gui.cli import main
@@ -21,30 +21,14 @@ from mime_gui.rig import Apparatus
 DEMO = RESOURCES / "demo"
 
 
-def _cli(*argv) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main([str(a) for a in argv])
-    return status, out.getvalue(), err.getvalue()
-
-
-def _rig_args(command: str, *argv) -> argparse.Namespace:
-    """The arguments ``mime-gui COMMAND`` parses, as main hands them to cli.rig.run."""
-    parser = argparse.ArgumentParser()
-    rig_command.add_arguments(parser, command)
-    args = parser.parse_args([str(a) for a in argv])
-    args.command = command
-    return args
-
-
 # -- play --clearance on a URDF alone ------------------------------------------------------------------------
 
 def test_the_clearance_refusal_of_a_urdf_alone_is_the_whole_documented_line(tmp_path):
     # docs/command-files.md: play.clearance, "the check reads a rig's parts, magnets, samples and margin;
     # play a rig file or bundle": the one line says both, word for word
     out = tmp_path / "o.npz"
-    status, stdout, stderr = _cli("play", DEMO / "arm.urdf", "--commands", DEMO / "wave.csv", "--out", out,
-                                  "--clearance")
+    status, stdout, stderr = run_cli("play", DEMO / "arm.urdf", "--commands", DEMO / "wave.csv", "--out", out,
+                                     "--clearance")
     assert (status, stdout) == (2, "")
     assert stderr == ("error[play.clearance] --clearance: --clearance checks a rig's items (its links, "
                       "parts, magnets and samples, and its margin): play a rig file or bundle that holds "
@@ -65,7 +49,7 @@ def test_validate_prints_a_changed_files_warning_on_the_stream_it_is_given(tmp_p
     mesh.write_bytes(mesh.read_bytes() + b"\n# edited since the export\n")
 
     out, err = io.StringIO(), io.StringIO()
-    assert rig_command.run(_rig_args("validate", exported), out, err) == 0  # a warning: still valid
+    assert rig_command.run(rig_args("validate", exported), out, err) == 0  # a warning: still valid
     lines = out.getvalue().splitlines()
     # the warning comes first, on ``out`` (docs/rig-file.md), then the rig's verdict; nothing elsewhere
     assert lines[0].startswith("warning[provenance.changed] ../demo/meshes/wrist.obj: the file changed since "
@@ -92,7 +76,7 @@ def test_a_non_finite_report_is_refused_naming_the_rig_file(tmp_path, monkeypatc
     monkeypatch.setattr(Apparatus, "build", nan_build)
     out, err = io.StringIO(), io.StringIO()
     rig = DEMO / "demo.rig.json"
-    assert rig_command.run(_rig_args("report", rig, "--json"), out, err) == 1
+    assert rig_command.run(rig_args("report", rig, "--json"), out, err) == 1
     printed = out.getvalue()
     assert printed.startswith(f"error[report.non-finite] {rig}: the report holds a number JSON cannot (")
     assert printed.endswith("); run mime-gui validate\n") and printed.count("\n") == 1
@@ -103,7 +87,7 @@ def test_a_non_finite_report_is_refused_naming_the_rig_file(tmp_path, monkeypatc
 def test_a_finite_report_is_strict_json():
     # the other side of the guard: the demo's report prints as JSON that reads back
     out = io.StringIO()
-    assert rig_command.run(_rig_args("report", DEMO / "demo.rig.json", "--json"), out, io.StringIO()) == 0
+    assert rig_command.run(rig_args("report", DEMO / "demo.rig.json", "--json"), out, io.StringIO()) == 0
     assert json.loads(out.getvalue())["rig"] == "demo"
 
 
@@ -113,8 +97,8 @@ def test_a_trajectory_step_beyond_1e9_seconds_is_refused_before_the_rig_is_read(
     # the options are checked first (cli/trajectory.py): a step half a second over 1e9 s is trajectory.dt
     # even when the rig file does not exist
     target = tmp_path / "t.csv"
-    status, stdout, stderr = _cli("trajectory", tmp_path / "missing.rig.json", "spin 5 Hz", "--dt",
-                                  "1000000000.5", "--out", target)
+    status, stdout, stderr = run_cli("trajectory", tmp_path / "missing.rig.json", "spin 5 Hz", "--dt",
+                                     "1000000000.5", "--out", target)
     assert (status, stderr) == (1, "")
     assert stdout == ("error[trajectory.dt] --dt: the step must be a positive number of seconds up to 1e9, "
                       "got 1000000000.5\n")
@@ -123,7 +107,7 @@ def test_a_trajectory_step_beyond_1e9_seconds_is_refused_before_the_rig_is_read(
 
 def test_a_trajectory_step_of_exactly_1e9_seconds_is_rendered(tmp_path):
     target = tmp_path / "t.csv"
-    status, stdout, stderr = _cli("trajectory", DEMO / "demo.rig.json", "spin 5 Hz", "--dt", "1e9",
-                                  "--out", target)
+    status, stdout, stderr = run_cli("trajectory", DEMO / "demo.rig.json", "spin 5 Hz", "--dt", "1e9",
+                                     "--out", target)
     assert (status, stderr) == (0, "")
     assert stdout == f"wrote {target} (trajectory 'spin 5 Hz': 2 samples every 1e+09 s, 1e+09 s)\n"
