@@ -76,3 +76,19 @@ def test_fit_of_a_spin_keyframe_without_its_profile_says_what_it_needs(window, q
     assert dock.status.text() == ("[trajectory.spin] keyframe 1 of motor spins without a profile: a spin "
                                   "interval needs spin {frequency, ramp, hold or turns}")
     assert session.rig is before  # nothing fitted, nothing edited
+
+
+def test_a_clearance_check_that_fails_says_so_in_the_status_line(window, qtbot, demo_copy, monkeypatch):
+    import mime_gui.rig.clearance_check as clearance_check
+
+    def broken(*_args, **_kwargs):  # a fault of the check itself, which no input here makes
+        raise RuntimeError("no collision model")
+
+    monkeypatch.setattr(clearance_check, "clearance_along", broken)
+    open_ready(window, demo_copy / "demo.rig.json", qtbot)
+    dock = trajectory_dock(window, qtbot)
+    qtbot.mouseClick(dock.new_button, Qt.LeftButton)
+    # said where the findings would have come, not lost in the worker pool's log
+    said = "clearance not checked: [clearance.failed] the check failed (RuntimeError: no collision model)"
+    qtbot.waitUntil(lambda: dock.status.text() == said, timeout=30000)
+    assert dock.clearance_findings == []

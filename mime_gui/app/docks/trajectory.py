@@ -492,6 +492,8 @@ class TrajectoryDock(QDockWidget):
                 return [f for f in clearance_along(built, played).findings if f.code != "clearance.allow"]
             except CodedError as err:
                 return err
+            except Exception as err:  # noqa: BLE001 - said in the dock, not lost in the pool's log
+                return CodedError("clearance.failed", f"the check failed ({type(err).__name__}: {err})")
 
         future = self._clearance_pool.submit(work)
         future.add_done_callback(lambda f: self._clearance_arrived.emit(token, f.result()))
