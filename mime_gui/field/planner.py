@@ -746,12 +746,12 @@ def trajectory_to(built, plan_: Plan, candidate: Candidate, current=None, spin_h
         end = {j: float(candidate.positions[i]) for j, i in zip(joints, cols, strict=True)}
         segments[seg] = [Keyframe(0.0, values=start), Keyframe(1.0, values=end, interpolation="quintic")]
     fitted, _ = fit_to_limits(built, Trajectory(segments, "rad|m"))
+    # the approach's end as fitted; 1 s, as authored, when the spinning motor is the only segment
+    approach = max((k.time for keys in fitted.segments.values() for k in keys), default=1.0)
     if spin is None:  # held while the servos settle (ten time constants), so the last row is the pose
-        approach = max(k.time for keys in fitted.segments.values() for k in keys)
         settle = max([10.0 * s.segment.servo_time_constant for s in built.segments.values()] + [0.1])
         return Trajectory({seg: (*keys, Keyframe(approach + settle, values=keys[-1].values))
                            for seg, keys in fitted.segments.items()}, "rad|m")
-    approach = max(k.time for keys in fitted.segments.values() for k in keys)
     seg, joint = spin
     shaft = names.index(f"{seg}.{joint}")
     hertz = candidate.sense * plan_.target.frequency

@@ -313,3 +313,26 @@ def test_a_turn_exactly_as_elliptic_as_its_bound_meets_it_and_one_float_rounder_
     assert 0.0 < ellipticity < 1.0
     assert read(ellipticity).meets
     assert not read(math.nextafter(ellipticity, math.inf)).meets
+
+
+def test_the_trajectory_to_a_rotating_target_on_a_lone_motor_turns_it_there_then_spins_it():
+    """The spinning motor is the rig's only segment: its approach is the one authored (a quintic over 1 s,
+    within the motor's limits), then the spin at the target's frequency, 0.5 s ramps held 2 s."""
+    from mime_gui.field.planner import rotation_of
+
+    rig, built = _rig()
+    turn = np.array([_by_hand(2 * math.pi * k / TURN_SAMPLES) for k in range(TURN_SAMPLES)])
+    axis, ellipticity, b_min, b_max = rotation_of(turn)
+    target = FieldTarget("probes.p", axis=tuple(axis), frequency=5.0, tolerance=math.radians(10.0),
+                         low=0.9 * b_min, high=1.1 * b_max, ellipticity=max(ellipticity - 0.1, 0.0))
+    found = plan(built, target, starts=1)
+    candidate = found.candidates[0]
+    trajectory = trajectory_to(built, found, candidate)
+    assert list(trajectory.segments) == ["motor"]
+    start, there, spin = trajectory.segments["motor"]
+    assert (start.time, start.values) == (0.0, {"shaft": float(built.initial_commands()[0])})
+    assert (there.time, there.interpolation) == (1.0, "quintic")
+    assert there.values == {"shaft": float(candidate.positions[0])}
+    assert spin.interpolation == "spin" and spin.time == pytest.approx(1.0 + 2 * 0.5 + 2.0, abs=1e-12)
+    assert spin.spin.hertz == pytest.approx(candidate.sense * 5.0, abs=1e-12)
+    assert (spin.spin.ramp, spin.spin.hold) == (0.5, 2.0)
