@@ -114,6 +114,26 @@ def test_torques_that_are_no_numbers_are_refused_at_their_joint_and_step(tmp_pat
     assert cli("play", RIG, "--commands", cmd, "--out", out)[0] == 0
 
 
+@pytest.mark.parametrize("target, column", [("urdf", "joint_6"), ("rig", "arm.joint_6")])
+def test_accelerations_beyond_a_double_are_refused_not_a_traceback(tmp_path, target, column):
+    # 8e307 one second, -8e307 the next: rates of 1.6e308 rad/s are still doubles, their change is not; the
+    # compiled inverse dynamics take finite numbers only, so such a step is not a number, named by its step
+    cmd = tmp_path / "faster.csv"
+    cmd.write_text(f"time,{column}\n0,8e307\n1,-8e307\n2,8e307\n", encoding="utf-8")
+    out = tmp_path / "out.npz"
+    played = DEMO / "arm.urdf" if target == "urdf" else RIG
+    status, stdout, stderr = cli("play", played, "--commands", cmd, "--out", out, "--torques")
+    assert (status, stdout) == (2, "")
+    (line,) = error_lines(stderr)
+    assert (line["code"], line["where"]) == ("play.non-finite", str(cmd))
+    # the arm alone: its first row of accelerations out of reach is step 2; on the rig, the motor riding
+    # on joint_6 already turns too fast at step 0
+    step = "2 (joint_1)" if target == "urdf" else "0 (motor.shaft)"
+    assert line["message"].startswith(f"the joint torques overflow at step {step}: the joints' rates and "
+                                      "accelerations at the step 1 s are too large to compute with; ")
+    assert not out.exists()
+
+
 def test_torques_far_beyond_the_limits_are_printed_as_numbers(tmp_path):
     cmd = tmp_path / "fast.csv"
     cmd.write_text("time,joint_6\n0,1e307\n1,-1e307\n2,1e307\n", encoding="utf-8")

@@ -39,15 +39,19 @@ GRAVITY = (0.0, 0.0, -9.81)
 def inverse_dynamics_rows(art, q, v, vdot, V0, A0, g) -> np.ndarray:
     """Joint forces ``(T, nq)`` producing ``vdot (T, nq)`` at ``(q, v)`` on a base moving with ``V0``,
     ``A0`` (``(T, 6)``) under gravity ``g (T, 3)``, all in the base's axes (one row of each: the same base
-    for every row), armature included: the compiled recursive Newton-Euler pass, a few µs for one row."""
+    for every row), armature included: the compiled recursive Newton-Euler pass, a few µs for one row. A row
+    whose state is not finite gives NaN torques."""
     from mime_gui.multibody import _kernels
 
-    if not (np.isfinite(q).all() and np.isfinite(v).all() and np.isfinite(vdot).all()):
-        raise ValueError("the joint positions hold non-finite values; check the trajectory")
+    q, v, vdot = (np.asarray(x, dtype=float) for x in (q, v, vdot))
+    bad = ~(np.isfinite(q).all(axis=1) & np.isfinite(v).all(axis=1) & np.isfinite(vdot).all(axis=1))
+    if bad.any():  # the kernel takes finite numbers only: such a row is run at rest, then is not a number
+        q, v, vdot = (np.where(bad[:, None], 0.0, x) for x in (q, v, vdot))
     tau = np.empty(q.shape)
     w = _kernels.writable
     _kernels.rnea_rollout(*_kernels.rnea_arrays(dynamic_model(art)), w(art.armature), w(q), w(v), w(vdot),
                           w(V0), w(A0), w(g), tau)
+    tau[bad] = np.nan  # as numpy's pass gives for a state that is not finite; callers name the step
     return tau
 
 
