@@ -136,12 +136,14 @@ def rigid_mass_properties(masses, coms, inertias, poses) -> tuple[float, np.ndar
     ``masses (k,)``, ``coms (k, 3)`` and ``inertias (k, 3, 3)`` in their own frames, posed by
     ``poses (k, 4, 4)``."""
     masses = np.asarray(masses, float)
-    if masses.size == 0 or masses.sum() <= 0:
+    total = float(masses.sum())
+    if masses.size == 0 or total < 0:  # a negative mass is not physical: carried as nothing
         return 0.0, np.zeros(3), np.zeros((3, 3))
     R = poses[:, :3, :3]
+    Ic = R @ np.asarray(inertias, float) @ np.swapaxes(R, -1, -2)
+    if total == 0:  # no mass (a motor's bare rotor): its rotational inertia still counts, about any point
+        return 0.0, np.zeros(3), Ic.sum(axis=0)
     c = np.einsum("kab,kb->ka", R, coms) + poses[:, :3, 3]
-    Ic = R @ inertias @ np.swapaxes(R, -1, -2)
-    total = float(masses.sum())
     com = (masses[:, None] * c).sum(axis=0) / total
     d = c - com
     # parallel axis: m (|d|² 1 - d dᵀ)

@@ -237,12 +237,14 @@ def _dipole_pair(m1, m2, r, d) -> tuple[list[float], list[float]]:
     b = m2[0] * u[0] + m2[1] * u[1] + m2[2] * u[2]
     c = m1[0] * m2[0] + m1[1] * m2[1] + m1[2] * m2[2]
     k = MU0 / (4 * math.pi)
-    s = 3 * k / d**4
+    d3, d4 = d**3, d**4  # zero when a hair apart: then 1/d is infinite, as numpy's arrays have it
+    s = 3 * k / d4 if d4 else math.inf
     force = [s * (a * m2[i] + b * m1[i] + c * u[i] - 5 * a * b * u[i]) for i in range(3)]
-    kd = k / d**3
+    kd = k / d3 if d3 else math.inf
     B = [kd * (3 * u[i] * a - m1[i]) for i in range(3)]
     torque = [m2[1] * B[2] - m2[2] * B[1], m2[2] * B[0] - m2[0] * B[2], m2[0] * B[1] - m2[1] * B[0]]
-    return force, torque
+    # what is not a number is no pull, as __call__ reads it
+    return [x if math.isfinite(x) else 0.0 for x in force], [x if math.isfinite(x) else 0.0 for x in torque]
 
 
 def magnet_pull(built, frame_poses, method: str = "auto") -> MagnetPull:

@@ -229,3 +229,30 @@ def test_carries_payload_must_be_a_boolean():
     assert e.value.code == "rigfile.key"
     with pytest.raises(TypeError, match="carries_payload"):
         Arm.Dynamic(description="x.urdf", carries_payload=1)
+
+
+def test_a_bare_motor_riding_on_the_arm_adds_its_rotor_s_inertia_though_it_has_no_mass():
+    # the demo's motor with nothing on it: a massless rotor of 3e-6 kg m² about its shaft (tool0's z). Moving
+    # the joints at q̇ turns the flange at ω, so the arm's kinetic energy grows by ½ 3e-6 (z·ω)²: ω read here
+    # from the flange's rotation over a small step of the kinematics, not from the mass matrix
+    from mime_gui.multibody import frame_poses
+
+    rig = load(DEMO_RIG)
+    rig.parts.clear()
+    rig.magnets.clear()
+    rig.probes.clear()
+    assert rig.chain["motor"].rotor_inertia() == 3e-6
+    arm = rig.build().segments["arm"]
+    (rider,) = arm.riders
+    assert rider.mass == 0.0 and np.trace(rider.inertia) == pytest.approx(3e-6, rel=1e-12)
+    art = arm.articulation
+    q = np.array([0.1, -0.4, 0.9, 0.3, 0.6, -0.2])
+    grown = mass_matrix(arm.dynamics_articulation, q) - mass_matrix(art, q)
+    flange = art.frame_index("tool0")
+    R0 = frame_poses(art, q)[flange][:3, :3]
+    eps = 1e-7
+    for qd in np.random.default_rng(22).normal(size=(5, 6)):
+        R1 = frame_poses(art, q + eps * qd)[flange][:3, :3]
+        S = (R1 @ R0.T - R0 @ R1.T) / (2 * eps)  # [ω]× to first order
+        omega = np.array([S[2, 1], S[0, 2], S[1, 0]])
+        assert qd @ grown @ qd == pytest.approx(3e-6 * (R0[:, 2] @ omega) ** 2, rel=1e-6)
