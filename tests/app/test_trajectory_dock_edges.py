@@ -92,3 +92,29 @@ def test_a_clearance_check_that_fails_says_so_in_the_status_line(window, qtbot, 
     said = "clearance not checked: [clearance.failed] the check failed (RuntimeError: no collision model)"
     qtbot.waitUntil(lambda: dock.status.text() == said, timeout=30000)
     assert dock.clearance_findings == []
+
+
+def test_a_rig_of_world_items_alone_opens_with_them_filling_the_view(window, qtbot, tmp_path):
+    # its items are pushed after its (no) segments are shown: the camera and the grid are fitted on them,
+    # not left at the size of an empty scene, where a 2 cm holder is a dot
+    import vtk
+
+    path = tmp_path / "world.rig.json"
+    path.write_text(json.dumps(WORLD_ITEMS))
+    open_ready(window, path, qtbot)
+    scene = window.scene
+    before = scene.render_count
+    scene.request_render()  # a frame as the event loop draws it (its hooks run first)
+    qtbot.waitUntil(lambda: scene.render_count > before, timeout=5000)
+    # the holder's bottom (z = 0) and the magnet's top (z = 0.03), on the shared axis
+    ends = []
+    for point in ((0.0, 0.0, 0.0), (0.0, 0.0, 0.03)):
+        c = vtk.vtkCoordinate()
+        c.SetCoordinateSystemToWorld()
+        c.SetValue(*point)
+        ends.append(c.GetComputedDoubleDisplayValue(scene.plotter.renderer))
+    height = scene.plotter.height()
+    (_, low), (_, high) = ends
+    assert 0 <= low < high <= height  # both in sight
+    assert high - low > 0.4 * height  # and the pair fills much of the view
+    assert scene._decorations.size < 0.2  # the grid and markers sized for centimetres, not metres

@@ -91,6 +91,7 @@ class SceneView(QWidget):
         self.warnings: list[str] = []
         self._closed = False
         self._first_document = True
+        self._fit_on_nothing = False  # last fitted with no geometry (world items come after the segments)
         overlay = self._setup_look()
 
         self._registry = ActorRegistry(self.plotter.renderer, overlay)
@@ -118,6 +119,7 @@ class SceneView(QWidget):
         # the parts, magnets and probes as pushed; the marks draw from it, their moves just before a render
         self.items = SceneItems(self.frame_pose)
         self.add_before_render(self.items.flush)
+        self.add_before_render(self._fit_world_items)
         self._handles = Handles(self.plotter, overlay, dragged=self.handle_dragged.emit,
                                 request_render=self.request_render)
         self.add_before_render(self._follow_handles)
@@ -425,10 +427,12 @@ class SceneView(QWidget):
 
     def reset_camera(self) -> None:
         """Fit the visible geometry (the grid aside), keeping the view direction."""
+        self._fit_on_nothing = self._registry.scene_bounds() is None
         self._camera.reset()
         self.request_render()
 
     def view_standard(self, name: str) -> None:
+        self._fit_on_nothing = self._registry.scene_bounds() is None
         self._camera.view_standard(name)
         self.request_render()
 
@@ -549,6 +553,19 @@ class SceneView(QWidget):
         # seen through with the robot, as a part on a link is
         own = registry.own_opacity.setdefault(id(actor), actor.GetProperty().GetOpacity())
         actor.GetProperty().SetOpacity(own * registry.see_through)
+        if self._fit_on_nothing:  # a rig of world items alone: fitted on all of them before the next frame
+            self.request_render()
+
+    def _fit_world_items(self) -> None:
+        """The camera fitted, and the grid and markers sized, on the world items that came after a fit on
+        nothing (a rig of no segment: its items are pushed after its segments are shown)."""
+        if not (self._fit_on_nothing and self._registry.extra):
+            return
+        self._fit_on_nothing = False
+        if self._decorations.measure(self._registry.scene_bounds()):
+            self._decorations.rescale(self._decorations.size)
+            self._decorations.rebuild_grid(self._visibility.layers["grid"])
+        self._camera.reset()
 
     def pick(self, x: float, y: float) -> ItemRef | None:
         """Pick at display coordinates (VTK's, origin bottom-left) and emit :attr:`picked`."""
