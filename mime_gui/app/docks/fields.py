@@ -323,13 +323,18 @@ class NumberField(Field):
     def _edited(self, text: str) -> None:
         if self.optional and not text.strip():
             self.set_parse_error("")
-            self._commit(None, self.edit)
+            if self.current() is not None:  # an entry not there is not removed again
+                self._commit(None, self.edit)
             return
         value = self.parse(text)
         if value is None:
             unit = self._unit_text()
             self.set_parse_error(f"not a number{' of ' + unit if unit else ''}")
-            self._put_back(self._origin, self.edit)
+            if self.optional and self._origin is None:  # it showed "not set": a stored prefix is removed
+                if self.current() is not None:
+                    self._commit(None, self.edit)
+            else:
+                self._put_back(self._origin, self.edit)
             return
         self.set_parse_error("")
         self._commit(value, self.edit)
