@@ -61,3 +61,28 @@ PLANAR_URDF = """<robot name="planar">
   <joint name="elbow" type="continuous"><parent link="link1"/><child link="link2"/>
     <origin xyz="1 0 0"/><axis xyz="0 0 1"/></joint>
 </robot>"""
+
+
+#: two joints on the base: the first turns a link without mass or inertia, the second a massive one
+BARE_FIRST_URDF = """<robot name="r"><link name="base"/><link name="tip"/>
+<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
+<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="bare" type="revolute"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
+<joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
+<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""
+
+
+def fold_urdf(multiplier: float) -> str:
+    """Two 10 cm links folding in a plane to a tip, the second (j2) following the first (j1) at ``multiplier``
+    of its angle within ±0.5 rad."""
+    return f"""<robot name="fold">
+  <link name="base"/><link name="a"/><link name="b"/><link name="tip"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="a"/>
+    <axis xyz="0 0 1"/><limit lower="-1.0" upper="1.0" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="a"/><child link="b"/><origin xyz="0.1 0 0"/>
+    <axis xyz="0 0 1"/><limit lower="-0.5" upper="0.5" effort="1" velocity="1"/>
+    <mimic joint="j1" multiplier="{multiplier:g}" offset="0"/></joint>
+  <joint name="t" type="fixed"><parent link="b"/><child link="tip"/><origin xyz="0.1 0 0"/></joint>
+</robot>
+"""

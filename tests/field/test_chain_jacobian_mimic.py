@@ -7,20 +7,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from robot_data import fold_urdf
 
 from mime_gui.field.jacobian import ChainJacobian
 from mime_gui.rig import Apparatus, Arm
 
-FOLD_URDF = """<robot name="fold">
-  <link name="base"/><link name="a"/><link name="b"/><link name="tip"/>
-  <joint name="j1" type="revolute"><parent link="base"/><child link="a"/>
-    <axis xyz="0 0 1"/><limit lower="-1.0" upper="1.0" effort="1" velocity="1"/></joint>
-  <joint name="j2" type="revolute"><parent link="a"/><child link="b"/><origin xyz="0.1 0 0"/>
-    <axis xyz="0 0 1"/><limit lower="-0.5" upper="0.5" effort="1" velocity="1"/>
-    <mimic joint="j1" multiplier="1" offset="0"/></joint>
-  <joint name="t" type="fixed"><parent link="b"/><child link="tip"/><origin xyz="0.1 0 0"/></joint>
-</robot>
-"""
+FOLD_URDF = fold_urdf(1)
 
 
 @pytest.mark.parametrize("command, free", [(-0.8, False), (-0.2, True), (0.2, True), (0.8, False)],

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 from field_helpers import magnet, motor_rig, spin
+from robot_data import fold_urdf
 
 from mime_gui.field.forces import bounding_radius
 from mime_gui.field.jacobian import ChainJacobian
@@ -25,16 +26,7 @@ from mime_gui.rig.mass import MU0
 R_BALL = 0.004
 
 # two 10 cm links folding in a plane, the second following the first at 0.6 of its angle within ±0.5 rad
-FOLD_URDF = """<robot name="fold">
-  <link name="base"/><link name="a"/><link name="b"/><link name="tip"/>
-  <joint name="j1" type="revolute"><parent link="base"/><child link="a"/>
-    <axis xyz="0 0 1"/><limit lower="-1.0" upper="1.0" effort="1" velocity="1"/></joint>
-  <joint name="j2" type="revolute"><parent link="a"/><child link="b"/><origin xyz="0.1 0 0"/>
-    <axis xyz="0 0 1"/><limit lower="-0.5" upper="0.5" effort="1" velocity="1"/>
-    <mimic joint="j1" multiplier="0.6" offset="0"/></joint>
-  <joint name="t" type="fixed"><parent link="b"/><child link="tip"/><origin xyz="0.1 0 0"/></joint>
-</robot>
-"""
+FOLD_URDF = fold_urdf(0.6)
 
 
 def test_the_follower_just_inside_its_limit_moves_the_tip_also_from_single_precision_positions(tmp_path):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from robot_data import BARE_FIRST_URDF
 
 import mime_gui
 from mime_gui.multibody import read_urdf
@@ -76,15 +77,8 @@ def test_a_cell_that_is_no_number_is_refused_naming_its_column(tmp_path, row, me
     assert (err.value.code, err.value.message, err.value.line) == ("commands.format", message, 3)
 
 
-# the first joint turns a link without mass or inertia: no torque on it gives a defined acceleration
-BARE_FIRST_URDF = """<robot name="r"><link name="base"/><link name="tip"/>
-<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
-<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-<joint name="bare" type="revolute"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/>
-<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
-<joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""
-
+# BARE_FIRST_URDF: the first joint turns a link without mass or inertia, so no torque on it gives a defined
+# acceleration
 _PLAIN_PYTHON_PLAY = textwrap.dedent("""
     import numpy as np
     from mime_gui.multibody import read_urdf

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from node_helpers import BRANCH_URDF, MIMIC_URDF
-from robot_data import MASSLESS_TIP_URDF
+from robot_data import BARE_FIRST_URDF, MASSLESS_TIP_URDF
 
 from mime_gui.multibody import read_urdf
 from mime_gui.multibody.errors import CodedError
@@ -18,15 +18,6 @@ from mime_gui.nodes.dynamic import PROGRESS_STEPS, DynamicArmNode
 
 # MIMIC_URDF: four joints j1..j4, j3 follows j1, so three of them take a command
 MIMIC_JOINTS = 4
-
-# two joints on the base: the first turns a link without mass or inertia, the second a massive one
-BARE_FIRST_URDF = """<robot name="r"><link name="base"/><link name="tip"/>
-<link name="arm"><inertial><mass value="1"/><origin xyz="0.1 0 0"/>
-<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-<joint name="bare" type="revolute"><parent link="base"/><child link="tip"/><axis xyz="0 0 1"/>
-<limit lower="-1" upper="1" effort="10" velocity="1"/></joint>
-<joint name="shoulder" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 0 1"/>
-<limit lower="-1" upper="1" effort="10" velocity="1"/></joint></robot>"""
 
 
 @pytest.mark.parametrize("side", ["lower", "upper"])
