@@ -482,6 +482,9 @@ def _evaluate(track: _Track, t: np.ndarray) -> np.ndarray:
             tau = (t[inside] - x[i])[:, None]
             c, d = _hermite(y[i], y[i + 1], slopes[i], slopes[i + 1], x[i + 1] - x[i])
             out[inside] = y[i] + slopes[i] * tau + c * tau**2 + d * tau**3
+    # the last keyframe is met exactly, as every other one is (each interval starts from its own values):
+    # q0 + (q1 - q0) * 1 can miss q1 by its last bit
+    out[t == times[-1]] = values[-1]
     return out
 
 

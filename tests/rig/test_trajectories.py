@@ -150,6 +150,18 @@ def test_linear_and_hold_intervals(demo):
     np.testing.assert_array_equal(commands[:, others], np.tile(built.initial_commands()[others], (9, 1)))
 
 
+@pytest.mark.parametrize("interpolation", ["linear", "quintic", "cubic", "hold"])
+def test_the_last_keyframe_is_met_exactly_as_every_other(demo, interpolation):
+    # 0.7 + (0.1 - 0.7) * 1.0 is 0.09999999999999998, one bit short of the keyframe
+    keys = [Keyframe(0.0, values={"joint_1": 0.0}), Keyframe(0.5, values={"joint_1": 0.7}),
+            Keyframe(1.0, values={"joint_1": 0.1}, interpolation=interpolation)]
+    built = _built(demo, t=Trajectory({"arm": keys}))
+    time, commands = render(built, "t", 0.25)
+    column = commands[:, _column(built, "arm.joint_1")]
+    assert list(time) == [0.0, 0.25, 0.5, 0.75, 1.0]
+    assert (column[0], column[2], column[-1]) == (0.0, 0.7, 0.1)
+
+
 # -- fitting to the limits ---------------------------------------------------------------------------------
 LIMIT = AccelerationLimit(3.0, "rad/s2", reason="the servo amplifier's setting")
 
