@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from decimal import Context, Decimal
 
 from PySide6.QtCore import QEvent, QObject, QSignalBlocker, Qt, Signal
 from PySide6.QtGui import QKeySequence
@@ -48,6 +49,15 @@ def format_number(value: float, digits: int = 6) -> str:
     return "0" if text == "-0" else text
 
 
+def format_scaled(value: float, factor: float, digits: int = 6) -> str:
+    """``value`` shown in a unit ``factor`` times smaller: exact where the product passes the largest double
+    (1e308 m is 1e+311 mm, not inf)."""
+    shown = value * factor
+    if math.isfinite(value) and not math.isfinite(shown):
+        return format(Context(prec=digits).plus(Decimal(value) * Decimal(factor)).normalize(), "g")
+    return format_number(shown, digits)
+
+
 def format_vector(values, digits: int = 4) -> str:
     """Components at one precision, the vector's: each rounded at the place of the largest one's last
     significant digit, so (1.4e-10, 2.4e-09, 1263) reads "0, 0, 1263" (a pose's float noise is no digit
@@ -59,6 +69,16 @@ def format_vector(values, digits: int = 4) -> str:
         return ", ".join(format_number(v, digits) for v in values)
     places = digits - 1 - math.floor(math.log10(scale))
     return ", ".join(format_number(round(v, places) if math.isfinite(v) else v, digits) for v in values)
+
+
+def format_scaled_vector(values, factor: float, digits: int = 4) -> str:
+    """:func:`format_vector` of ``values`` shown in a unit ``factor`` times smaller; a component the product
+    takes past the largest double is written exactly (:func:`format_scaled`)."""
+    values = [float(v) for v in values]
+    shown = [v * factor for v in values]
+    if all(math.isfinite(s) or not math.isfinite(v) for v, s in zip(values, shown, strict=True)):
+        return format_vector(shown, digits)
+    return ", ".join(format_scaled(v, factor, digits) for v in values)
 
 
 def parse_number(text: str, unit: str = "") -> float | None:
@@ -312,8 +332,8 @@ class NumberField(Field):
             if self.edit.text():
                 self.edit.setText("")
             return
-        shown = value * self.lengths.factor if self.lengths is not None else value
-        _same_text(self.edit, format_number(shown), value, self.parse)
+        factor = self.lengths.factor if self.lengths is not None else 1.0
+        _same_text(self.edit, format_scaled(value, factor), value, self.parse)
 
     def parse(self, text: str) -> float | None:
         if self.lengths is not None:
@@ -378,7 +398,7 @@ class VectorField(Field):
         self.unit_label.setText(self._unit_text())
         factor = self.lengths.factor if self.lengths is not None else 1.0
         for e, v in zip(self.edits, self._value, strict=True):
-            _same_text(e, format_number(v * factor), v, self.parse)
+            _same_text(e, format_scaled(v, factor), v, self.parse)
 
     def _edited(self, index: int, text: str) -> None:
         """The typed component replaces its own in the vector the rig holds now: the others are what their
@@ -551,4 +571,5 @@ class LengthUnit:
 
 
 __all__ = ["ChoiceField", "Field", "LengthUnit", "NumberField", "QuantityField", "TextField", "VectorField",
-           "format_number", "format_vector", "parse_length", "parse_number"]
+           "format_number", "format_scaled", "format_scaled_vector", "format_vector", "parse_length",
+           "parse_number"]

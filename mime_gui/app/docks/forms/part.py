@@ -17,6 +17,7 @@ from mime_gui.app.docks.fields import (
     TextField,
     VectorField,
     format_number,
+    format_scaled_vector,
     format_vector,
 )
 from mime_gui.app.docks.forms.base import graft_of
@@ -184,7 +185,7 @@ class PartForm(PlacedForm):
 
     def _com_text(self, rig) -> str:
         part = self.item(rig)
-        return f"({_vec(np.asarray(part.at) * self.lengths.factor)}) {self.lengths.unit}"
+        return f"({format_scaled_vector(part.at, self.lengths.factor)}) {self.lengths.unit}"
 
     def _world_text(self, rig) -> str:
         drawn = graft_of(self.session, self.name)
