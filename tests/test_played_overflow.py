@@ -126,9 +126,10 @@ def test_accelerations_beyond_a_double_are_refused_not_a_traceback(tmp_path, tar
     assert (status, stdout) == (2, "")
     (line,) = error_lines(stderr)
     assert (line["code"], line["where"]) == ("play.non-finite", str(cmd))
-    # the arm alone: its first row of accelerations out of reach is step 2; on the rig, the motor riding
-    # on joint_6 already turns too fast at step 0
-    step = "2 (joint_1)" if target == "urdf" else "0 (motor.shaft)"
+    # the arm alone: its first row of accelerations out of reach is step 2, a whole row of the inverse
+    # dynamics unknown, named by the joint whose rate changes most there (joint_6, not the row's first);
+    # on the rig, the motor riding on joint_6 already turns too fast at step 0
+    step = "2 (joint_6)" if target == "urdf" else "0 (motor.shaft)"
     assert line["message"].startswith(f"the joint torques overflow at step {step}: the joints' rates and "
                                       "accelerations at the step 1 s are too large to compute with; ")
     assert not out.exists()

@@ -263,6 +263,17 @@ def _check_finite(trajectory: Trajectory, playable: Playable, schedule: Schedule
                     "choose a larger step (--dt)", commands)
 
 
+def _fastest_change(velocities: np.ndarray, bad: np.ndarray, step: int) -> int:
+    """Of the columns ``bad`` at ``step``, the one whose rate changes most there: the inverse dynamics leave a
+    whole step unknown when one joint's acceleration overflows, and that joint is the one to name."""
+    columns = np.flatnonzero(bad)
+    before = velocities[step - 1, columns] if step > 0 else np.zeros(len(columns))
+    with np.errstate(over="ignore", invalid="ignore"):
+        change = np.abs(velocities[step, columns] - before)
+    change[np.isnan(change)] = np.inf  # a rate that is no number changed most of all
+    return int(columns[int(np.argmax(change))])
+
+
 def _torques(playable, schedule: Schedule, trajectory: Trajectory, args):
     """The torques of ``--torques`` (None without it); a description whose mass properties are not physical
     is refused with its code."""
@@ -280,7 +291,8 @@ def _torques(playable, schedule: Schedule, trajectory: Trajectory, args):
                          ("armature torques", torques.armature_torques)):
         bad = ~np.isfinite(values)
         if bad.any():  # the positions were finite, their rates or accelerations are not numbers
-            step, column = (int(i[0]) for i in np.nonzero(bad))
+            step = int(np.nonzero(bad)[0][0])
+            column = _fastest_change(torques.joint_velocities, bad[step], step)
             raise PlayError("play.non-finite", f"the {what} overflow at step {step} "
                             f"({torques.joint_names[column]}): the joints' rates and accelerations at the "
                             f"step {schedule.dt:g} s are too large to compute with; check the file's units "
