@@ -1,8 +1,8 @@
 """The rules a rig's declared frames must satisfy (``frame.*``), and where they are placed: checked by
 :func:`mime_gui.rig.rules.analyse` before any mount is resolved.
 
-A declared frame has a name it can be mounted on by (``frame.name``): text without dots, surrounding spaces
-or colons (the links the build grafts parts as are named with one, so no declared frame can take a part's
+A declared frame has a name it can be mounted on by (``frame.name``): a name (:mod:`mime_gui.rig.names`)
+without colons (the links the build grafts parts as are named with one, so no declared frame can take a part's
 place), and not already a link or a joint of its segment. It mounts on ``<segment>.<frame>`` of the chain: a
 frame of the segment's description or another declared frame of that segment, never itself nor, through
 others, itself again (``frame.mount``). Its ``at`` is finite and within ±1e6 m (``frame.at``) and its
@@ -23,6 +23,7 @@ import numpy as np
 
 from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.multibody.spatial import quaternion_to_matrix
+from mime_gui.rig.names import good_name, rule, shown
 
 #: how far a declared frame's quaternion may be from unit length (a segment's orientation takes the same)
 UNIT_TOLERANCE = 1e-6
@@ -33,16 +34,6 @@ def _listing(names, limit: int = 16) -> str:
     if not names:
         return "(none)"
     return ", ".join(names[:limit]) + (f" … ({len(names) - limit} more)" if len(names) > limit else "")
-
-
-def _good_name(name) -> bool:
-    if not isinstance(name, str) or not name or name != name.strip() or "." in name or ":" in name:
-        return False
-    try:
-        name.encode("utf-8")  # a lone surrogate is no text a file can hold
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _placed(values) -> bool:
@@ -84,11 +75,11 @@ def _names_ok(rig, a) -> dict:
     """The declared frames whose names are valid (name → frame); a finding for each other one."""
     out = {}
     for name, frame in rig.frames.items():
-        if _good_name(name):
+        if good_name(name, forbidden=".:"):
             out[name] = frame
         else:
-            a.add("frame.name", f"frames.{name}", f"{name!r} is not a valid frame name: use non-empty text "
-                                                  "without dots, colons or surrounding spaces")
+            a.add("frame.name", f"frames.{name}", f"{shown(name)} is not a valid frame name: use "
+                                                  f"{rule(', colons')}")
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from mime_gui.rig.names import RULE, good_name, shown
 from mime_gui.rig.poses import ANGLE_UNITS, UNIT_FACTORS, Pose
 
 _TURNING = ("revolute", "continuous")
@@ -23,23 +24,12 @@ def _listing(names) -> str:
         else "(none)"
 
 
-def _good_name(name) -> bool:
-    if not isinstance(name, str) or not name or name != name.strip() or "." in name:
-        return False
-    try:
-        name.encode("utf-8")  # a lone surrogate is no text a file can hold
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _check_names(rig, a) -> None:
     seen: dict[str, str] = {}
     for name in rig.poses:
         where = f"poses.{name}"
-        if not _good_name(name):
-            a.add("pose.name", where, f"{name!r} is not a valid pose name: use non-empty text without dots "
-                                      "or surrounding spaces")
+        if not good_name(name):
+            a.add("pose.name", where, f"{shown(name)} is not a valid pose name: use {RULE}")
             continue
         other = seen.setdefault(name.casefold(), name)
         if other != name:  # a pose is picked by its name, typed or read from a list

@@ -19,6 +19,7 @@ from mime_gui.rig.findings import Finding
 from mime_gui.rig.geometries.tables import geometry_rule
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
 from mime_gui.rig.mount_rules import resolve_mount
+from mime_gui.rig.names import MAX_NAME_LENGTH, RULE, good_name, good_title, rule, shown
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.segments import MOTOR_JOINT, _ArmSegment, _MotorSegment
 from mime_gui.rig.tolerance_rules import tolerance_problems
@@ -57,7 +58,7 @@ RULES = {
     "probe.mount": "a probe mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
     "probe.placement": "a probe's at is finite, each coordinate within ±1e6 m",
     "probe.inside-magnet": "a probe is not inside a magnet on the same frame (on its surface at the nearest)",
-    "sample.name": "a sample's name is non-empty text without dots or surrounding spaces, and not the name "
+    "sample.name": f"a sample's name is {RULE}, and not the name "
                    "of a segment, part, magnet, probe or other sample",
     "sample.mount": "a sample mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
     "sample.placement": "a sample's at is finite, each coordinate within ±1e6 m",
@@ -73,7 +74,7 @@ RULES = {
                           "field)",
     "sample.drag": "a sample's declared rotational drag is in N m s, finite, positive and at most 1e6 N m s, "
                    "with a reason, on a sample that follows the field",
-    "zone.name": "a zone's name is non-empty text without dots or surrounding spaces, and not the name of a "
+    "zone.name": f"a zone's name is {RULE}, and not the name of a "
                  "segment, part, magnet, probe, sample or other zone",
     "zone.mount": "a zone mounts on <segment>.<frame> of the chain, or nowhere (fixed in the world)",
     "zone.placement": "a zone's at is finite, each coordinate within ±1e6 m",
@@ -81,7 +82,7 @@ RULES = {
                   "and at most 1e6 m",
     "zone.limit": "a zone's |B| limit is finite, positive and at most 100 T",
     "zone.reason": "a zone says why it is there",
-    "target.name": "a target's name is non-empty text without dots or surrounding spaces, and differs from "
+    "target.name": f"a target's name is {RULE}, and differs from "
                    "every other target's in more than case",
     "target.at": "a target asks for the field at a probe or a sample of the rig (probes.<name> or "
                  "samples.<name>)",
@@ -89,7 +90,7 @@ RULES = {
                              "says why",
     "clearance.allow": "a pair allowed to touch names two different items (parts.<name>, magnets.<name>, "
                        "samples.<name> or <segment>.<link>), once, with a reason",
-    "pose.name": "a pose's name is non-empty text without dots or surrounding spaces, and differs from every "
+    "pose.name": f"a pose's name is {RULE}, and differs from every "
                  "other pose's in more than case",
     "pose.segment": "a pose names segments of the chain",
     "pose.joint": "a pose names its segments' commandable joints: movable, and not a mimic follower (give "
@@ -97,14 +98,14 @@ RULES = {
     "pose.unit": "a value of a pose written in a unit of its own is an angle (rad, deg) on a turning joint "
                  "and a length (m, mm) on a sliding one",
     "pose.limits": "a pose's values are finite and within their joints' limits",
-    "frame.name": "a declared frame's name is non-empty text without dots, colons or surrounding spaces, and "
+    "frame.name": f"a declared frame's name is {rule(', colons')}, and "
                   "not already a link or a joint of its segment",
     "frame.mount": "a declared frame mounts on <segment>.<frame> of the chain: a frame of the segment's "
                    "description or another declared frame of it, not itself nor a ring of frames",
     "frame.at": "a declared frame's at is finite, each coordinate within ±1e6 m",
     "frame.orientation": "a declared frame's orientation is a finite unit quaternion (w, x, y, z) within "
                          "1e-6",
-    "trajectory.name": "a trajectory's name is non-empty text without dots or surrounding spaces, and "
+    "trajectory.name": f"a trajectory's name is {RULE}, and "
                        "differs from every other trajectory's in more than case",
     "trajectory.segment": "a trajectory's keyframes and acceleration limits name segments of the chain",
     "trajectory.joint": "a keyframe's values and an acceleration limit name their segment's commandable "
@@ -124,7 +125,7 @@ RULES = {
     "declaration.reason": "every declared value says where it comes from",
     "unit": "a declared value carries its unit (kg, kg_m2, kg_per_m3, tesla), not a bare number",
     "name.duplicate": "segments, parts, magnets and probes have distinct names",
-    "name.invalid": "names are non-empty text without dots or surrounding spaces",
+    "name.invalid": f"names are {RULE}",
 }
 
 
@@ -163,26 +164,17 @@ def _placed(values) -> bool:
     return all(math.isfinite(v) and abs(v) <= MAX_LENGTH for v in values)
 
 
-def _is_text(name: str) -> bool:
-    """Text a UTF-8 file can hold (no lone surrogate such as ``"\\ud800"``)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _check_names(rig, a: Analysis) -> None:
-    if not isinstance(rig.name, str) or not rig.name.strip() or not _is_text(rig.name):
-        a.add("name.invalid", "name", f"the apparatus needs a non-empty name, got {rig.name!r}")
+    if not good_title(rig.name):
+        a.add("name.invalid", "name", f"the apparatus needs a name: non-empty text of at most "
+                                      f"{MAX_NAME_LENGTH} characters without control characters, got "
+                                      f"{shown(rig.name)}")
     seen: dict[str, str] = {}
     for collection in ("chain", "parts", "magnets", "probes"):
         for name in getattr(rig, collection):
             where = f"{collection}.{name}"
-            if not isinstance(name, str) or not name or name != name.strip() or "." in name \
-                    or not _is_text(name):
-                a.add("name.invalid", where, f"{name!r} is not a valid name: use non-empty text without dots "
-                                             "or surrounding spaces")
+            if not good_name(name):
+                a.add("name.invalid", where, f"{shown(name)} is not a valid name: use {RULE}")
                 continue
             if name in seen:
                 a.add("name.duplicate", where, f"{name!r} is already the name of {seen[name]}; rename one")

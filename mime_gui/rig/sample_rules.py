@@ -21,6 +21,7 @@ from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.rig.geometries import KINDS, kind_of
 from mime_gui.rig.mass import magnet_moment, part_mass
 from mime_gui.rig.mount_rules import resolve_mount
+from mime_gui.rig.names import RULE, good_name, shown
 from mime_gui.rig.parts import PermanentMagnet
 from mime_gui.rig.samples import ORIENTATIONS
 from mime_gui.rig.segments import direction
@@ -113,9 +114,8 @@ def drag_problems(sample) -> list[tuple[str, str]]:
 
 def _check_name(name, taken: dict[str, str], a) -> bool:
     where = f"samples.{name}"
-    if not isinstance(name, str) or not name or name != name.strip() or "." in name:
-        a.add("sample.name", where, f"{name!r} is not a valid name: use non-empty text without dots or "
-                                    "surrounding spaces")
+    if not good_name(name):
+        a.add("sample.name", where, f"{shown(name)} is not a valid name: use {RULE}")
         return False
     if name in taken:
         a.add("sample.name", where, f"{name!r} is already the name of {taken[name]}; rename the sample")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+from mime_gui.rig.names import RULE, good_name, shown
 from mime_gui.rig.poses import UNIT_FACTORS
 from mime_gui.rig.trajectories import (
     ACCELERATION_UNITS,
@@ -41,16 +42,6 @@ def _listing(names) -> str:
         else "(none)"
 
 
-def _good_name(name) -> bool:
-    if not isinstance(name, str) or not name or name != name.strip() or "." in name:
-        return False
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _fmt(x: float) -> str:
     return f"{x:.6g}"
 
@@ -59,9 +50,8 @@ def _check_names(rig, a) -> None:
     seen: dict[str, str] = {}
     for name in rig.trajectories:
         where = f"trajectories.{name}"
-        if not _good_name(name):
-            a.add("trajectory.name", where, f"{name!r} is not a valid trajectory name: use non-empty text "
-                                            "without dots or surrounding spaces")
+        if not good_name(name):
+            a.add("trajectory.name", where, f"{shown(name)} is not a valid trajectory name: use {RULE}")
             continue
         other = seen.setdefault(name.casefold(), name)
         if other != name:

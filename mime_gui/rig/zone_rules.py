@@ -15,6 +15,7 @@ import numpy as np
 from mime_gui.multibody.magnitudes import MAX_LENGTH
 from mime_gui.rig.mass import MAX_REMANENCE
 from mime_gui.rig.mount_rules import resolve_mount
+from mime_gui.rig.names import RULE, good_name, shown
 
 _NAMED = ("chain", "parts", "magnets", "probes", "samples")
 
@@ -46,9 +47,8 @@ def check_zones(rig, a) -> None:
     taken = {name: f"{c}.{name}" for c in _NAMED for name in getattr(rig, c) if isinstance(name, str)}
     for name, zone in rig.zones.items():
         where = f"zones.{name}"
-        if not isinstance(name, str) or not name or name != name.strip() or "." in name:
-            a.add("zone.name", where, f"{name!r} is not a valid name: use non-empty text without dots or "
-                                      "surrounding spaces")
+        if not good_name(name):
+            a.add("zone.name", where, f"{shown(name)} is not a valid name: use {RULE}")
         elif name in taken:
             a.add("zone.name", where, f"{name!r} is already the name of {taken[name]}; rename the zone")
         else:

@@ -10,6 +10,7 @@ from mime_gui.errors import CodedError
 from mime_gui.inputs import resolved
 from mime_gui.multibody import UrdfError
 from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.names import good_name
 from mime_gui.rig.segments import Arm
 from mime_gui.session.errors import SessionError, rig_error
 
@@ -69,9 +70,13 @@ def confine_extracted(path: str, bundle: str) -> None:
 
 
 def _segment_name(name: str, path: str) -> str:
-    """A valid segment name from a robot's name (no dots, no surrounding spaces), else the file's stem."""
-    name = (name or "").strip().replace(".", "_")
-    return name or Path(path).name.split(".")[0] or "arm"
+    """A valid segment name (:func:`~mime_gui.rig.names.good_name`) from a robot's name, its dots made
+    underscores, else from the file's stem, else ``arm``."""
+    for candidate in (name or "", Path(path).name.split(".")[0]):
+        candidate = candidate.strip().replace(".", "_")
+        if good_name(candidate):
+            return candidate
+    return "arm"
 
 
 def urdf_rig(path: str) -> Apparatus:

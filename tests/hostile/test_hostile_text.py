@@ -88,12 +88,26 @@ def test_play_escapes_the_names_it_prints(tmp_path):
     assert status == 2 and one_error(err)["code"] == "play.out"
 
 
-def test_rig_commands_escape_names_in_every_line(tmp_path):
+def test_names_with_control_characters_are_findings_each_on_its_own_line(tmp_path):
     hostile = "esc\x1b[31m\nerror[part.mount] parts.x.mount: forged\u2028\x85end"
 
     def rename(data):
         data["name"] = hostile
         data["parts"][hostile.replace(".", "")] = data["parts"].pop("holder")
+
+    status, out, _ = cli("validate", rig_with(tmp_path, rename))
+    assert status == 1 and [m["code"] for m in error_lines(out)] == ["name.invalid", "name.invalid"], out
+    escaped = "esc\\x1b[31m\\nerror[partmount] partsxmount: forged\\u2028\\x85end"
+    assert out.splitlines()[1].startswith(f"error[name.invalid] parts.{escaped}: 'esc\\x1b[31m\\n"), out
+
+
+def test_rig_commands_escape_names_in_every_line(tmp_path):
+    # format characters (a bidi override, a zero-width space) keep the rule of names but not a terminal's
+    hostile = "esc\u202e[31m error[part:mount] forged\u200bend"
+
+    def rename(data):
+        data["name"] = hostile
+        data["parts"][hostile] = data["parts"].pop("holder")
 
     path = rig_with(tmp_path, rename)
     status, out, _ = cli("validate", path)
