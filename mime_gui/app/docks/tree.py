@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 from mime_gui.app.docks.registry import declare
 from mime_gui.app.drag import template_key
 from mime_gui.app.icons import kind_icon
+from mime_gui.errors import printable
 from mime_gui.rig.build import frame_under_grafts
 from mime_gui.session import ItemRef, Session
 from mime_gui.session.renderer import ITEM_COLLECTIONS, RIDERS
@@ -152,6 +153,7 @@ class TreeDock(QDockWidget):
     # -- building ----------------------------------------------------------------------------------
     def _item(self, parent, name: str, details: str, kind: str, ref: ItemRef | None,
               icon: str) -> QTreeWidgetItem:
+        name, details = printable(name), printable(details)  # a name from a file shown on one line
         texts = [name, details]
         item = QTreeWidgetItem(texts) if parent is None else QTreeWidgetItem(parent, texts)
         item.setIcon(0, kind_icon(icon))

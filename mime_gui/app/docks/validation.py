@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from mime_gui.app.docks.look import status, table_body
 from mime_gui.app.docks.registry import declare
 from mime_gui.app.icons import kind_icon
-from mime_gui.errors import CodedError
+from mime_gui.errors import CodedError, printable
 from mime_gui.rig.findings import Finding
 
 WHERE_ROLE = Qt.UserRole
@@ -150,6 +150,8 @@ class ValidationDock(QDockWidget):
         group.setFont(0, font)
         colour = QBrush(QColor("#b3261e" if icon == "refused" else "#9a5b00"))
         for code, where, message, path in rows:
+            # a name from a file may hold a newline or a control character: shown escaped, one line a row
+            where, message = printable(where), printable(message)
             row = QTreeWidgetItem(group, [code, where, message])
             row.setData(0, WHERE_ROLE, path)
             row.setForeground(0, colour)
