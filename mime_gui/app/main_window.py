@@ -467,7 +467,10 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(err.one_line(), 15000)
             return
         box = QMessageBox(QMessageBox.Critical, "Refused", err.one_line(), QMessageBox.Ok, self)
-        box.setInformativeText("The previous document stays open." if self.session.document else "")
+        if getattr(err, "code", "").startswith("edit."):
+            box.setInformativeText("The rig is unchanged.")
+        else:
+            box.setInformativeText("The previous document stays open." if self.session.document else "")
         box.setTextInteractionFlags(Qt.TextSelectableByMouse)
         box.setAttribute(Qt.WA_DeleteOnClose)
         self.error_dialog = box

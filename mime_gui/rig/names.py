@@ -13,6 +13,12 @@ import unicodedata
 from mime_gui.errors import printable
 
 MAX_NAME_LENGTH = 128
+#: the rig's collections whose items share one namespace (``name.duplicate``, ``sample.name``, ``zone.name``;
+#: an item is picked, mounted on and reported by its name alone), each as its items are called; poses,
+#: trajectories, declared frames and targets have one each of their own
+NAMESPACE = {"chain": "segments", "parts": "parts", "magnets": "magnets", "probes": "probes",
+             "samples": "samples", "zones": "zones"}
+NAMESPACE_TEXT = ", ".join(list(NAMESPACE.values())[:-1]) + " and " + list(NAMESPACE.values())[-1]
 
 
 def rule(also: str = "") -> str:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from mime_gui.multibody.errors import CodedError
 from mime_gui.rig.geometries import KINDS, KindTemplate, Sphere
+from mime_gui.rig.names import NAMESPACE, NAMESPACE_TEXT
 from mime_gui.rig.parts import Part, PermanentMagnet
 from mime_gui.rig.probes import Probe
 from mime_gui.rig.samples import Sample
@@ -179,11 +180,6 @@ def template(key: str) -> Template | None:
     return found
 
 
-#: the rig's collections whose items share one namespace (``name.duplicate``, ``sample.name``, ``zone.name``),
-#: each as its items are called
-NAMESPACE = {"chain": "segments", "parts": "parts", "magnets": "magnets", "probes": "probes",
-             "samples": "samples", "zones": "zones"}
-NAMESPACE_TEXT = ", ".join(list(NAMESPACE.values())[:-1]) + " and " + list(NAMESPACE.values())[-1]
 
 
 def taken_names(rig) -> set[str]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from mime_gui.rig import paths
 from mime_gui.rig.apparatus import Apparatus
+from mime_gui.rig.names import NAMESPACE
 from mime_gui.rig.paths import COLLECTIONS, DELETE
 from mime_gui.rig.poses import Pose
 from mime_gui.rig.segments import SEGMENT_KINDS
@@ -35,6 +36,22 @@ class EditError(ValueError):
         self.where = where
         self.message = message
         super().__init__(f"{where}: {message}" if where else message)
+
+
+def _taken(rig: Apparatus, collection: str, name: str) -> str | None:
+    """What already bears ``name`` where a ``collection`` item of that name would clash with it (an item of
+    the shared namespace for its members, one of its own collection for the rest), or None."""
+    for c in NAMESPACE if collection in NAMESPACE else (collection,):
+        if name in getattr(rig, c):
+            return c
+    return None
+
+
+def _name_taken(rig: Apparatus, collection: str, name: str, where: str) -> None:
+    taken = _taken(rig, collection, name)
+    if taken is not None:
+        raise EditError("edit.name-taken", where, f"{name!r} is already a {_SINGULAR[taken]}; choose another "
+                                                  "name")
 
 
 def _collection(collection: str) -> str:
@@ -158,9 +175,7 @@ class AddItem(Edit):
 
     def apply(self, rig: Apparatus) -> Apparatus:
         items = getattr(rig, _collection(self.collection))
-        if self.item in items:
-            raise EditError("edit.name-taken", paths.join(self.collection, self.item),
-                            f"{self.item!r} is already a {_SINGULAR[self.collection]}; choose another name")
+        _name_taken(rig, self.collection, self.item, paths.join(self.collection, self.item))
         entries = list(items.items())
         at = len(entries) if self.index is None else max(0, min(int(self.index), len(entries)))
         entries.insert(at, (self.item, self.value))
@@ -211,9 +226,8 @@ class RenameItem(Edit):
         where = paths.join(self.collection, self.old)
         if self.old not in items:
             raise EditError("edit.path", where, f"no {_SINGULAR[self.collection]} {self.old!r}")
-        if self.new != self.old and self.new in items:
-            raise EditError("edit.name-taken", where, f"{self.new!r} is already a "
-                                                      f"{_SINGULAR[self.collection]}; choose another name")
+        if self.new != self.old:
+            _name_taken(rig, self.collection, self.new, where)
         renamed = {(self.new if k == self.old else k): v for k, v in items.items()}
         out = _with_items(rig, self.collection, renamed)
         if self.collection == "chain":

@@ -3,6 +3,7 @@ and whole-rig replacement), the palette's templates and names, mass properties, 
 
 from __future__ import annotations
 
+import copy
 import os
 import subprocess
 import sys
@@ -239,7 +240,7 @@ def test_every_collection_the_palette_adds_to_shares_the_names_the_rules_keep_ap
     """The namespace ``unique_name`` and the forms' rename tip use is the one the rules check: for every two
     collections the palette adds to, an item of the second named as one of the first breaks a rule, and
     ``unique_name`` never offers a name taken in any of them."""
-    from mime_gui.rig.templates import NAMESPACE, NAMESPACE_TEXT
+    from mime_gui.rig.names import NAMESPACE, NAMESPACE_TEXT
 
     firsts = {}
     for key, template in TEMPLATES.items():
@@ -254,8 +255,15 @@ def test_every_collection_the_palette_adds_to_shares_the_names_the_rules_keep_ap
             session.open(RESOURCES / "demo" / "demo.rig.json")
             session.apply(AddItem(held, "thing", first.make(_mount_on_link_3(session, first), None)))
             assert unique_name(session.rig, "thing") == "thing_2", held
+            item = second.make(_mount_on_link_3(session, second), None)
+            # an edit refuses a name taken in any of the collections ...
+            with pytest.raises(SessionError) as refused:
+                session.apply(AddItem(added, "thing", item))
+            assert refused.value.code == "edit.name-taken", (held, added)
             if held == added:
-                continue  # an edit refuses a name taken in its own collection
-            session.apply(AddItem(added, "thing", second.make(_mount_on_link_3(session, second), None)))
+                continue
+            # ... and a file that holds such a clash breaks a rule
+            rig = copy.copy(session.rig)
+            setattr(rig, added, {**getattr(rig, added), "thing": item})
             assert any(f.where.startswith(f"{added}.thing") or f.where.startswith(f"{held}.thing")
-                       for f in session.findings if "name" in f.code), (held, added, session.findings)
+                       for f in rig.validate() if "name" in f.code), (held, added)

@@ -67,6 +67,30 @@ def test_renaming_onto_a_name_taken_is_refused_and_onto_its_own_name_is_not(rig)
     assert list(same.chain) == ["arm", "motor"] and same.chain["motor"].mount == rig.chain["motor"].mount
 
 
+@pytest.mark.parametrize("edit, where, taken", [
+    (RenameItem("parts", "holder", "m1"), "parts.holder", "'m1' is already a magnet"),
+    (RenameItem("magnets", "m1", "holder"), "magnets.m1", "'holder' is already a part"),
+    (RenameItem("probes", "sample", "motor"), "probes.sample", "'motor' is already a segment"),
+    (RenameItem("chain", "motor", "sample"), "chain.motor", "'sample' is already a probe"),
+    (AddItem("magnets", "holder", None), "magnets.holder", "'holder' is already a part"),
+    (AddItem("chain", "m1", None), "chain.m1", "'m1' is already a magnet"),
+], ids=["part onto a magnet", "magnet onto a part", "probe onto a segment", "segment onto a probe",
+        "new magnet onto a part", "new segment onto a magnet"])
+def test_items_share_one_set_of_names_so_a_clash_with_another_kind_is_refused(rig, edit, where, taken):
+    # a clash would leave the rule name.duplicate on the other item, which the user did not touch
+    assert refusal(edit, rig) == ("edit.name-taken", where, f"{taken}; choose another name")
+
+
+def test_a_pose_and_a_trajectory_have_names_of_their_own(rig):
+    from mime_gui.rig import Keyframe, Pose, Trajectory
+
+    with_pose = AddItem("poses", "holder", Pose({"arm": {"joint_1": 0.1}})).apply(rig)
+    renamed = RenameItem("poses", "holder", "motor").apply(with_pose)
+    assert "motor" in renamed.poses and "holder" not in renamed.poses and renamed.validate() == []
+    trajectory = Trajectory({"arm": [Keyframe(0.0, values={"joint_1": 0.0}), Keyframe(1.0, pose="motor")]})
+    assert "m1" in AddItem("trajectories", "m1", trajectory).apply(renamed).trajectories
+
+
 def test_switching_a_segment_to_the_kind_it_is_leaves_the_rig_itself(rig):
     assert SetKind("arm", "Arm.Dynamic").apply(rig) is rig
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from mime_gui.app.docks.fields import ChoiceField, TextField, VectorField, format_vector
 from mime_gui.app.docks.forms.base import Form
-from mime_gui.rig.templates import NAMESPACE_TEXT
+from mime_gui.rig.names import NAMESPACE_TEXT
 from mime_gui.session import RenameItem, SetValue
 
 #: the Name row's tip on every form whose item has a name
