@@ -1,23 +1,15 @@
-"""Pins four session contracts: disconnecting one object's bound method from an event leaves the same method
+"""Pins two session contracts: disconnecting one object's bound method from an event leaves the same method
 of another object connected (and a second LiveTorques on one session goes on after the first is detached);
 an undo history past its limit that drops the step leading to the saved state keeps the saved mark, so
-undoing back to it is no modification; a player refuses frame poses that are not finite naming the frame
-poses and the step; a rig of no joint to command is refused for recording with its whole message."""
+undoing back to it is no modification."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-import numpy as np
-import pytest
-
 from mime_gui import RESOURCES
-from mime_gui.nodes import read_commands
 from mime_gui.session import Session
 from mime_gui.session.events import Event
 from mime_gui.session.history import History, Step
 from mime_gui.session.live_torques import LiveTorques
-from mime_gui.session.player import Player, PlayerError, document_playable
 from mime_gui.session.transport import Transport
 
 DEMO = RESOURCES / "demo"
@@ -74,45 +66,3 @@ def test_undoing_back_to_the_saved_state_after_the_oldest_step_is_dropped_is_no_
     assert not history.modified
     history.redo()
     assert history.modified
-
-
-class _NonFinitePoses:
-    """The demo's playable whose played frame poses hold a NaN at one step (its joint positions finite)."""
-
-    def __init__(self, playable, step):
-        self._playable, self._step = playable, step
-        self.built = playable.built
-
-    def schedule(self, recorded, dt):
-        return self._playable.schedule(recorded, dt)
-
-    def play(self, schedule):
-        t = self._playable.play(schedule)
-        poses = np.array(t.frame_poses, dtype=float)
-        poses[self._step, 0, 0, 3] = np.nan
-        return SimpleNamespace(joint_positions=t.joint_positions, frame_poses=poses,
-                               frame_angular_velocities=t.frame_angular_velocities)
-
-
-def test_frame_poses_that_are_not_finite_are_refused_naming_the_frame_poses_and_the_step():
-    session = Session()
-    session.open(DEMO / "demo.rig.json")
-    playable = _NonFinitePoses(document_playable(session.document), 4)
-    with pytest.raises(PlayerError) as err:
-        Player(playable, read_commands(DEMO / "chain.csv"), source="chain.csv")
-    assert err.value.code == "player.non-finite"
-    assert err.value.message.startswith("the frame poses overflow at step 4 (step ")
-    assert err.value.file == "chain.csv"
-
-
-def test_recording_a_rig_of_no_joint_is_refused_with_the_whole_message(tmp_path):
-    path = tmp_path / "empty.rig.json"
-    path.write_text('{"format": "mime-rig", "version": 1, "name": "empty", "chain": []}')
-    session = Session()
-    session.open(path)
-    transport = Transport(session)
-    with pytest.raises(PlayerError) as err:
-        transport.start_recording()
-    assert err.value.code == "player.record-nothing"
-    assert err.value.message == ("the rig has no joint to command, so there is nothing to record; add a "
-                                 "segment with a movable joint (a robot or a motor) first")

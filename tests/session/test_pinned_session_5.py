@@ -42,11 +42,11 @@ def test_opening_a_rig_without_findings_announces_an_empty_tuple():
     assert seen == [()]
 
 
-class _NonFiniteJoints:
-    """The demo's playable whose played joint positions hold a NaN at one step."""
+class _NonFinite:
+    """The demo's playable whose played ``field`` (joint positions or frame poses) is NaN at ``index``."""
 
-    def __init__(self, playable, step):
-        self._playable, self._step = playable, step
+    def __init__(self, playable, field, index):
+        self._playable, self._field, self._index = playable, field, index
         self.built = playable.built
 
     def schedule(self, recorded, dt):
@@ -54,17 +54,21 @@ class _NonFiniteJoints:
 
     def play(self, schedule):
         t = self._playable.play(schedule)
-        q = np.array(t.joint_positions, dtype=float)
-        q[self._step, 0] = np.nan
-        return SimpleNamespace(joint_positions=q, frame_poses=t.frame_poses,
-                               frame_angular_velocities=t.frame_angular_velocities)
+        played = {name: np.array(getattr(t, name), dtype=float)
+                  for name in ("joint_positions", "frame_poses", "frame_angular_velocities")}
+        played[self._field][self._index] = np.nan
+        return SimpleNamespace(**played)
 
 
-def test_joint_positions_that_are_not_finite_are_refused_naming_the_joint_positions_and_the_step():
+@pytest.mark.parametrize("field, index, start", [
+    ("joint_positions", (3, 0), "the joint positions overflow at step 3 (step "),
+    ("frame_poses", (4, 0, 0, 3), "the frame poses overflow at step 4 (step "),
+], ids=["joint positions", "frame poses"])
+def test_played_values_that_are_not_finite_are_refused_naming_what_and_the_step(field, index, start):
     session = Session()
     session.open(DEMO / "demo.rig.json")
-    playable = _NonFiniteJoints(document_playable(session.document), 3)
+    playable = _NonFinite(document_playable(session.document), field, index)
     with pytest.raises(PlayerError) as err:
         Player(playable, read_commands(DEMO / "chain.csv"), source="chain.csv")
-    assert err.value.code == "player.non-finite"
-    assert "the joint positions overflow at step 3 " in err.value.message
+    assert (err.value.code, err.value.file) == ("player.non-finite", "chain.csv")
+    assert err.value.message.startswith(start), err.value.message
