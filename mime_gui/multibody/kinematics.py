@@ -31,6 +31,8 @@ def check_vector(art: Articulation, x, name: str = "q", size: int | None = None)
     """``x`` as a float array of shape ``(..., n)``; a clear ValueError naming ``name`` otherwise."""
     n = art.nq if size is None else size
     try:
+        if getattr(x, "dtype", None) is not None and np.dtype(x.dtype).kind == "c":
+            raise TypeError  # numpy would keep the real parts with only a warning
         x = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be an array of shape (..., {n}) of numbers for {art.name!r}") from None

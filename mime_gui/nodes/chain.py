@@ -271,8 +271,7 @@ class KinematicArmNode(MountedNode):
 
     def frames(self, joint_positions, mount_pose=None) -> np.ndarray:
         """``P_k = M_j ∘ O ∘ FK_k(θ)`` for full positions ``θ (..., nq)``: ``(..., nframes, 4, 4)``."""
-        q = np.asarray(joint_positions, dtype=float)
-        poses = multibody.frame_poses(self.art, q)
+        poses = multibody.frame_poses(self.art, joint_positions)  # which refuses what is not numbers, clearly
         base = self.base(mount_pose)
         if base is self.placement and np.array_equal(base, _EYE4):
             return poses

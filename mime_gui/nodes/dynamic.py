@@ -332,7 +332,7 @@ class DynamicArmNode(MountedNode):
     def _published(self, qs, vs, dt, M, mount_rates) -> DynamicTrajectory:
         poses = self._kinematic.frames(qs, M)
         angular = np.empty((len(qs), self.art.nframes, 3))
-        omega = np.zeros(3) if mount_rates is None else np.asarray(mount_rates, dtype=float)
+        omega = np.zeros(3) if mount_rates is None else _rate(mount_rates, "mount_rates", len(qs))
         self._kinematic._angular_from_poses(poses, vs, omega, angular)
         clamped = np.zeros(self.art.nq, dtype=int)
         return DynamicTrajectory(_readonly(qs), _readonly(np.ascontiguousarray(poses)), _readonly(angular),

@@ -72,6 +72,24 @@ def test_the_dynamic_node_refuses_bad_torques_and_initial_state_naming_them(art,
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize("rates, message", [
+    ([np.nan, 0.0, 0.0], "mount_rates holds non-finite values"),
+    ([1.0, 2.0], "mount_rates must have shape (3,) or (3, 3), got (2,)"),
+    (np.zeros((2, 3)), "mount_rates must have shape (3,) or (3, 3), got (2, 3)"),
+], ids=["nan", "two-numbers", "rows-short"])
+@pytest.mark.parametrize("how", ["published", "played-without-mount-poses", "played-on-mount-poses"])
+def test_the_dynamic_node_refuses_bad_mount_rates_however_they_come(art, rates, message, how):
+    # the rates turn every published frame: a NaN or a row of the wrong length is refused, not broadcast
+    node = DynamicArmNode(art)
+    with pytest.raises(ValueError) as info:
+        if how == "published":
+            node.published(np.zeros((3, 6)), np.zeros((3, 6)), 0.01, mount_rates=rates)
+        else:
+            poses = None if how == "played-without-mount-poses" else np.eye(4)
+            node.play(np.zeros((3, 6)), 0.01, mount_poses=poses, mount_rates=rates)
+    assert str(info.value) == message
+
+
 # -- command files -----------------------------------------------------------------------------------------
 CSV_CASES = [
     # (file name, content, code, line, words of the message)
