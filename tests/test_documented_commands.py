@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -209,3 +210,16 @@ def test_each_subcommand_s_help_says_what_its_arguments_are(argv, text, capsys):
     with pytest.raises(SystemExit):
         main(argv)
     assert text in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_field_summary_docs_field_md_shows_is_the_one_the_command_prints(tmp_path, monkeypatch, capsys):
+    # the example's numbers are the demo's: a change of the demo rig or of the field must change them too
+    text = (ROOT / "docs" / "field.md").read_text(encoding="utf-8")
+    block = r"`(mime-gui field demo\.rig\.json [^`]+)` prints:\n\n```\n(.*?)\n  \.\.\.\n```"
+    command, shown = re.search(block, text, re.S).groups()
+    folder = tmp_path / "demo"
+    shutil.copytree(DEMO, folder)
+    monkeypatch.chdir(folder)
+    assert main(shlex.split(command)[1:]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:len(shown.splitlines())] == shown.splitlines()
