@@ -733,8 +733,14 @@ def trajectory_to(built, plan_: Plan, candidate: Candidate, current=None, spin_h
     frequency (``ramp`` up, held ``spin_hold`` seconds, down), in the ``rad|m`` unit."""
     from mime_gui.rig.trajectories import Keyframe, Spin, Trajectory, fit_to_limits
 
-    x0 = built.initial_commands() if current is None else np.asarray(current, dtype=float)
     names = plan_.names
+    if current is None:
+        x0 = built.initial_commands()
+    else:
+        x0 = np.asarray(current, dtype=float)
+        if x0.shape != (len(names),) or not np.isfinite(x0).all():
+            raise ValueError(f"current must be {len(names)} finite positions ({', '.join(names)}), got "
+                             f"{x0.tolist() if x0.size <= 12 else x0.shape}")
     segments: dict[str, list] = {}
     spin = plan_.spinner
     for seg in built.segments:
