@@ -1,12 +1,12 @@
-"""Command-line contracts pinned after the twenty-sixth mutation sample:
+"""Command-line contracts pinned after a deep look at the cli:
 
 - ``cli.plan.run(args, out, err)`` writes its summary of the search (the target, how many candidates from
   how many starts) to the ``out`` it is given, not to the process's stdout, also when no candidate meets
   the target;
-- ``mime-gui play --torques`` refuses joint velocities that overflow, naming them, their step and their
-  joint: a sliding joint whose first command (a sample within a billionth of a step of the first) is
-  2e308 m from its initial position moves no frame's rotation, so only the velocities of the torques'
-  backward differences, from the initial position, are out of reach.
+- ``mime-gui play`` refuses a rate that overflows at step 0, from the positions the play starts at to its
+  first command, naming the joint: a sample within a billionth of a step of the first counts as the
+  command at step 0, so a file can jump there; the rate was taken as zero at step 0, so the jump was
+  refused later as the torques' velocities, or as the frames' rates of a frame the joint does not turn.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import argparse
 import io
 import re
 
+import pytest
 from cli_helpers import run_cli
 
 from mime_gui import RESOURCES
@@ -59,20 +60,25 @@ def test_the_plan_summary_is_written_to_the_out_stream_it_is_given(tmp_path, cap
     assert (leaked.out, leaked.err) == ("", "")
 
 
-def test_joint_velocities_that_overflow_are_refused_and_named_as_joint_velocities(tmp_path):
-    urdf = tmp_path / "slider.urdf"
-    urdf.write_text(SLIDER_URDF, encoding="utf-8")
-    # the sample 1e-12 s after the first counts as the command at step 0 (a billionth of the 1 s step); the
-    # first is the initial position: -1e308 to 1e308 in one step of 1 s is a velocity beyond a double, while
-    # the positions, poses and rates the playback checks (none at step 0) stay finite
+@pytest.mark.parametrize("robot, column, torques", [
+    ("slider", "slide", True), ("slider", "slide", False), ("demo arm", "joint_6", False),
+    ("demo rig", "motor.shaft", False),
+], ids=["slider-torques", "slider", "arm-turning", "rig-motor"])
+def test_a_rate_that_overflows_at_step_0_is_refused_naming_its_joint(tmp_path, robot, column, torques):
+    if robot == "slider":
+        played = tmp_path / "slider.urdf"
+        played.write_text(SLIDER_URDF, encoding="utf-8")
+    else:
+        played = DEMO_RIG if robot == "demo rig" else RESOURCES / "demo" / "arm.urdf"
+    # the first sample is the initial position; the one 1e-12 s later, the command at step 0: -1e308 to 1e308
+    # in one step of 1 s is a rate beyond a double, while every position stays finite
     cmd = tmp_path / "jump.csv"
-    cmd.write_text("time,slide\n0,-1e308\n1e-12,1e308\n1,1e308\n", encoding="utf-8")
+    cmd.write_text(f"time,{column}\n0,-1e308\n1e-12,1e308\n1,1e308\n", encoding="utf-8")
     out = tmp_path / "out.npz"
-    status, stdout, stderr = run_cli("play", urdf, "--commands", cmd, "--dt", "1", "--torques", "--out", out)
+    status, stdout, stderr = run_cli("play", played, "--commands", cmd, "--dt", "1", "--out", out,
+                                     *(["--torques"] if torques else []))
     assert (status, stdout) == (2, "")
-    assert stderr == (f"error[play.non-finite] {cmd}: the joint velocities overflow at step 0 (slide): the "
-                      "joints' rates and accelerations at the step 1 s are too large to compute with; check "
-                      "the file's units and values, or choose a larger step (--dt)\n")
+    assert stderr == (f"error[play.non-finite] {cmd}: the joint rates overflow at step 0 ({column}): the "
+                      f"largest command is 1e+308 for {column} at step 0, the step 1 s; check the file's "
+                      "units and values, or choose a larger step (--dt)\n")
     assert not out.exists()
-    # without --torques the same file plays: only the torques' velocities are out of reach
-    assert run_cli("play", urdf, "--commands", cmd, "--dt", "1", "--out", out)[0] == 0

@@ -43,7 +43,7 @@ def _played(T=4, joints=2, frames=3):
     playable = types.SimpleNamespace(joint_names=[f"j{k}" for k in range(joints)],
                                      frame_names=[f"f{k}" for k in range(frames)])
     schedule = types.SimpleNamespace(commands=np.zeros((T, joints)), command_names=playable.joint_names,
-                                     dt=0.5)
+                                     dt=0.5, initial_positions=np.zeros(joints))
     return trajectory, playable, schedule
 
 
@@ -95,6 +95,19 @@ def test_a_joint_s_rate_is_its_step_s_difference_over_the_step():
     assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 2 (f0)"
     schedule.dt = 0.1  # and 5e307 over 0.1 s, at step 1, overflows first
     assert _refusal(trajectory, playable, schedule) == "the joint rates overflow at step 1 (j1)"
+
+
+def test_step_0_s_rate_is_from_the_positions_the_play_starts_at():
+    trajectory, playable, schedule = _played()
+    trajectory.joint_positions[:, 1] = 1e308
+    trajectory.frame_angular_velocities[0] = np.nan  # what the jump does to the frames j1 turns
+    schedule.initial_positions = np.array([0.0, -1e308])  # 2e308 in the first 0.5 s
+    assert _refusal(trajectory, playable, schedule) == "the joint rates overflow at step 0 (j1)"
+    schedule.initial_positions = np.array([0.0, 1e308])  # no jump: the frames' own overflow is named
+    assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 0 (f0)"
+    # a joint no command names (a mimic follower) starts where step 0 left it: no rate of its own there
+    schedule.command_names, schedule.initial_positions = ["j0"], np.array([0.0])
+    assert _refusal(trajectory, playable, schedule) == "the frame angular velocities overflow at step 0 (f0)"
 
 
 def test_torques_that_are_no_numbers_are_refused_at_their_joint_and_step(tmp_path):

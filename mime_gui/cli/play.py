@@ -237,8 +237,13 @@ def _check_finite(trajectory: Trajectory, playable: Playable, schedule: Schedule
     earliest step, and in it the first joint (its position, then its rate), else the first frame in the
     chain's order (a joint's rate overflows before the frames' rates, a segment's before what rides on it)."""
     q = trajectory.joint_positions
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is looked for; no rate at step 0
-        rates = np.concatenate([np.zeros((1, q.shape[1])), np.diff(q, axis=0)]) / schedule.dt
+    # step 0's rate is from the positions the play starts at (as the frames' is): a joint no command names
+    # (a mimic follower) is taken as starting where step 0 left it
+    column = {name: i for i, name in enumerate(schedule.command_names)}
+    start = np.array([schedule.initial_positions[column[name]] if name in column else q[0, k]
+                      for k, name in enumerate(playable.joint_names)], dtype=float).reshape(1, -1)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is looked for
+        rates = np.diff(np.concatenate([start[:, :q.shape[1]], q]), axis=0) / schedule.dt
     found = []
     for rank, (what, values, names) in enumerate((
             ("joint positions", q, playable.joint_names),
