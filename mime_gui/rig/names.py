@@ -39,8 +39,9 @@ def _text(name) -> bool:
         name.encode("utf-8")  # a lone surrogate is no text a file can hold
     except UnicodeEncodeError:
         return False
-    # Cc: C0/C1 controls (newline, tab); Zl, Zp: the line and paragraph separators
-    return not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in name)
+    # Cc: C0/C1 controls (newline, tab); Zl, Zp: the line and paragraph separators; U+FFFE and U+FFFF are
+    # no characters an XML file (the MJCF and URDF exports) can hold
+    return not any(unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in "\ufffe\uffff" for c in name)
 
 
 def good_name(name, forbidden: str = ".") -> bool:

@@ -117,7 +117,8 @@ def _check_name(name: str, where: str) -> None:
         raise ExportError(
             "export.name",
             f"the name '{printable(name)}' holds a character an XML name "
-            "cannot keep (a control character, a tab or a newline); rename it",
+            "cannot keep (a control character, a tab or a newline, U+FFFE, U+FFFF or half of a surrogate "
+            "pair); rename it",
             where,
         )
 

@@ -21,7 +21,8 @@ def test_a_link_name_holding_a_tab_is_refused_with_the_fix_and_nothing_is_writte
         unregister_dynamics("tab-stage")
     error = refused.value
     assert error.code == "export.name" and error.file == "chain.stage.car\triage"
-    assert "an XML name cannot keep (a control character, a tab or a newline)" in error.message
+    assert ("an XML name cannot keep (a control character, a tab or a newline, U+FFFE, U+FFFF or half of a "
+            "surrogate pair)") in error.message
     # the tab shown as the two characters a user types for it, escaped once
     assert error.message.startswith("the name 'car\\triage' holds")
     assert error.message.endswith("; rename it")

@@ -44,7 +44,8 @@ CODES = {"chain": "name.invalid", "parts": "name.invalid", "magnets": "name.inva
          "poses": "pose.name", "trajectories": "trajectory.name", "frames": "frame.name"}
 LONGEST = "n" * MAX_NAME_LENGTH
 BAD = {"newline": "a\nb", "tab": "a\tb", "carriage-return": "ab\r", "line-separator": "a\u2028b",
-       "nul": "a\x00b", "delete": "a\x7fb", "c1-control": "a\x85b", "one-too-long": LONGEST + "n"}
+       "nul": "a\x00b", "delete": "a\x7fb", "c1-control": "a\x85b", "one-too-long": LONGEST + "n",
+       "u-fffe": "a\ufffeb", "u-ffff": "a\uffffb"}
 
 
 def _names(rig, collection):

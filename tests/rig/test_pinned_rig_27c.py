@@ -1,7 +1,6 @@
-"""Rig answers pinned down: an export header's segment line names its package and version apart, a world
-part's name no XML can hold is refused naming that part, a palette magnet is of the magnets' grade, an arm's
-torque rows are timed after each step, a part of no known material family takes the default colour, and a
-ring drawn as triangles reads with its sizes."""
+"""Rig answers pinned down: an export header's segment line names its package and version apart, a
+palette magnet is of the magnets' grade, an arm's torque rows are timed after each step, a part of no known
+material family takes the default colour, and a ring drawn as triangles reads with its sizes."""
 
 from __future__ import annotations
 
@@ -13,7 +12,7 @@ from mime_gui import __version__
 from mime_gui.multibody import read_urdf
 from mime_gui.rig import Apparatus, Arm, Box, Part, PermanentMagnet
 from mime_gui.rig.geometries import Ring
-from mime_gui.rig.simulators import ExportError, header_lines, whole
+from mime_gui.rig.simulators import header_lines, whole
 from mime_gui.rig.templates import MAGNET_MATERIAL, kind_templates
 from mime_gui.rig.torques import arm_torques
 from mime_gui.rig.visuals import part_rgba, part_shape
@@ -26,25 +25,6 @@ def test_the_header_s_segment_line_names_the_package_and_its_version_apart(tmp_p
     # a built-in kind is registered by mime_gui itself, at this version
     line = f"segment arm: Arm.Dynamic (mime_gui {__version__}, rung dynamic), servo time constant 0.0 s"
     assert line in lines
-
-
-@pytest.mark.parametrize("collection", ["parts", "magnets"])
-def test_a_world_solid_named_with_a_noncharacter_is_refused_naming_that_solid(tmp_path, collection):
-    # U+FFFE keeps the rig's name rule (it is no control character) but no XML file can hold it
-    name = "hol\ufffeder"
-    box = Box((0.01, 0.01, 0.01))
-    solid = (
-        Part(box, material="aluminium")
-        if collection == "parts"
-        else PermanentMagnet(box, material="NdFeB-N42")
-    )
-    rig = Apparatus("r", **{collection: {name: solid}})
-    assert rig.validate() == []
-    with pytest.raises(ExportError) as refused:
-        whole(rig, tmp_path)
-    assert refused.value.code == "export.name"
-    assert refused.value.file == f"{collection}.{name}"
-    assert refused.value.one_line().startswith(f"error[export.name] {collection}.hol")
 
 
 def test_every_palette_magnet_is_of_the_magnets_grade_and_valid_as_dropped():
