@@ -190,3 +190,12 @@ def test_with_a_follower_joint_the_refusal_names_both_accepted_lengths(mimic_art
         node.advance(node.initial_state(), np.zeros(2), 0.1)
     assert str(info.value) == ("joint_positions must have 3 entries (j1, j2, j4) or 4 (every joint, "
                                "followers included), got shape (2,)")
+
+
+def test_a_command_file_that_is_not_utf8_is_refused_naming_the_byte_and_what_a_command_file_is(tmp_path):
+    path = tmp_path / "latin1.csv"
+    path.write_bytes("time,joint_1\n0,0\n# réglage\n".encode("latin-1"))
+    with pytest.raises(CommandFileError) as info:
+        read_commands(path)
+    assert (info.value.code, info.value.file) == ("commands.format", str(path))
+    assert info.value.message == "not UTF-8 text (byte 20); a command file is CSV text"
