@@ -103,18 +103,22 @@ def test_a_point_out_of_reach_ends_at_the_nearest_pose_with_its_distance(demo):
                 assert distance(moved) >= best - 1e-12, (name, j, h)
 
 
-def test_a_target_past_a_joint_s_lower_limit_leaves_that_joint_on_it_and_named(demo):
+@pytest.mark.parametrize("side", ["lower", "upper"])
+def test_a_target_past_a_joint_s_limit_leaves_that_joint_on_it_and_named(demo, side):
     built, chain = demo
-    lower = built.segments["arm"].articulation.lower[1]
-    assert lower == -1.8  # joint_2's, in the demo's arm.urdf
-    arm = np.array([0.3, -1.8, 2.5, 0.2, 0.5, 0.1])
+    lower = side == "lower"
+    limit = getattr(built.segments["arm"].articulation, side)[1]
+    assert limit == (-1.8 if lower else 1.8)  # joint_2's, in the demo's arm.urdf
+    arm = np.array([0.3, limit, 2.5 if lower else -1.0, 0.2, 0.5, 0.1])
     beyond = arm.copy()
-    beyond[1] = lower - 0.4
+    beyond[1] = limit + (-0.4 if lower else 0.4)
     target = demo_poses(beyond, 0.4)["rotor"]  # Pinocchio's pose with joint_2 0.4 rad past its limit
     found = chain.reach(chain.initial_state({"arm": arm, "motor": [0.4]}), "motor", "rotor", target)
     assert not found.result.converged
-    assert found.positions["arm"][1] == lower
-    assert found.result.at_lower == ("arm.joint_2",) and found.result.at_upper == ()
+    assert found.positions["arm"][1] == limit
+    # the caller (the app's posing) reads which joints stopped it, named segment.joint
+    stopped = (("arm.joint_2",), ()) if lower else ((), ("arm.joint_2",))
+    assert (found.result.at_lower, found.result.at_upper) == stopped
 
 
 def test_refusals(demo):
