@@ -134,8 +134,7 @@ def zone_findings(built, trajectory, start: float = 0.0) -> ZoneCheck:
     magnets = magnet_sources(built)
     M = len(magnets)
     X = np.stack([m.poses(frame_poses) for m in magnets], axis=1) if magnets else np.zeros((T, 0, 4, 4))
-    parts = {p["name"]: p for p in built.report.data["parts"] if p["collection"] == "magnets"}
-    moment = np.array([parts[m.name]["magnet"]["moment"] for m in magnets])
+    moment = np.array([built.analysis.moments[m.name].moment for m in magnets])
     radii = np.array([bounding_radius(m) for m in magnets])
     W = _zone_poses(built, zones, frame_poses)
     worst = np.zeros((T, Z))

@@ -13,6 +13,7 @@ constant ``axis_X_frame``. Inertias are kept in axis frames too.
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -148,7 +149,28 @@ def model(art: Articulation) -> Model:
     return m
 
 
-def _build(art: Articulation) -> Model:
+# The kinematic constants of the last few articulation structures, keyed by the arrays they are computed
+# from: an edit that changes a part's mass compiles a new Articulation of the same structure, and its Model
+# then computes only what the masses give.
+_KINEMATIC: OrderedDict = OrderedDict()
+_KINEMATIC_SIZE = 8
+
+
+def _kinematic(art: Articulation) -> dict:
+    """The Model's fields that the joints and frames alone give (cached by structure, see above)."""
+    key = art.kinematics_key
+    fields = _KINEMATIC.get(key)
+    if fields is None:
+        fields = _kinematic_fields(art)
+        _KINEMATIC[key] = fields
+        if len(_KINEMATIC) > _KINEMATIC_SIZE:
+            _KINEMATIC.popitem(last=False)
+    else:
+        _KINEMATIC.move_to_end(key)
+    return fields
+
+
+def _kinematic_fields(art: Articulation) -> dict:
     nb, nq = art.nbodies, art.nq
     parent = np.asarray(art.parent, dtype=np.intp)
     prismatic = np.asarray(art.joint_type) == PRISMATIC
@@ -165,14 +187,6 @@ def _build(art: Articulation) -> Model:
     frame_body = np.asarray(art.frame_body, dtype=np.intp)
     axis_X_frame = axis_X_body[frame_body] @ art.body_X_frame
 
-    mass = np.array(art.mass_of_body, dtype=float)
-    mass[0] = 0.0
-    At = np.swapaxes(A, 1, 2)
-    com = np.einsum("bji,bj->bi", A, art.com)  # A^T c
-    inertia_com = At @ art.inertia_com @ A
-    inertia_com[0] = 0.0
-    com[0] = 0.0
-
     depth = [0] * nb
     parents = parent.tolist()
     for b in range(1, nb):
@@ -188,16 +202,32 @@ def _build(art: Articulation) -> Model:
     slot = np.zeros(nq, dtype=np.intp)
     slot[rev_idx] = np.arange(len(rev_idx))
     slot[pri_idx] = np.arange(len(pri_idx))
-    for a in (rev_idx, pri_idx, slot, parent, prismatic, A, pxa, axis_X_body, axis_X_frame, frame_body, mass,
-              com, inertia_com):
+    c01 = pxa[:, :, 0] + 1j * pxa[:, :, 1]
+    for a in (rev_idx, pri_idx, slot, parent, prismatic, A, pxa, axis_X_body, axis_X_frame, frame_body, c01):
         a.setflags(write=False)
-    return Model(
+    return dict(
         nb=nb, nq=nq, parent=parent, parent_list=[int(p) for p in parent],
-        parent_axis_c01=pxa[:, :, 0] + 1j * pxa[:, :, 1], prismatic=prismatic, revolute=~prismatic,
+        parent_axis_c01=c01, prismatic=prismatic, revolute=~prismatic,
         any_prismatic=bool(prismatic.any()), revolute_index=rev_idx, prismatic_index=pri_idx,
         joint_slot=slot, A=A, parent_axis_X_axis0=pxa, axis_X_body=axis_X_body,
-        axis_X_frame=axis_X_frame, frame_body=frame_body,
-        mass=mass, com=com, inertia_com=inertia_com, depth_order=tuple(levels),
-        batch_constants=_batch_constants(pxa, mass, com, inertia_com),
+        axis_X_frame=axis_X_frame, frame_body=frame_body, depth_order=tuple(levels),
+    )
+
+
+def _build(art: Articulation) -> Model:
+    kin = _kinematic(art)
+    A = kin["A"]
+    mass = np.array(art.mass_of_body, dtype=float)
+    mass[0] = 0.0
+    At = np.swapaxes(A, 1, 2)
+    com = np.einsum("bji,bj->bi", A, art.com)  # A^T c
+    inertia_com = At @ art.inertia_com @ A
+    inertia_com[0] = 0.0
+    com[0] = 0.0
+    for a in (mass, com, inertia_com):
+        a.setflags(write=False)
+    return Model(
+        **kin, mass=mass, com=com, inertia_com=inertia_com,
+        batch_constants=_batch_constants(kin["parent_axis_X_axis0"], mass, com, inertia_com),
         mass_or_one=np.where(mass > 0, mass, 1.0), mass_eye=mass[:, None, None] * np.eye(3),
     )

@@ -12,6 +12,7 @@ Every link name stays addressable as a frame (``frame_names``): a frame is fixed
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -87,6 +88,18 @@ class Articulation:
     @property
     def is_mimic(self) -> np.ndarray:
         return self.mimic_master >= 0
+
+    @cached_property
+    def kinematics_key(self) -> tuple:
+        """Everything but the mass properties, armature, damping and friction: two articulations with equal
+        keys have the same names, joints, limits and frames, so the same poses and motions (an edit that
+        changes only a part's mass compiles one with the key of the last)."""
+        arrays = (self.parent, self.joint_type, self.continuous, self.axis, self.parent_X_joint, self.lower,
+                  self.upper, self.effort_limit, self.velocity_limit, self.frame_body, self.body_X_frame,
+                  self.mimic_master, self.mimic_multiplier, self.mimic_offset)
+        arrays = [np.asarray(a) for a in arrays]  # one made by hand may hold lists
+        return (self.name, self.root_name, tuple(self.body_names), tuple(self.joint_names),
+                tuple(self.frame_names), *((a.dtype.str, a.shape, a.tobytes()) for a in arrays))
 
     # -- names -------------------------------------------------------------------------------------
     def frame_index(self, name: str) -> int:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from mime_gui import RESOURCES
+from mime_gui.rig.registry_epoch import bump
 from mime_gui.rig.units import KG_M2, Quantity
 
 ACTUATORS_FILE = RESOURCES / "actuators.json"
@@ -77,11 +78,13 @@ def register_actuator(name: str, rotor_inertia: Quantity | float, source: str,
         raise ValueError(f"actuator {name!r} is already registered; pass replace=True to replace it")
     record = ActuatorRecord(name, value, source)
     _registered[name] = record
+    bump()
     return record
 
 
 def unregister_actuator(name: str) -> None:
     _registered.pop(name, None)
+    bump()
 
 
 def actuator(name: str) -> ActuatorRecord | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -24,7 +24,7 @@ from mime_gui.multibody.tree import Inertial
 from mime_gui.rig.findings import RigError
 from mime_gui.rig.geometries import paths_of
 from mime_gui.rig.parts import PermanentMagnet
-from mime_gui.rig.payload import carry
+from mime_gui.rig.payload import carry, report_entry
 from mime_gui.rig.report import RigReport, geometry_dict, link_inertials
 from mime_gui.rig.rules import Analysis, analyse
 from mime_gui.rig.segments import _ArmSegment, _MotorSegment
@@ -59,14 +59,19 @@ class BuiltSegment:
     articulation: Articulation  # compiled from ``tree`` with the armature
     mount: tuple[str, str] | None  # (segment, frame) it rides on; None: the world
     placement: np.ndarray  # mount_X_base (or world_X_base for the first segment)
-    riders: tuple = ()  # the segments it carries (mime_gui.rig.payload.Rider)
     # grafted link → (collection, name) of the part or magnet it stands for: what a drawn link is, so no
     # caller reads it from the link's name
     grafts: Mapping[str, tuple[str, str]] = field(default_factory=dict)
-    # how its riders are welded on and hung on it (mime_gui.rig.payload.carry), made on first use: an edit
-    # is drawn without waiting for the dynamics' articulations
+    # what rides on it, how its riders are welded on and how they hang on it (mime_gui.rig.payload.carry),
+    # made on first use: an edit is drawn without waiting for the payload's mass properties
+    ride: Callable[[], tuple] | None = field(default=None, repr=False)
     weld: Callable[[], Articulation] | None = field(default=None, repr=False)
     hang: Callable[[], object] | None = field(default=None, repr=False)
+
+    @cached_property
+    def riders(self) -> tuple:
+        """The segments it carries, as rigid bodies (:class:`mime_gui.rig.payload.Rider`), in mount order."""
+        return () if self.ride is None else tuple(self.ride())
 
     @cached_property
     def carrying(self) -> Articulation | None:
@@ -144,10 +149,17 @@ class RigTrajectory:
 class BuiltRig:
     """A built apparatus: ``report``, ``articulation(segment)``, ``node(segment)`` and ``play(...)``."""
 
-    def __init__(self, apparatus, segments: dict[str, BuiltSegment], report: RigReport):
+    def __init__(self, apparatus, segments: dict[str, BuiltSegment],
+                 report: RigReport | Callable[[], RigReport], analysis: Analysis | None = None):
         self.apparatus = apparatus
         self.segments = segments
-        self.report = report
+        self.analysis = analysis if analysis is not None else analyse(apparatus)  # what the rules resolved
+        self._report = report
+
+    @cached_property
+    def report(self) -> RigReport:
+        """The build report, made on first use (``report`` given as a callable) or as given."""
+        return self._report() if callable(self._report) else self._report
 
     def articulation(self, segment: str) -> Articulation:
         """The segment's Articulation with its armature and grafted parts."""
@@ -339,6 +351,15 @@ def build(apparatus, analysis: Analysis | None = None, reuse=None) -> BuiltRig:
         raise RigError(a.findings)
     segments: dict[str, BuiltSegment] = {}
     grafts: list[dict] = []
+    for name, seg in apparatus.chain.items():
+        segments[name], seg_grafts = _build_segment(name, seg, apparatus, a, reuse=(reuse or {}).get(name))
+        grafts += seg_grafts
+    segments = carry(segments, apparatus, a)
+    return BuiltRig(apparatus, segments, partial(_report, apparatus, a, segments, grafts), a)
+
+
+def _report(apparatus, a: Analysis, segments: dict[str, BuiltSegment], grafts: list[dict]) -> RigReport:
+    """The build report of a built rig (see :mod:`mime_gui.rig.report`), made when it is first read."""
     mounted_mass = {n: 0.0 for n in apparatus.chain}
     parts_report: list[dict] = []
     for collection, name, part in apparatus.solids():
@@ -368,12 +389,9 @@ def build(apparatus, analysis: Analysis | None = None, reuse=None) -> BuiltRig:
 
     seg_report = []
     for name, seg in apparatus.chain.items():
-        segments[name], seg_grafts = _build_segment(name, seg, apparatus, a, reuse=(reuse or {}).get(name))
-        grafts += seg_grafts
-        seg_report.append(_segment_report(name, seg, a, segments[name].tree, mounted_mass[name]))
-    segments, payloads = carry(segments, apparatus, a)
-    for entry in seg_report:
-        entry["payload"] = payloads[entry["name"]]
+        entry = _segment_report(name, seg, a, segments[name].tree, mounted_mass[name])
+        entry["payload"] = report_entry(name, seg, list(segments[name].riders))
+        seg_report.append(entry)
 
     world = sum(p["mass"] for p in parts_report if p["mount"] is None)
     carried = sum(p["mass"] for p in parts_report if p["carried_by"] is not None)
@@ -391,9 +409,8 @@ def build(apparatus, analysis: Analysis | None = None, reuse=None) -> BuiltRig:
         "magnets": sum(1 for p in parts_report if "magnet" in p),
         "magnetic_moment": sum(p["magnet"]["moment"] for p in parts_report if "magnet" in p),
     }
-    report = RigReport({"rig": apparatus.name, "segments": seg_report, "parts": parts_report,
-                        "grafts": grafts, "totals": totals})
-    return BuiltRig(apparatus, segments, report)
+    return RigReport({"rig": apparatus.name, "segments": seg_report, "parts": parts_report,
+                      "grafts": grafts, "totals": totals})
 
 
 def _segment_report(name: str, seg, a: Analysis, tree: MultibodyTree, mounted: float) -> dict:

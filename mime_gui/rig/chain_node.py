@@ -62,8 +62,9 @@ class ChainNode:
 
     def __init__(self, segments: Mapping[str, ChainSegment], servo_time_constant: float | None = None,
                  reuse: ChainNode | None = None):
-        """``reuse``: an earlier chain node whose per-segment nodes are taken where the articulation is the
-        same object and the placement and servo time constant are equal (an edit rebuilds only what
+        """``reuse``: an earlier chain node whose per-segment nodes are taken where the articulation has the
+        same kinematics (:attr:`~mime_gui.multibody.Articulation.kinematics_key`: an edit of a part's mass
+        moves nothing) and the placement and servo time constant are equal (an edit rebuilds only what
         changed)."""
         self.segments = dict(segments)
         self.mounts = {n: s.mount for n, s in self.segments.items()}
@@ -72,7 +73,9 @@ class ChainNode:
         for n, s in self.segments.items():
             tau = s.servo_time_constant if servo_time_constant is None else servo_time_constant
             old = reuse.nodes.get(n) if reuse is not None else None
-            if (old is not None and old.art is s.articulation and old.servo_time_constant == float(tau)
+            if (old is not None and (old.art is s.articulation
+                                     or old.art.kinematics_key == s.articulation.kinematics_key)
+                    and old.servo_time_constant == float(tau)
                     and np.array_equal(old.placement, s.placement)):
                 self.nodes[n] = old
             else:

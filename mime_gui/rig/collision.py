@@ -418,7 +418,7 @@ def _model(built) -> ClearanceModel:
     for collection, pname, part in rig.solids():
         if part.mount is not None:
             continue  # grafted: read above
-        centroid = part.geometry.mass_properties(rig.base).centroid
+        centroid = built.analysis.masses[(collection, pname)].centroid  # as built, not read again
         body, why = _item_body(f"{collection}.{pname}", "world part", f"{collection}.{pname}", -1, part.at,
                                part_shape(part, centroid, rig.base), world)
         if body is None:

@@ -32,6 +32,7 @@ import numpy as np
 from mime_gui.multibody import MultibodyTree
 from mime_gui.multibody.errors import DynamicsError
 from mime_gui.multibody.tree import Joint, Limit, Link
+from mime_gui.rig.registry_epoch import bump
 from mime_gui.rig.segments import SEGMENT_KINDS, _positions, _Segment
 
 GROUP = "mime_gui.dynamics"
@@ -72,6 +73,7 @@ def register_dynamics(name: str, factory: Callable[..., MultibodyTree], replace:
         raise DynamicsError("dynamics.duplicate", f"the kind {name!r} is already registered (by "
                             f"{kinds()[name].origin}); pass replace=True to replace it")
     _registered[name] = Kind(name, factory, package, version)
+    bump()
 
     def make(**kw) -> LabSegment:
         return LabSegment(kind=name, **kw)
@@ -82,6 +84,7 @@ def register_dynamics(name: str, factory: Callable[..., MultibodyTree], replace:
 
 def unregister_dynamics(name: str) -> None:
     _registered.pop(name, None)
+    bump()
 
 
 def _entry_points():

@@ -66,13 +66,13 @@ def bounding_radius(magnet: MagnetSource) -> float:
 def magnet_sources(built) -> list[MagnetSource]:
     """Every magnet of a built rig, in the rig's order."""
     rig = built.apparatus
-    resolved = {p["name"]: p for p in built.report.data["parts"] if p["collection"] == "magnets"}
+    a = built.analysis  # each magnet's moment and centroid, as the rules resolved them
     frames = {name: i for i, name in enumerate(built.frame_names)}
     out = []
     for name, magnet in rig.magnets.items():
-        moment = resolved[name]["magnet"]
-        J = moment["remanence"] * np.asarray(moment["direction"], dtype=float)
-        centroid = np.asarray(resolved[name]["centroid_in_geometry"], dtype=float)
+        moment = a.moments[name]
+        J = moment.remanence * np.asarray(moment.direction, dtype=float)
+        centroid = np.asarray(a.masses[("magnets", name)].centroid, dtype=float)
         world_X_magnet = np.eye(4)
         frame = None
         if magnet.mount is None:

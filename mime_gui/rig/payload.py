@@ -16,7 +16,7 @@ none either, and the build report says so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 
 import numpy as np
 
@@ -123,7 +123,7 @@ def report_entry(name: str, seg, found: list[Rider]) -> dict:
     if not seg.dynamic:
         return {"carried": False, "riders": riding, "mass": 0.0,
                 "detail": "kinematic segment: prescribed motion, carries no payload"}
-    if not getattr(seg, "carries_payload", True):
+    if not carried(seg):
         return {"carried": False, "riders": riding, "mass": 0.0,
                 "detail": "carries_payload is off: what rides on it is carried by no segment"}
     return {"carried": True, "riders": riding, "mass": float(sum(r.mass for r in found)),
@@ -131,20 +131,35 @@ def report_entry(name: str, seg, found: list[Rider]) -> dict:
             "nothing rides on it"}
 
 
-def carry(segments: dict, apparatus, analysis) -> tuple[dict, dict[str, dict]]:
-    """Every dynamic segment that carries its payload gets ``carrying`` (its articulation with the riders
-    welded on), ``riders`` and ``coupled`` (its riders hung on it, moving: :mod:`mime_gui.rig.coupled`);
-    returns the new segments and each segment's report entry."""
+def carry(segments: dict, apparatus, analysis) -> dict:
+    """Every segment gets ``ride`` (its riders as rigid bodies, :func:`riders`); a dynamic segment that
+    carries its payload and has riders gets ``weld`` (its articulation with the riders welded on,
+    :func:`carrying`) and ``hang`` (its riders hung on it, moving: :mod:`mime_gui.rig.coupled`). All three
+    are made on first use: an edit is drawn without waiting for the payload's mass properties. Returns the
+    new segments."""
     import dataclasses
 
     from mime_gui.rig.coupled import coupled
 
-    out, reports = dict(segments), {}
+    mounts = {n: s.mount for n, s in segments.items()}
+    out = dict(segments)
     for name, s in segments.items():
-        found = riders(name, segments, apparatus, analysis)
-        reports[name] = report_entry(name, s.segment, found)
-        if reports[name]["carried"] and found:
-            out[name] = dataclasses.replace(
-                s, riders=tuple(found), weld=partial(carrying, s.articulation, found),
-                hang=partial(coupled, name, segments, apparatus, analysis))
-    return out, reports
+        ride = lru_cache(maxsize=None)(partial(_rider_tuple, name, segments, apparatus, analysis))
+        welds = carried(s.segment) and len(riders_of(mounts, name)) > 1
+        out[name] = dataclasses.replace(
+            s, ride=ride, weld=partial(_weld, s.articulation, ride) if welds else None,
+            hang=partial(coupled, name, segments, apparatus, analysis) if welds else None)
+    return out
+
+
+def carried(seg) -> bool:
+    """Whether the segment carries what rides on it: a dynamic one, unless ``carries_payload`` is off."""
+    return bool(seg.dynamic) and getattr(seg, "carries_payload", True)
+
+
+def _rider_tuple(carrier: str, built: dict, apparatus, analysis) -> tuple[Rider, ...]:
+    return tuple(riders(carrier, built, apparatus, analysis))
+
+
+def _weld(art, ride):
+    return carrying(art, list(ride()))

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from importlib import import_module
 
 from mime_gui.multibody import MultibodyTree, UrdfError
 from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH
 from mime_gui.rig.armature import ArmatureSource, armature_sources
 from mime_gui.rig.dynamics import DynamicsError, LabSegment
 from mime_gui.rig.findings import Finding
+from mime_gui.rig.geometries import paths_of
 from mime_gui.rig.geometries.tables import geometry_rule
 from mime_gui.rig.mass import MagnetMoment, PartMass, magnet_moment, part_mass
 from mime_gui.rig.mount_rules import resolve_mount
 from mime_gui.rig.names import MAX_NAME_LENGTH, RULE, good_name, good_title, rule, shown
 from mime_gui.rig.parts import PermanentMagnet
+from mime_gui.rig.registry_epoch import epoch
 from mime_gui.rig.segments import MOTOR_JOINT, _ArmSegment, _MotorSegment
 from mime_gui.rig.tolerance_rules import tolerance_problems
 from mime_gui.rig.units import KG_M2, check_declaration
@@ -143,6 +146,13 @@ class Analysis:
     masses: dict[tuple[str, str], PartMass] = field(default_factory=dict)
     moments: dict[str, MagnetMoment] = field(default_factory=dict)
     armature: dict[str, list[ArmatureSource]] = field(default_factory=dict)
+    # what a later analysis of an edited rig may take over (see :func:`analyse`'s ``since``): the rig read,
+    # the registries' epoch then, the chain's findings, and each part's results by (collection, name)
+    rig: object = field(default=None, repr=False)
+    epoch: int = -1
+    chain_findings: tuple[Finding, ...] = ()
+    solids: dict = field(default_factory=dict, repr=False)
+    stages: dict[str, tuple[Finding, ...]] = field(default_factory=dict, repr=False)
 
     def add(self, code: str, where: str, message: str) -> None:
         self.findings.append(Finding(code, where, message))
@@ -320,10 +330,49 @@ def _resolve_segment_mount(name: str, mount, earlier: list[str], a: Analysis) ->
     return None
 
 
-def analyse(rig) -> Analysis:
-    """Check every rule and resolve what the build needs."""
-    a = Analysis()
-    _check_names(rig, a)
+def _same_chain(rig, since: Analysis) -> bool:
+    """Whether ``rig``'s chain and declared frames are those ``since`` analysed: the same segment and frame
+    objects in the same order, the same folders and registries. (Rigs are edited by replacing items, never
+    in place; a description changed on disk is read again by reopening the rig.)"""
+    old = since.rig
+    return (old is not None and since.epoch == epoch() and old.base == rig.base
+            and old.package_dirs == rig.package_dirs and _same_items(old.chain, rig.chain)
+            and _same_items(old.frames, rig.frames))
+
+
+def _same_items(old: dict, new: dict) -> bool:
+    return list(old) == list(new) and all(old[k] is v for k, v in new.items())
+
+
+# The rules checked after the parts, in order: (stage, its module, whose check_<stage>(rig, a) adds its
+# findings; the rig's collections whose items it reads; those whose names only it reads). Each reads the
+# chain's trees and mounts besides.
+_STAGES = (
+    ("probes", "probe_rules", ("probes", "magnets"), ()),
+    ("samples", "sample_rules", ("samples",), ("chain", "parts", "magnets", "probes")),
+    ("zones", "zone_rules", ("zones",), ("chain", "parts", "magnets", "probes", "samples")),
+    ("clearance", "clearance_rules", ("clearance",), ()),
+    ("poses", "pose_rules", ("poses",), ()),
+    ("trajectories", "trajectory_rules", ("trajectories", "poses"), ()),
+    ("targets", "target_rules", ("targets",), ("probes", "samples")),
+)
+
+
+def _same_inputs(old, new, items, names) -> bool:
+    """Whether a stage reads the same in ``new`` as in ``old``: the same objects (none naming a file, which
+    may have changed on disk) and the same names."""
+    for c in items:
+        before, now = getattr(old, c), getattr(new, c)
+        if not isinstance(now, dict):
+            if before is not now:
+                return False
+            continue
+        if not _same_items(before, now) or any(paths_of(getattr(v, "geometry", None)) for v in now.values()):
+            return False
+    return all(list(getattr(old, c)) == list(getattr(new, c)) for c in names)
+
+
+def _check_chain(rig, a: Analysis) -> None:
     for name, seg in rig.chain.items():
         a.trees[name] = _segment_tree(name, seg, rig, a)
     from mime_gui.rig.frame_rules import declare_frames
@@ -336,47 +385,83 @@ def analyse(rig) -> Analysis:
             a.frame_sets[name] = frozenset(a.frames[name])
     for index, (name, seg) in enumerate(rig.chain.items()):
         _check_segment(index, name, seg, rig, a)
+
+
+def _take_chain(a: Analysis, since: Analysis) -> None:
+    """The chain's trees, frames, mounts, armature and findings as ``since`` resolved them."""
+    a.trees = dict(since.trees)
+    a.declared = dict(since.declared)
+    a.frames = dict(since.frames)
+    a.frame_sets = dict(since.frame_sets)
+    a.segment_mounts = dict(since.segment_mounts)
+    a.armature = dict(since.armature)
+    a.findings += since.chain_findings
+
+
+def _check_solid(rig, a: Analysis, collection: str, name: str, part) -> MagnetMoment | None:
+    """One part's or magnet's rules; its mount and mass go in ``a``; returns its magnet's moment."""
+    where = f"{collection}.{name}"
+    a.part_mounts[(collection, name)] = resolve_mount(f"{where}.mount", part.mount, rig, a, "part")
+    if not _placed(part.at):
+        a.add("part.placement", f"{where}.at", f"at {part.at} must be finite (m), each coordinate "
+                                               f"within ±{MAX_LENGTH:g} m")
+    mass, problems = part_mass(part, rig.base)
+    for code, w, message in problems:
+        a.add(code, f"{where}.{w}", message)
+    if mass is not None:
+        a.masses[(collection, name)] = mass
+    if isinstance(part, PermanentMagnet):
+        moment, problems = magnet_moment(part, mass.volume if mass is not None else None)
+        for code, w, message in problems:
+            a.add(code, f"{where}.{w}", message)
+        if moment is not None:
+            a.moments[name] = moment
+        return moment
+    if collection == "magnets":
+        a.add("magnet.magnetisation", where, "a magnet is a PermanentMagnet (with a magnetisation), "
+                                             "not a plain Part; move it to parts or make it a magnet")
+    return None
+
+
+def analyse(rig, since: Analysis | None = None) -> Analysis:
+    """Check every rule and resolve what the build needs. ``since``: the analysis of the rig this one was
+    edited from; what the edit left as it was (the chain and declared frames, each part or magnet whose
+    shape needs no file) is taken from it, its findings in their places, instead of checked again."""
+    a = Analysis(rig=rig, epoch=epoch())
+    _check_names(rig, a)
+    chain_kept = since is not None and _same_chain(rig, since)
+    start = len(a.findings)
+    if chain_kept:
+        _take_chain(a, since)
+    else:
+        _check_chain(rig, a)
+    a.chain_findings = tuple(a.findings[start:])
     for collection in ("parts", "magnets"):
         for name, part in getattr(rig, collection).items():
-            where = f"{collection}.{name}"
-            a.part_mounts[(collection, name)] = resolve_mount(f"{where}.mount", part.mount, rig, a, "part")
-            if not _placed(part.at):
-                a.add("part.placement", f"{where}.at", f"at {part.at} must be finite (m), each coordinate "
-                                                       f"within ±{MAX_LENGTH:g} m")
-            mass, problems = part_mass(part, rig.base)
-            for code, w, message in problems:
-                a.add(code, f"{where}.{w}", message)
-            if mass is not None:
-                a.masses[(collection, name)] = mass
-            if isinstance(part, PermanentMagnet):
-                moment, problems = magnet_moment(part, mass.volume if mass is not None else None)
-                for code, w, message in problems:
-                    a.add(code, f"{where}.{w}", message)
+            key = (collection, name)
+            old = since.solids.get(key) if chain_kept else None
+            if old is not None and old[0] is part and not paths_of(part.geometry):
+                _, findings, mount, mass, moment = old
+                a.part_mounts[key] = mount
+                a.findings += findings
+                if mass is not None:
+                    a.masses[key] = mass
                 if moment is not None:
                     a.moments[name] = moment
-            elif collection == "magnets":
-                a.add("magnet.magnetisation", where, "a magnet is a PermanentMagnet (with a magnetisation), "
-                                                     "not a plain Part; move it to parts or make it a magnet")
-    from mime_gui.rig.probe_rules import check_probes  # here: it reads the frames resolved above
-
-    check_probes(rig, a)
-    from mime_gui.rig.sample_rules import check_samples
-    from mime_gui.rig.zone_rules import check_zones
-
-    check_samples(rig, a)
-    check_zones(rig, a)
-    from mime_gui.rig.clearance_rules import check_clearance
-
-    check_clearance(rig, a)
-    from mime_gui.rig.pose_rules import check_poses  # here too: it reads the trees resolved above
-
-    check_poses(rig, a)
-    from mime_gui.rig.trajectory_rules import check_trajectories  # and the poses' names
-
-    check_trajectories(rig, a)
-    from mime_gui.rig.target_rules import check_targets
-
-    check_targets(rig, a)
+            else:
+                start = len(a.findings)
+                moment = _check_solid(rig, a, collection, name, part)
+                findings = tuple(a.findings[start:])
+            a.solids[key] = (part, findings, a.part_mounts[key], a.masses.get(key), moment)
+    for stage, module, items, names in _STAGES:
+        old = since.stages.get(stage) if chain_kept else None
+        if old is not None and _same_inputs(since.rig, rig, items, names):
+            a.findings += old
+            a.stages[stage] = old
+            continue
+        start = len(a.findings)
+        getattr(import_module(f"mime_gui.rig.{module}"), f"check_{stage}")(rig, a)
+        a.stages[stage] = tuple(a.findings[start:])
     return a
 
 

@@ -61,6 +61,7 @@ class Document:
     rig: Apparatus
     findings: tuple[Finding, ...] = ()
     built: object = None  # the last BuiltRig that succeeded (None until the rig is valid once)
+    analysis: object = None  # the rules' Analysis of ``rig`` (the next edit's analysis takes over from it)
     segments: dict[str, DrawnSegment] = field(default_factory=dict)
     # the bundle (.zip) this document was extracted from, '' otherwise: ``path`` is then the extracted copy
     # in the bundle cache, which is no place to keep work (Save asks for a name)

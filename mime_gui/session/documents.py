@@ -99,7 +99,7 @@ class Documents:
         """``doc`` holds ``rig`` from now on, drawn again: (added, changed, removed) segment names."""
         previous = doc.segments
         doc.rig = rig
-        return draw(doc, analyse(rig), self.stand_ins, previous)
+        return draw(doc, analyse(rig, since=doc.analysis), self.stand_ins, previous)
 
     # -- saving and exporting --------------------------------------------------------------------------
     @property

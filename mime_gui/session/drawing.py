@@ -27,6 +27,7 @@ def draw(doc: Document, analysis, stand_ins: StandIns,
     reuse = {name: (old.tree, old.articulation) for name, old in previous.items()
              if name in keys and old.key == keys[name]}
     doc.findings = tuple(analysis.findings)
+    doc.analysis = analysis
     drawn = None
     if strict:
         try:

@@ -261,6 +261,8 @@ class SceneView(QWidget):
         if poses.shape != seg.poses.shape:
             raise ValueError(f"segment {segment!r} has {seg.art.nframes} frames: expected poses of shape "
                              f"{seg.poses.shape}, got {poses.shape}")
+        if np.array_equal(poses, seg.poses):
+            return  # every shown actor already stands where these poses put it (an edit elsewhere)
         seg.poses[...] = poses
         layers = self._visibility.layers
         for layer, group in seg.layers.items():

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import os
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,9 @@ from mime_gui.multibody.errors import CodedError
 from mime_gui.multibody.magnitudes import MAX_FACTOR
 from mime_gui.rig.geometries.registry import Field, GeometryKind, KindTemplate, MassProperties, register
 from mime_gui.rig.segments import _vector
+
+#: the mesh files kept read (each version of a file counts once)
+MAX_CACHED_MESHES = 64
 
 
 @dataclass(frozen=True)
@@ -74,8 +78,29 @@ class Mesh:
                                   np.array(mesh.moment_inertia, dtype=float))
 
 
-@cache
 def load_mesh(path: str):
+    """The file's triangles, read once per version of the file (its size and modification time): a mesh
+    saved again is read again at the next check or reload; one removed since it was read stands as read
+    (while it is kept)."""
+    try:
+        st = os.stat(path)
+        stamp = (st.st_size, st.st_mtime_ns)
+    except OSError:
+        stamp = _stamps.get(path)  # None: never read; reading says why
+    mesh = _load_mesh(path, stamp)
+    if stamp is not None:
+        _stamps[path] = stamp
+        _stamps.move_to_end(path)
+        if len(_stamps) > MAX_CACHED_MESHES:
+            _stamps.popitem(last=False)
+    return mesh
+
+
+_stamps: OrderedDict[str, tuple[int, int]] = OrderedDict()  # path -> the version last read
+
+
+@lru_cache(maxsize=MAX_CACHED_MESHES)
+def _load_mesh(path: str, stamp):
     import trimesh
 
     mesh = mesh_files.load(path, force="mesh")  # checked and defused before trimesh sees it

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mime_gui.multibody.magnitudes import MAX_LENGTH
+from mime_gui.rig.registry_epoch import bump
 
 #: how far inside a solid a point must be, relative to the solid's size, to count as inside: a probe on the
 #: surface (a sensor resting on the magnet) is outside
@@ -143,6 +144,7 @@ def register(kind: GeometryKind) -> GeometryKind:
     if getattr(kind.cls, "kind", None) != kind.type:
         raise ValueError(f"{kind.cls.__name__}.kind must be {kind.type!r}")
     KINDS[kind.type] = kind
+    bump()
     return kind
 
 
