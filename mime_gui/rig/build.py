@@ -155,6 +155,7 @@ class BuiltRig:
         self.segments = segments
         self.analysis = analysis if analysis is not None else analyse(apparatus)  # what the rules resolved
         self._report = report
+        self._nodes: dict = {}  # segment -> its node with the rig's servo time constant
 
     @cached_property
     def report(self) -> RigReport:
@@ -174,12 +175,18 @@ class BuiltRig:
         return self.segments[segment].dynamics_articulation
 
     def node(self, segment: str, servo_time_constant: float | None = None):
-        """A :class:`~mime_gui.nodes.KinematicArmNode` for the segment, placed as the rig places it."""
+        """A :class:`~mime_gui.nodes.KinematicArmNode` for the segment, placed as the rig places it (with the
+        rig's servo time constant: made once, a node holds no state)."""
         from mime_gui.nodes import KinematicArmNode
 
         s = self.segments[segment]
-        tau = s.segment.servo_time_constant if servo_time_constant is None else servo_time_constant
-        return KinematicArmNode(s.articulation, servo_time_constant=tau, placement=s.placement)
+        if servo_time_constant is None:
+            node = self._nodes.get(segment)
+            if node is None:
+                node = self._nodes[segment] = self.node(segment, s.segment.servo_time_constant)
+            return node
+        return KinematicArmNode(s.articulation, servo_time_constant=servo_time_constant,
+                                placement=s.placement)
 
     def chain_node(self, servo_time_constant: float | None = None):
         """The :class:`~mime_gui.rig.chain_node.ChainNode` of every segment, each on its mount."""

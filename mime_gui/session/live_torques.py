@@ -104,7 +104,7 @@ class LiveTorques:
         self.time = 0.0  # the live clock (s)
         self.steps = 0
         self.updated = Event("live_torques_updated")
-        self._layout: tuple = ()  # ((name, articulation, built segment), …) of the dynamic segments
+        self._layout: tuple = ()  # ((name, its own articulation, built segment), …) of the dynamic segments
         self._tracks: dict[str, _Track] = {}
         self._buffer = _Buffer(0)  # (step, time, τ, v) of the window
         self._cache: LiveWindow | None = None
@@ -135,8 +135,9 @@ class LiveTorques:
         doc = self.session.document
         if doc is None or doc.built is None or doc.findings:
             return ()
-        # the built segment, not its coupled articulation: that is made on the first step, not at each edit
-        return tuple((name, s.dynamics_articulation, s) for name, s in doc.built.segments.items()
+        # its own articulation (the joints, as with its payload welded on) and the built segment: what its
+        # dynamics read (the payload, the riders hung on it) is made on the first step, not at each edit
+        return tuple((name, s.articulation, s) for name, s in doc.built.segments.items()
                      if s.segment.dynamic and name in self.session.segments)
 
     def _set_layout(self, layout: tuple) -> None:
@@ -163,7 +164,7 @@ class LiveTorques:
     # -- one step ----------------------------------------------------------------------------------------
     def _stepped(self, dt: float, old) -> None:
         layout = self._dynamic_segments()
-        if [(n, id(a)) for n, a, _ in layout] != [(n, id(a)) for n, a, _ in self._layout]:
+        if [(n, id(b)) for n, _, b in layout] != [(n, id(b)) for n, _, b in self._layout]:
             self._set_layout(layout)
         if not layout:
             return
@@ -171,7 +172,7 @@ class LiveTorques:
         states = {name: session.state(name) for name in session.segments}
         pull = self._pull_now(states)
         taus, vels = [], []
-        for name, art, built in layout:
+        for name, _, built in layout:
             coupled = built.coupled  # with riders: them hung on it, moving; None without
             new = states[name]
             track = self._tracks.get(name)
@@ -194,7 +195,7 @@ class LiveTorques:
                     g = pose[:3, :3].T @ self.gravity
                 else:
                     V0, A0, g = base
-                whole = art if coupled is None else coupled.articulation
+                whole = built.dynamics_articulation if coupled is None else coupled.articulation
                 tau, shown = _inverse_dynamics(whole, q, v, vdot, V0, A0, g)[own], v[own]
                 if pull is not None:  # the magnets on other bodies pull on this segment's (rig/torques.py)
                     share = _magnet_share(session.document.built, pull, name, whole, coupled, q[None], pose)
