@@ -542,3 +542,23 @@ def test_pr2_with_a_part_on_its_gripper(make_view):
     local = drawn_in(box, np.linalg.inv(world_X_shape))
     assert np.allclose(local.max(axis=0) - local.min(axis=0), (0.06, 0.03, 0.02), rtol=1e-6, atol=0)
 
+
+
+def test_a_resize_that_makes_no_actor_leaves_every_actors_visibility_as_it_was(make_view):
+    rig = load(DEMO_RIG)
+    view = make_view()
+    show_demo(view, rig.build())
+    view.set_layer_visible("inertia", False)
+    view.set_item_visible(ItemRef("arm", "link", "link_2"), False)
+    view.set_frame_visible("arm", "link_5", False)
+    view.highlight(ItemRef("motor", "link", "part:m1"))
+    before = {id(a): a.GetVisibility() for a in props(view)}
+    created = view._registry.created
+    holder = rig.parts["holder"]
+    wider = dataclasses.replace(holder, geometry=Cylinder(radius=0.013, length=holder.geometry.length))
+    view.update_segments(scene_of(with_parts(rig, holder=wider).build(), "motor"))
+    assert view._registry.created == created  # resized in place
+    assert {id(a): a.GetVisibility() for a in props(view)} == before
+    view.highlight(None)
+    assert not any(a.GetVisibility() for a in view.actors("arm", "inertia"))
+    assert not any(a.GetVisibility() for a in view.actors("arm", "visual") if view.item_of(a).name == "link_2")

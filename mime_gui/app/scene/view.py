@@ -242,7 +242,8 @@ class SceneView(QWidget):
         if self._visibility.layers["frame_labels"]:
             for seg in changed_segments:
                 self._decorations.place_labels(seg)
-        self._relight(item)
+        # actors kept keep their visibility: only new ones need the layers, hidden items and frame filter
+        self._relight(item, refresh=registry.created > created or bool(removed))
         if requests:
             loaded = self._geometry.load(requests, self.async_meshes, opens=False)
             if loaded is not None:
@@ -627,9 +628,10 @@ class SceneView(QWidget):
     def _apply_visibility(self) -> None:
         self._visibility.apply(self._highlight.actors())
 
-    def _relight(self, item: ItemRef | None) -> None:
-        """After :meth:`.Highlight.restore`: visibility without the highlight, then ``item`` lit."""
-        if self._registry.segments:
+    def _relight(self, item: ItemRef | None, refresh: bool = True) -> None:
+        """After :meth:`.Highlight.restore`: visibility without the highlight (``refresh``: set again on every
+        actor; else the restore left each as it was), then ``item`` lit."""
+        if self._registry.segments and refresh:
             self._visibility.apply()
         self._highlight.light(item)
         self._visibility.update_overlay_draw(bool(self._highlight.actors()))
