@@ -12,6 +12,7 @@ constant ``axis_X_frame``. Inertias are kept in axis frames too.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -154,19 +155,26 @@ def model(art: Articulation) -> Model:
 # then computes only what the masses give.
 _KINEMATIC: OrderedDict = OrderedDict()
 _KINEMATIC_SIZE = 8
+# a larger articulation's constants cost more to keep than to compute (its own work dominates)
+_KINEMATIC_MAX_BODIES = 1024
+_KINEMATIC_LOCK = threading.Lock()
 
 
 def _kinematic(art: Articulation) -> dict:
     """The Model's fields that the joints and frames alone give (cached by structure, see above)."""
+    if art.nbodies > _KINEMATIC_MAX_BODIES:
+        return _kinematic_fields(art)
     key = art.kinematics_key
-    fields = _KINEMATIC.get(key)
-    if fields is None:
-        fields = _kinematic_fields(art)
+    with _KINEMATIC_LOCK:  # models are made on worker threads too (sweeps, the field's workers)
+        fields = _KINEMATIC.get(key)
+        if fields is not None:
+            _KINEMATIC.move_to_end(key)
+            return fields
+    fields = _kinematic_fields(art)
+    with _KINEMATIC_LOCK:
         _KINEMATIC[key] = fields
         if len(_KINEMATIC) > _KINEMATIC_SIZE:
             _KINEMATIC.popitem(last=False)
-    else:
-        _KINEMATIC.move_to_end(key)
     return fields
 
 

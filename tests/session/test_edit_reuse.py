@@ -83,3 +83,32 @@ def test_the_build_report_and_payload_wait_until_read(monkeypatch):
     assert report["segments"][0]["payload"]["riders"][0]["segment"] == "motor"
     assert built.segments["arm"].riders[0].segment == "motor" and calls == ["arm", "motor"]
     assert built.report is report
+
+
+def test_the_kinematic_cache_is_shared_by_threads_and_bounded():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from mime_gui.multibody import frame_poses
+
+    art = load(DEMO).build().segments["arm"].articulation
+    variants = [dataclasses.replace(art, lower=art.lower - k) for k in range(3 * _model._KINEMATIC_SIZE)]
+
+    def poses(a):
+        return frame_poses(a, np.zeros(a.nq))
+
+    with ThreadPoolExecutor(8) as pool:  # more structures than kept, from many threads at once
+        results = list(pool.map(poses, variants * 4))
+    for r in results:
+        np.testing.assert_array_equal(r, results[0])  # the limits move nothing at zero
+    assert len(_model._KINEMATIC) <= _model._KINEMATIC_SIZE
+
+
+def test_a_large_articulations_constants_are_not_kept(monkeypatch):
+    art = load(DEMO).build().segments["arm"].articulation
+    _model._KINEMATIC.clear()
+    monkeypatch.setattr(_model, "_KINEMATIC_MAX_BODIES", art.nbodies - 1)
+    _model._build(art)
+    assert len(_model._KINEMATIC) == 0
+    monkeypatch.setattr(_model, "_KINEMATIC_MAX_BODIES", art.nbodies)
+    _model._build(art)
+    assert len(_model._KINEMATIC) == 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -86,17 +87,20 @@ def load_mesh(path: str):
         st = os.stat(path)
         stamp = (st.st_size, st.st_mtime_ns)
     except OSError:
-        stamp = _stamps.get(path)  # None: never read; reading says why
+        with _stamps_lock:
+            stamp = _stamps.get(path)  # None: never read; reading says why
     mesh = _load_mesh(path, stamp)
     if stamp is not None:
-        _stamps[path] = stamp
-        _stamps.move_to_end(path)
-        if len(_stamps) > MAX_CACHED_MESHES:
-            _stamps.popitem(last=False)
+        with _stamps_lock:  # read on worker threads too (sweeps)
+            _stamps[path] = stamp
+            _stamps.move_to_end(path)
+            if len(_stamps) > MAX_CACHED_MESHES:
+                _stamps.popitem(last=False)
     return mesh
 
 
 _stamps: OrderedDict[str, tuple[int, int]] = OrderedDict()  # path -> the version last read
+_stamps_lock = threading.Lock()
 
 
 @lru_cache(maxsize=MAX_CACHED_MESHES)
