@@ -14,6 +14,7 @@ from importlib import import_module
 
 from mime_gui.multibody import MultibodyTree, UrdfError
 from mime_gui.multibody.magnitudes import MAX_INERTIA, MAX_LENGTH
+from mime_gui.multibody.resolve import package_dirs as process_dirs
 from mime_gui.rig.armature import ArmatureSource, armature_sources
 from mime_gui.rig.dynamics import DynamicsError, LabSegment
 from mime_gui.rig.findings import Finding
@@ -150,6 +151,7 @@ class Analysis:
     # the registries' epoch then, the chain's findings, and each part's results by (collection, name)
     rig: object = field(default=None, repr=False)
     epoch: int = -1
+    process_dirs: tuple[str, ...] = ()  # the process's package folders then (descriptions read under them)
     chain_findings: tuple[Finding, ...] = ()
     solids: dict = field(default_factory=dict, repr=False)
     stages: dict[str, tuple[Finding, ...]] = field(default_factory=dict, repr=False)
@@ -335,9 +337,9 @@ def _same_chain(rig, since: Analysis) -> bool:
     objects in the same order, the same folders and registries. (Rigs are edited by replacing items, never
     in place; a description changed on disk is read again by reopening the rig.)"""
     old = since.rig
-    return (old is not None and since.epoch == epoch() and old.base == rig.base
-            and old.package_dirs == rig.package_dirs and _same_items(old.chain, rig.chain)
-            and _same_items(old.frames, rig.frames))
+    return (old is not None and since.epoch == epoch() and since.process_dirs == process_dirs()
+            and old.base == rig.base and old.package_dirs == rig.package_dirs
+            and _same_items(old.chain, rig.chain) and _same_items(old.frames, rig.frames))
 
 
 def _same_items(old: dict, new: dict) -> bool:
@@ -427,7 +429,7 @@ def analyse(rig, since: Analysis | None = None) -> Analysis:
     """Check every rule and resolve what the build needs. ``since``: the analysis of the rig this one was
     edited from; what the edit left as it was (the chain and declared frames, each part or magnet whose
     shape needs no file) is taken from it, its findings in their places, instead of checked again."""
-    a = Analysis(rig=rig, epoch=epoch())
+    a = Analysis(rig=rig, epoch=epoch(), process_dirs=process_dirs())
     _check_names(rig, a)
     chain_kept = since is not None and _same_chain(rig, since)
     start = len(a.findings)

@@ -269,3 +269,26 @@ def test_a_mesh_removed_after_it_was_read_stands_as_read(tmp_path):
     never = tmp_path / "never.stl"
     with pytest.raises(OSError):
         load_mesh(str(never))
+
+
+def test_the_process_package_folders_changed_read_the_descriptions_again(tmp_path, monkeypatch):
+    from mime_gui.multibody.resolve import package_dirs, set_package_dirs
+    from mime_gui.rig import Arm
+
+    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
+    mesh = tmp_path / "ws" / "gripper" / "meshes" / "finger.stl"
+    mesh.parent.mkdir(parents=True)
+    stl_box(mesh, (0.01, 0.01, 0.01))
+    (tmp_path / "hand.urdf").write_text(
+        '<robot name="hand"><link name="palm"><visual><geometry><mesh '
+        'filename="package://gripper/meshes/finger.stl"/></geometry></visual></link></robot>')
+    rig = Apparatus("hand", chain={"hand": Arm.Kinematic(description="hand.urdf")}, base=tmp_path)
+    kept = package_dirs()
+    try:
+        before = analyse(rig)
+        assert before.trees["hand"].links["palm"].visuals[0].geometry.filename is None
+        set_package_dirs([tmp_path / "ws"])
+        after = analyse(rig, since=before)
+        assert after.trees["hand"].links["palm"].visuals[0].geometry.filename == str(mesh)
+    finally:
+        set_package_dirs(kept)
