@@ -210,7 +210,11 @@ def test_a_sample_is_told_when_a_probe_takes_its_name():
     assert summary(after) == summary(analyse(named))
 
 
-def test_package_folders_given_after_an_analysis_resolve_the_descriptions_meshes(tmp_path, monkeypatch):
+def hand_in_a_workspace(tmp_path, monkeypatch):
+    """A rig on a URDF whose mesh is ``package://gripper/…``, the package under ``tmp_path/ws``: (the rig, the
+    mesh's path)."""
+    from mime_gui.rig import Arm
+
     monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
     mesh = tmp_path / "ws" / "gripper" / "meshes" / "finger.stl"
     mesh.parent.mkdir(parents=True)
@@ -218,9 +222,11 @@ def test_package_folders_given_after_an_analysis_resolve_the_descriptions_meshes
     (tmp_path / "hand.urdf").write_text(
         '<robot name="hand"><link name="palm"><visual><geometry><mesh '
         'filename="package://gripper/meshes/finger.stl"/></geometry></visual></link></robot>')
-    from mime_gui.rig import Arm
+    return Apparatus("hand", chain={"hand": Arm.Kinematic(description="hand.urdf")}, base=tmp_path), mesh
 
-    rig = Apparatus("hand", chain={"hand": Arm.Kinematic(description="hand.urdf")}, base=tmp_path)
+
+def test_package_folders_given_after_an_analysis_resolve_the_descriptions_meshes(tmp_path, monkeypatch):
+    rig, mesh = hand_in_a_workspace(tmp_path, monkeypatch)
     before = analyse(rig)
     assert before.trees["hand"].links["palm"].visuals[0].geometry.filename is None
     found = Apparatus("hand", chain=rig.chain, base=tmp_path, package_dirs=["ws"])  # the same segment
@@ -273,16 +279,8 @@ def test_a_mesh_removed_after_it_was_read_stands_as_read(tmp_path):
 
 def test_the_process_package_folders_changed_read_the_descriptions_again(tmp_path, monkeypatch):
     from mime_gui.multibody.resolve import package_dirs, set_package_dirs
-    from mime_gui.rig import Arm
 
-    monkeypatch.delenv("ROS_PACKAGE_PATH", raising=False)
-    mesh = tmp_path / "ws" / "gripper" / "meshes" / "finger.stl"
-    mesh.parent.mkdir(parents=True)
-    stl_box(mesh, (0.01, 0.01, 0.01))
-    (tmp_path / "hand.urdf").write_text(
-        '<robot name="hand"><link name="palm"><visual><geometry><mesh '
-        'filename="package://gripper/meshes/finger.stl"/></geometry></visual></link></robot>')
-    rig = Apparatus("hand", chain={"hand": Arm.Kinematic(description="hand.urdf")}, base=tmp_path)
+    rig, mesh = hand_in_a_workspace(tmp_path, monkeypatch)
     kept = package_dirs()
     try:
         before = analyse(rig)
