@@ -68,10 +68,11 @@ class BuiltSegment:
     weld: Callable[[], Articulation] | None = field(default=None, repr=False)
     hang: Callable[[], object] | None = field(default=None, repr=False)
 
-    @cached_property
+    @property
     def riders(self) -> tuple:
-        """The segments it carries, as rigid bodies (:class:`mime_gui.rig.payload.Rider`), in mount order."""
-        return () if self.ride is None else tuple(self.ride())
+        """The segments it carries, as rigid bodies (:class:`mime_gui.rig.payload.Rider`), in mount order
+        (``ride`` makes them once)."""
+        return () if self.ride is None else self.ride()
 
     @cached_property
     def carrying(self) -> Articulation | None:
@@ -149,18 +150,18 @@ class RigTrajectory:
 class BuiltRig:
     """A built apparatus: ``report``, ``articulation(segment)``, ``node(segment)`` and ``play(...)``."""
 
-    def __init__(self, apparatus, segments: dict[str, BuiltSegment],
-                 report: RigReport | Callable[[], RigReport], analysis: Analysis | None = None):
+    def __init__(self, apparatus, segments: dict[str, BuiltSegment], report: Callable[[], RigReport],
+                 analysis: Analysis):
         self.apparatus = apparatus
         self.segments = segments
-        self.analysis = analysis if analysis is not None else analyse(apparatus)  # what the rules resolved
+        self.analysis = analysis  # what the rules resolved
         self._report = report
         self._nodes: dict = {}  # segment -> its node with the rig's servo time constant
 
     @cached_property
     def report(self) -> RigReport:
-        """The build report, made on first use (``report`` given as a callable) or as given."""
-        return self._report() if callable(self._report) else self._report
+        """The build report, made on first use."""
+        return self._report()
 
     def articulation(self, segment: str) -> Articulation:
         """The segment's Articulation with its armature and grafted parts."""
