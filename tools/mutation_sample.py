@@ -7,8 +7,10 @@ mutmut makes about 29,000 mutants of the packages that run without Qt (``mime_gu
 session,field,cli}`` and the top-level modules: the ``[tool.mutmut]`` section of pyproject.toml); running
 them all takes days on two cores. This script:
 
-1. runs ``mutmut run "mime_gui.files*"``: that makes every mutant under ``mutants/``, maps each function to
-   the tests that reach it, and runs all mutants of ``files.py`` (a small module, measured whole);
+1. removes what an earlier run left under ``mutants/`` and runs ``mutmut run "mime_gui.files*"``: that makes
+   every mutant under ``mutants/``, maps each function to the tests that reach it (all of them: mutmut would
+   otherwise trace only the tests added since its last map), and runs all mutants of ``files.py`` (a small
+   module, measured whole);
 2. picks ``N`` mutants of every other source file, the ``N`` whose names have the smallest SHA-256 (the
    same sample on every run while the code is the same, spread over each file's functions), and runs them
    with ``mutmut run NAME …``; ``--draw D`` skips the first ``D × N`` of each file in that order and takes
@@ -28,6 +30,7 @@ import fnmatch
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 from collections import defaultdict
@@ -127,6 +130,10 @@ def main(argv=None) -> int:
         ap.error("--per-file must be at least 1 and --draw at least 0")
 
     if not args.no_run:
+        # mutmut keeps the map of tests of an earlier run and traces only the tests added since: an older
+        # test that now reaches a function new since that run would not be run against its mutants, which
+        # would pass for survivors; and the earlier run's exit codes would stand for mutants not run now
+        shutil.rmtree(MUTANTS, ignore_errors=True)
         # the first run makes the mutants and the map of tests; with --files-sampled it runs only the first
         # mutant of each of files.py's functions
         first = "mime_gui.files.*__mutmut_1" if args.files_sampled else "mime_gui.files*"
