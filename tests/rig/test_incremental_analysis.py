@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from rig_helpers import DEMO_RIG
 from rig_strategies import rigs, trajectories
 
-from mime_gui.rig import Apparatus, Box, Cylinder, Mesh, Part, Probe, load
+from mime_gui.rig import Apparatus, Box, Cylinder, Mesh, Part, PermanentMagnet, Probe, load
 from mime_gui.rig import rules as rules_module
 from mime_gui.rig.actuators import register_actuator, unregister_actuator
+from mime_gui.rig.geometries.registry import KINDS, Field, GeometryKind, MassProperties, register
 from mime_gui.rig.paths import replace as replace_at
 from mime_gui.rig.rules import analyse
 
@@ -184,8 +185,6 @@ def test_a_rig_moved_to_another_folder_reads_its_descriptions_again(tmp_path):
 
 
 def test_a_probe_inside_a_magnet_is_seen_when_the_magnet_moves_onto_it():
-    from mime_gui.rig import PermanentMagnet
-
     magnet = PermanentMagnet(Cylinder(radius=0.005, length=0.01), material="NdFeB-N42",
                              magnetisation=(0.0, 0.0, 1.0), at=(0.0, 0.0, 0.5))
     rig = Apparatus("r", chain={}, magnets={"m": magnet}, probes={"p": Probe((0.0, 0.0, 0.0))})
@@ -290,3 +289,51 @@ def test_the_process_package_folders_changed_read_the_descriptions_again(tmp_pat
         assert after.trees["hand"].links["palm"].visuals[0].geometry.filename == str(mesh)
     finally:
         set_package_dirs(kept)
+
+
+@dataclasses.dataclass(frozen=True)
+class Blob:
+    """A lab's solid read from a file: a ball whose radius (m) the file at ``path`` holds."""
+
+    path: str
+    kind = "blob"
+
+    def radius(self) -> float:
+        with open(self.path, encoding="utf-8") as f:
+            return float(f.read())
+
+    def problems(self, base=None) -> list[str]:
+        return []
+
+    def mass_properties(self, base=None) -> MassProperties:
+        r = self.radius()
+        volume = 4.0 / 3.0 * np.pi * r**3
+        return MassProperties(volume, np.zeros(3), np.eye(3) * 0.4 * volume * r**2)
+
+
+@pytest.fixture
+def blob():
+    """The kind :class:`Blob`, registered for one test: its probe-inside test reads its file."""
+    register(GeometryKind("blob", Blob, (Field("path", "File", unit="path"),), text="blob {path}",
+                          summary="a ball read from a file",
+                          mesh=lambda g, base=None: (np.zeros((0, 3)), np.zeros((0, 3), dtype=int)),
+                          inside=lambda g, p: np.linalg.norm(p, axis=-1) < g.radius(),
+                          source=lambda g, J, base=None: None))
+    yield
+    del KINDS["blob"]
+
+
+def test_a_rule_stage_reads_again_an_item_whose_shape_names_a_file(tmp_path, blob):
+    radius = tmp_path / "radius.txt"
+    radius.write_text("0.001")
+    rig = Apparatus("r", chain={}, base=tmp_path,
+                    parts={"plate": Part(Box((0.02, 0.02, 0.002)), material="aluminium")},
+                    magnets={"m": PermanentMagnet(Blob(str(radius)), material="NdFeB-N42")},
+                    probes={"p": Probe((0.002, 0.0, 0.0))})
+    before = analyse(rig)
+    assert not [f for f in before.findings if f.code == "probe.inside-magnet"]
+    radius.write_text("0.005")  # the magnet's file changed on disk: its ball now holds the probe
+    edited = replace_at(rig, "parts.plate.at", (0.0, 0.0, 0.1))  # the probes and magnets are the same
+    after = analyse(edited, since=before)
+    assert [f.where for f in after.findings if f.code == "probe.inside-magnet"] == ["probes.p.at"]
+    assert summary(after) == summary(analyse(edited))
